@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* main.c - tunetop's entry point: picks the subcommand. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "run.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: tunetop [run] [global options] -- [test options]\n"
+		"\n"
+		"Subcommands:\n"
+		"  run      run one netperf-style test and print its results\n"
+		"           (tunetop run -h lists the options)\n"
+		"\n"
+		"With no subcommand tunetop runs the default test (TCP_RR, 10 s) live\n"
+		"against its embedded server on loopback, one line per second.\n"
+		"  -V, --version   print the version\n"
+		"  -h, --help      this help\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
+			 !strcmp(argv[1], "help"))) {
+		usage(stdout);
+		return 0;
+	}
+	if (argc > 1 && (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version"))) {
+		printf("tunetop %s\n", PACKAGE_VERSION);
+		return 0;
+	}
+	if (argc > 1 && !strcmp(argv[1], "run"))
+		return run_main(argc - 1, argv + 1);
+	if (argc > 1 && argv[1][0] != '-') {
+		fprintf(stderr, "tunetop: unknown subcommand '%s'; accepted is: run (see tunetop -h)\n",
+			argv[1]);
+		return 2;
+	}
+	/* No subcommand: the live default run (the dashboard's place). */
+	{
+		char *def[] = { "run", "-D", "1", NULL };
+
+		if (argc > 1) {
+			fprintf(stderr, "tunetop: options go after a subcommand: tunetop run %s ...\n", argv[1]);
+			return 2;
+		}
+		return run_main(3, def);
+	}
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* options.h - netperf-style options of `tunetop run`. */
+#ifndef TT_OPTIONS_H
+#define TT_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "selectors.h"
+#include "session.h"
+#include "stats.h"
+
+enum out_format {
+	OUT_HUMAN,		/* netperf-like columns */
+	OUT_CSV,		/* -o [sel,...] */
+	OUT_KEYVAL,		/* -k [sel,...] */
+	OUT_JSON,		/* --json: one document */
+	OUT_JSON_STREAM,	/* --json-stream: a line per interval, then the result */
+};
+
+/*
+ * so.host and so.port point into host_buf and port_buf (or are NULL): keep
+ * the struct where options_parse filled it.
+ */
+struct cli_opts {
+	struct session_opts so;		/* host, port, test parameters */
+	char host_buf[256], port_buf[16];
+	bool local_cpu, remote_cpu;	/* -c, -C */
+	double interim;			/* -D secs, 0 = no interim output */
+	bool iterating;			/* -i or -I given */
+	struct iterate it;
+	enum out_format fmt;
+	struct selector_list sel;	/* for -o/-k; with OUT_HUMAN, -O columns */
+	bool headers;			/* -P 0/1: print banner and column titles */
+	bool help;			/* -h: usage was asked for */
+};
+
+/*
+ * Parse `tunetop run [global options] -- [test options]` (argv[0] is "run").
+ * Returns 0; 1 when help (-h, -o help) was printed to stdout; or 2 with a
+ * one-line "option -X VALUE: what was wrong; accepted: ..." message in err
+ * (ERR_MAX bytes).
+ */
+int options_parse(int argc, char **argv, struct cli_opts *o, char *err);
+
+/* The same, printing help to out instead of stdout. */
+int options_parse_to(int argc, char **argv, struct cli_opts *o, FILE *out,
+		     char *err);
+
+/* Print usage of `tunetop run` to f. */
+void options_usage(FILE *f);
+
+#endif

@@ -1,0 +1,732 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* output.c - print interim and final results: netperf-like text, CSV, keyval, JSON. */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "msg.h"
+#include "output.h"
+#include "selectors.h"
+#include "util.h"
+
+/* jansson prints reals with 17 digits by default (18123.450000000001). */
+#define JSON_FLAGS_REAL JSON_REAL_PRECISION(15)
+
+/* Rotating buffers so one printf can show several selector values; a
+ * value stays valid for the next VBUF_N - 1 values fetched. */
+#define VBUF_N 32
+struct vbufs {
+	unsigned next;
+	char s[VBUF_N][SEL_STR_MAX];
+};
+
+/* The text of the named selector for r ("n/a" when absent). */
+static const char *sv(struct vbufs *b, const struct run_summary *r,
+		      const char *name)
+{
+	char *buf = b->s[b->next++ % VBUF_N];
+	int i = selector_find(name);
+	struct sel_value v;
+
+	if (i < 0)
+		return strcpy(buf, "n/a");
+	selector_eval((unsigned)i, r, &v);
+	return sel_value_format(&v, buf, SEL_STR_MAX);
+}
+
+static bool sv_na(const struct run_summary *r, const char *name)
+{
+	int i = selector_find(name);
+	struct sel_value v;
+
+	if (i < 0)
+		return true;
+	selector_eval((unsigned)i, r, &v);
+	return v.kind == SEL_NA;
+}
+
+/* "a -> b" of two selector values, for initial and final socket sizes. */
+static const char *sv_pair(struct vbufs *b, const struct run_summary *r,
+			   const char *first, const char *second)
+{
+	const char *x = sv(b, r, first), *y = sv(b, r, second);
+	char *buf = b->s[b->next++ % VBUF_N];
+
+	snprintf(buf, SEL_STR_MAX, "%s -> %s", x, y);
+	return buf;
+}
+
+/* The named value with its unit ("45.50%", "25.300 us/Tran"), or "n/a". */
+static const char *sv_unit(struct vbufs *b, const struct run_summary *r,
+			   const char *name, const char *sep, const char *unit)
+{
+	const char *x = sv(b, r, name);
+	char *buf = b->s[b->next++ % VBUF_N];
+
+	if (!strcmp(x, "n/a"))
+		return x;
+	snprintf(buf, SEL_STR_MAX, "%s%s%s", x, sep, unit);
+	return buf;
+}
+
+/* A percentage, or "n/a" without a percent sign. */
+static const char *pct(char *buf, size_t n, double d, int prec)
+{
+	if (isfinite(d))
+		snprintf(buf, n, "%.*f%%", prec, d);
+	else
+		snprintf(buf, n, "n/a");
+	return buf;
+}
+
+static const char *num(char *buf, size_t n, double d, int prec)
+{
+	if (isfinite(d))
+		snprintf(buf, n, "%.*f", prec, d);
+	else
+		snprintf(buf, n, "n/a");
+	return buf;
+}
+
+/* CSV and keyval fields stay one field and one line whatever a string holds. */
+static void sanitize(char *s, bool csv)
+{
+	for (; *s; s++) {
+		if (*s == '\n' || *s == '\r' || *s == '\t')
+			*s = ' ';
+		else if (csv && *s == ',')
+			*s = ';';
+	}
+}
+
+/*
+ * The summary as the options let it be reported: service demand needs -c
+ * (local) or -C (remote), as in netperf.  Shallow: shares r's pointers.
+ */
+static struct run_summary *masked(const struct cli_opts *o,
+				  const struct run_summary *r)
+{
+	struct run_summary *m = malloc(sizeof(*m));
+
+	if (!m)
+		return NULL;
+	*m = *r;
+	if (!o->local_cpu)
+		m->res.local_sd = -1;
+	if (!o->remote_cpu)
+		m->res.remote_sd = -1;
+	return m;
+}
+
+/* A member msg.c could not write (a NaN in it, say) becomes null. */
+static json_t *or_null(json_t *j)
+{
+	return j ? j : json_null();
+}
+
+static json_t *json_num(double d)
+{
+	return isfinite(d) ? json_real(d) : json_null();
+}
+
+/* A string as JSON; bytes that are not UTF-8 become '?'. */
+static json_t *json_str(const char *s)
+{
+	json_t *j;
+	char *copy;
+
+	if (!s)
+		return json_null();
+	j = json_string(s);
+	if (j)
+		return j;
+	copy = strdup(s);
+	if (!copy)
+		return NULL;
+	for (char *p = copy; *p; p++)
+		if ((unsigned char)*p >= 0x80)
+			*p = '?';
+	j = json_string(copy);
+	free(copy);
+	return j;
+}
+
+/* A selector value as JSON, rounded the way the text output rounds it. */
+static json_t *sel_json(const struct sel_value *v)
+{
+	char buf[64];
+
+	switch (v->kind) {
+	case SEL_INT:
+		return json_integer(v->i);
+	case SEL_REAL:
+		snprintf(buf, sizeof(buf), "%.*f", v->prec, v->d);
+		return json_num(strtod(buf, NULL));
+	case SEL_STR:
+		return json_str(v->s);
+	default:
+		return json_null();
+	}
+}
+
+static json_t *ci_json(const struct ci *c)
+{
+	return json_pack("{s:I, s:o, s:o, s:o, s:o}",
+			 "n", (json_int_t)c->n,
+			 "mean", json_num(c->mean),
+			 "stddev", json_num(c->stddev),
+			 "half_width", json_num(c->half_width),
+			 "width_pct", json_num(c->width_pct));
+}
+
+/* result_to_json of one end, with its service demand beside it. */
+static json_t *end_json(const struct end_result *e, double sd)
+{
+	json_t *j = result_to_json(e);
+
+	if (!j)
+		return json_null();
+	json_object_set_new(j, "service_demand", sd >= 0 ? json_num(sd) : json_null());
+	return j;
+}
+
+static json_t *result_selectors_json(const struct run_summary *r)
+{
+	json_t *res = json_object();
+	const struct selector *tab;
+	unsigned n;
+
+	if (!res)
+		return NULL;
+	tab = selector_table(&n);
+	for (unsigned i = 0; i < n; i++) {
+		struct sel_value v;
+		char key[64];
+		size_t k;
+
+		for (k = 0; tab[i].name[k] && k < sizeof(key) - 1; k++)
+			key[k] = (char)tolower((unsigned char)tab[i].name[k]);
+		key[k] = '\0';
+		selector_eval(i, r, &v);
+		if (json_object_set_new(res, key, sel_json(&v))) {
+			json_decref(res);
+			return NULL;
+		}
+	}
+	return res;
+}
+
+json_t *output_result_json(const struct cli_opts *o,
+			   const struct run_summary *r)
+{
+	struct run_summary *m = masked(o, r);
+	const struct session_result *res;
+	json_t *doc = NULL, *conf;
+
+	if (!m)
+		return NULL;
+	res = &m->res;
+	if (m->iterating)
+		conf = json_pack("{s:o, s:o, s:I, s:I, s:b, s:o, s:o, s:o}",
+				 "level", json_num(m->it.level),
+				 "width_pct", json_num(m->it.width_pct),
+				 "min_iter", (json_int_t)m->it.min_iter,
+				 "max_iter", (json_int_t)m->it.max_iter,
+				 "reached", m->ci_reached,
+				 "throughput", ci_json(&m->thr),
+				 "local_cpu", m->lcpu.n ? ci_json(&m->lcpu) : json_null(),
+				 "remote_cpu", m->rcpu.n ? ci_json(&m->rcpu) : json_null());
+	else
+		conf = json_null();
+	if (!conf)
+		goto out;
+	doc = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:b, s:o, s:b, s:o}",
+			"test", test_type_name(res->p.type),
+			"params", or_null(params_to_json(&res->p)),
+			"target", json_str(res->target),
+			"result", result_selectors_json(m),
+			"local", end_json(&res->local, res->local_sd),
+			"remote", end_json(&res->remote, res->remote_sd),
+			"iterations", (json_int_t)m->iterations,
+			"confidence", conf,
+			"counts_agree", res->counts_agree,
+			"counts", json_str(res->counts),
+			"failed", m->failed,
+			"failure", m->failed ? json_str(m->failure) : json_null());
+out:
+	free(m);
+	return doc;
+}
+
+/* Print j on one line (stream) or indented, then a newline. */
+static int print_json(FILE *f, json_t *j, bool compact)
+{
+	size_t flags = JSON_FLAGS_REAL |
+		       (compact ? JSON_COMPACT : JSON_INDENT(2));
+	int ret = 0;
+
+	if (!j)
+		return -ENOMEM;
+	if (json_dumpf(j, f, flags) || fputc('\n', f) == EOF)
+		ret = -EIO;
+	json_decref(j);
+	fflush(f);
+	return ret;
+}
+
+static int output_json(FILE *f, const struct cli_opts *o,
+		       const struct run_summary *r, bool stream)
+{
+	json_t *doc = output_result_json(o, r);
+	json_t *line;
+
+	if (!doc || !stream)
+		return print_json(f, doc, false);
+	line = json_pack("{s:s}", "type", "result");
+	if (!line || json_object_update(line, doc)) {
+		json_decref(line);
+		json_decref(doc);
+		return -ENOMEM;
+	}
+	json_decref(doc);
+	return print_json(f, line, true);
+}
+
+/* -o: a header of selector names (unless -P 0), then one line of values. */
+static void output_csv(FILE *f, const struct cli_opts *o,
+		       const struct run_summary *r)
+{
+	const struct selector *tab;
+	unsigned n;
+
+	tab = selector_table(&n);
+	if (o->headers) {
+		for (unsigned i = 0; i < o->sel.n; i++)
+			fprintf(f, "%s%s", i ? "," : "", tab[o->sel.idx[i]].name);
+		fputc('\n', f);
+	}
+	for (unsigned i = 0; i < o->sel.n; i++) {
+		char buf[SEL_STR_MAX];
+		struct sel_value v;
+
+		selector_eval(o->sel.idx[i], r, &v);
+		sel_value_format(&v, buf, sizeof(buf));
+		sanitize(buf, true);
+		fprintf(f, "%s%s", i ? "," : "", buf);
+	}
+	fputc('\n', f);
+}
+
+/* -k: NAME=value, one per line. */
+static void output_keyval(FILE *f, const struct cli_opts *o,
+			  const struct run_summary *r)
+{
+	const struct selector *tab;
+	unsigned n;
+
+	tab = selector_table(&n);
+	for (unsigned i = 0; i < o->sel.n; i++) {
+		char buf[SEL_STR_MAX];
+		struct sel_value v;
+
+		selector_eval(o->sel.idx[i], r, &v);
+		sel_value_format(&v, buf, sizeof(buf));
+		sanitize(buf, false);
+		fprintf(f, "%s=%s\n", tab[o->sel.idx[i]].name, buf);
+	}
+}
+
+/* -O: the named selectors as aligned columns under their names. */
+static int output_columns(FILE *f, const struct cli_opts *o,
+			  const struct run_summary *r)
+{
+	char (*vals)[SEL_STR_MAX] = calloc(o->sel.n + 1, SEL_STR_MAX);
+	const struct selector *tab;
+	unsigned n;
+
+	if (!vals)
+		return -ENOMEM;
+	tab = selector_table(&n);
+	for (unsigned i = 0; i < o->sel.n; i++) {
+		struct sel_value v;
+
+		selector_eval(o->sel.idx[i], r, &v);
+		sel_value_format(&v, vals[i], SEL_STR_MAX);
+		sanitize(vals[i], false);
+	}
+	for (int line = o->headers ? 0 : 1; line < 2; line++) {
+		for (unsigned i = 0; i < o->sel.n; i++) {
+			const char *name = tab[o->sel.idx[i]].name;
+			size_t w = strlen(name) > strlen(vals[i]) ?
+				   strlen(name) : strlen(vals[i]);
+
+			fprintf(f, "%-*s%s", (int)w, line ? vals[i] : name,
+				i + 1 < o->sel.n ? "  " : "");
+		}
+		fputc('\n', f);
+	}
+	free(vals);
+	return 0;
+}
+
+static const char *banner_name(enum test_type t)
+{
+	switch (t) {
+	case TEST_TCP_RR: return "TCP REQUEST/RESPONSE";
+	case TEST_TCP_CRR: return "TCP Connect/Request/Response";
+	case TEST_TCP_STREAM: return "TCP STREAM";
+	case TEST_TCP_MAERTS: return "TCP MAERTS";
+	case TEST_UDP_RR: return "UDP REQUEST/RESPONSE";
+	default: return "UDP STREAM";
+	}
+}
+
+/* netperf's first line, with the test's modifiers after colons. */
+static void print_banner(FILE *f, const struct cli_opts *o,
+			 const struct run_summary *r)
+{
+	const struct test_params *p = &r->res.p;
+	struct vbufs *b = calloc(1, sizeof(*b));
+
+	if (!b)
+		return;
+	fprintf(f, "MIGRATED %s TEST from %s to %s (%s) %s",
+		banner_name(p->type), sv(b, r, "LOCAL_HOST"),
+		sv(b, r, "REMOTE_HOST"), sv(b, r, "REMOTE_ADDR"),
+		p->family == AF_INET6 ? "AF_INET6" : "AF_INET");
+	if (p->nodelay)
+		fprintf(f, " : nodelay");
+	if (test_is_rr(p->type))
+		fprintf(f, " : first burst %u", p->burst);
+	if (p->flows > 1)
+		fprintf(f, " : %u flows", p->flows);
+	if (r->iterating)
+		fprintf(f, " : +/-%.3f%% @ %.0f%% conf.", r->it.width_pct / 2,
+			r->it.level);
+	if (o->interim > 0)
+		fprintf(f, " : demo");
+	fputc('\n', f);
+	if (r->res.target[0])
+		fprintf(f, "Target: %s\n", r->res.target);
+	free(b);
+}
+
+/* The width a confidence interval reached; needs two iterations. */
+static double ci_width(const struct ci *c)
+{
+	return c->n >= 2 ? c->width_pct : NAN;
+}
+
+/* The loud netperf warning when -i/-I did not reach the asked-for width. */
+static void print_confidence_warning(FILE *f, const struct cli_opts *o,
+				     const struct run_summary *r)
+{
+	char a[32];
+
+	fprintf(f, "!!! WARNING\n"
+		"!!! Desired confidence was not achieved within the specified iterations.\n"
+		"!!! This implies that there was variability in the test environment that\n"
+		"!!! must be investigated before going further.\n");
+	fprintf(f, "!!! Confidence intervals: Throughput      : %s\n",
+		pct(a, sizeof(a), ci_width(&r->thr), 3));
+	if (o->local_cpu)
+		fprintf(f, "!!!                       Local CPU util  : %s\n",
+			pct(a, sizeof(a), ci_width(&r->lcpu), 3));
+	if (o->remote_cpu)
+		fprintf(f, "!!!                       Remote CPU util : %s\n",
+			pct(a, sizeof(a), ci_width(&r->rcpu), 3));
+	fprintf(f, "!!! (asked for a %.3f%% wide interval at %.0f%% confidence; %u of at most %u iterations run)\n\n",
+		r->it.width_pct, r->it.level, r->iterations, r->it.max_iter);
+}
+
+static void print_confidence_reached(FILE *f, const struct cli_opts *o,
+				     const struct run_summary *r)
+{
+	char a[32];
+
+	fprintf(f, "%u iterations, %.0f%% confidence interval width %s of the mean throughput (asked for %.1f%%)",
+		r->iterations, r->it.level,
+		pct(a, sizeof(a), ci_width(&r->thr), 1),
+		r->it.width_pct);
+	if (o->local_cpu)
+		fprintf(f, ", local CPU %s",
+			pct(a, sizeof(a), ci_width(&r->lcpu), 1));
+	if (o->remote_cpu)
+		fprintf(f, ", remote CPU %s",
+			pct(a, sizeof(a), ci_width(&r->rcpu), 1));
+	fputc('\n', f);
+}
+
+static void print_rr_table(FILE *f, const struct cli_opts *o,
+			   const struct run_summary *r, struct vbufs *b)
+{
+	static const char *const fmt = "%-22s %-22s %-8s %-8s %-6s %-8s %s\n";
+
+	if (o->headers) {
+		fprintf(f, "Local /Remote (socket sizes: initial -> final)\n");
+		fprintf(f, fmt, "Socket Size", "", "Request", "Resp.", "Burst", "Elapsed", "Trans.");
+		fprintf(f, fmt, "Send", "Recv", "Size", "Size", "Reqs", "Time", "Rate");
+		fprintf(f, fmt, "bytes", "bytes", "bytes", "bytes", "", "secs.", "per sec");
+		fputc('\n', f);
+	}
+	fprintf(f, fmt, sv_pair(b, r, "LSS_SIZE", "LSS_SIZE_END"),
+		sv_pair(b, r, "LSR_SIZE", "LSR_SIZE_END"),
+		sv(b, r, "REQUEST_SIZE"), sv(b, r, "RESPONSE_SIZE"),
+		sv(b, r, "BURST_SIZE"), sv(b, r, "ELAPSED_TIME"),
+		sv(b, r, "THROUGHPUT"));
+	fprintf(f, "%-22s %s\n", sv_pair(b, r, "RSS_SIZE", "RSS_SIZE_END"),
+		sv_pair(b, r, "RSR_SIZE", "RSR_SIZE_END"));
+}
+
+/* One row of the stream table, trailing blanks cut: five columns, and the
+ * four CPU columns (u[0..3]) when -c or -C asked for them; u[1] NULL makes
+ * u[0] and u[2] titles two columns wide. */
+static void stream_row(FILE *f, const char *const c[5], const char *const *u)
+{
+	char line[512];
+	size_t n;
+
+	n = (size_t)snprintf(line, sizeof(line), "%-10s %-10s %-8s %-8s %-11s",
+			     c[0], c[1], c[2], c[3], c[4]);
+	if (u && !u[1] && n < sizeof(line))	/* two-column titles */
+		snprintf(line + n, sizeof(line) - n, " %-18s %s", u[0], u[2]);
+	else if (u && n < sizeof(line))
+		snprintf(line + n, sizeof(line) - n, " %-8s %-9s %-8s %s",
+			 u[0], u[1], u[2], u[3]);
+	n = strlen(line);
+	while (n && line[n - 1] == ' ')
+		line[--n] = '\0';
+	fprintf(f, "%s\n", line);
+}
+
+/* netperf's TCP_STREAM table: receiver's and sender's final buffers. */
+static void print_stream_table(FILE *f, const struct cli_opts *o,
+			       const struct run_summary *r, struct vbufs *b)
+{
+	bool client_sends = test_client_sends(r->res.p.type);
+	bool cpu = o->local_cpu || o->remote_cpu;
+	const char *sd = sv(b, r, "SD_UNITS");
+
+	if (o->headers) {
+		stream_row(f, (const char *[]){ "Recv", "Send", "Send", "", "" },
+			   cpu ? (const char *[]){ "Utilization", NULL, "Service Demand", NULL } : NULL);
+		stream_row(f, (const char *[]){ "Socket", "Socket", "Message", "Elapsed", "" },
+			   cpu ? (const char *[]){ "local", "remote", "local", "remote" } : NULL);
+		stream_row(f, (const char *[]){ "Size", "Size", "Size", "Time", "Throughput" },
+			   cpu ? (const char *[]){ "%", "%", sd, sd } : NULL);
+		stream_row(f, (const char *[]){ "bytes", "bytes", "bytes", "secs.",
+						sv(b, r, "THROUGHPUT_UNITS") }, NULL);
+		fputc('\n', f);
+	}
+	stream_row(f, (const char *[]){
+			sv(b, r, client_sends ? "RSR_SIZE_END" : "LSR_SIZE_END"),
+			sv(b, r, client_sends ? "LSS_SIZE_END" : "RSS_SIZE_END"),
+			sv(b, r, client_sends ? "LOCAL_SEND_SIZE" : "REMOTE_SEND_SIZE"),
+			sv(b, r, "ELAPSED_TIME"), sv(b, r, "THROUGHPUT") },
+		   cpu ? (const char *[]){
+			o->local_cpu ? sv(b, r, "LOCAL_CPU_UTIL") : "-",
+			o->remote_cpu ? sv(b, r, "REMOTE_CPU_UTIL") : "-",
+			sv(b, r, "LOCAL_SD"), sv(b, r, "REMOTE_SD") } : NULL);
+	fprintf(f, "Socket buffers (initial -> final): local send %s, recv %s; remote send %s, recv %s\n",
+		sv_pair(b, r, "LSS_SIZE", "LSS_SIZE_END"),
+		sv_pair(b, r, "LSR_SIZE", "LSR_SIZE_END"),
+		sv_pair(b, r, "RSS_SIZE", "RSS_SIZE_END"),
+		sv_pair(b, r, "RSR_SIZE", "RSR_SIZE_END"));
+}
+
+/* Where the workers ran: rates depend hugely on it (KERNEL-NOTES). */
+static void print_placement(FILE *f, const struct run_summary *r)
+{
+	int l = r->res.local.cpu_bind, m = r->res.remote.cpu_bind;
+
+	if (l >= 0 && m >= 0)
+		fprintf(f, "CPU placement: local CPU %d, remote CPU %d (pinned)\n", l, m);
+	else if (l < 0 && m < 0)
+		fprintf(f, "CPU placement: not pinned\n");
+	else if (l >= 0)
+		fprintf(f, "CPU placement: local CPU %d (pinned), remote not pinned\n", l);
+	else
+		fprintf(f, "CPU placement: local not pinned, remote CPU %d (pinned)\n", m);
+}
+
+enum { END_LOCAL, END_REMOTE };
+
+/* "45.50% (busiest CPU 1 at 80.00%)", or "n/a" when not measured. */
+static const char *cpu_util(struct vbufs *b, const struct run_summary *r,
+			    int end)
+{
+	bool l = end == END_LOCAL;
+	const char *util = sv_unit(b, r, l ? "LOCAL_CPU_UTIL" :
+					     "REMOTE_CPU_UTIL", "", "%");
+	char *buf = b->s[b->next++ % VBUF_N];
+
+	if (!strcmp(util, "n/a") ||
+	    sv_na(r, l ? "LOCAL_CPU_PEAK_ID" : "REMOTE_CPU_PEAK_ID"))
+		return util;
+	snprintf(buf, SEL_STR_MAX, "%s (busiest CPU %s at %s)", util,
+		 sv(b, r, l ? "LOCAL_CPU_PEAK_ID" : "REMOTE_CPU_PEAK_ID"),
+		 sv_unit(b, r, l ? "LOCAL_CPU_PEAK_UTIL" :
+				   "REMOTE_CPU_PEAK_UTIL", "", "%"));
+	return buf;
+}
+
+static void print_cpu(FILE *f, const struct cli_opts *o,
+		      const struct run_summary *r, struct vbufs *b)
+{
+	const char *sd = sv(b, r, "SD_UNITS");
+
+	if (o->local_cpu || o->remote_cpu) {
+		fprintf(f, "CPU utilisation:");
+		if (o->local_cpu)
+			fprintf(f, " local %s%s", cpu_util(b, r, END_LOCAL),
+				o->remote_cpu ? "," : "");
+		if (o->remote_cpu)
+			fprintf(f, " remote %s", cpu_util(b, r, END_REMOTE));
+		fprintf(f, "\nService demand:");
+		if (o->local_cpu)
+			fprintf(f, " local %s%s", sv_unit(b, r, "LOCAL_SD", " ", sd),
+				o->remote_cpu ? "," : "");
+		if (o->remote_cpu)
+			fprintf(f, " remote %s", sv_unit(b, r, "REMOTE_SD", " ", sd));
+		fprintf(f, "\nContext switches/s: local %s, remote %s\n",
+			sv(b, r, "LOCAL_CTX_PER_SEC"), sv(b, r, "REMOTE_CTX_PER_SEC"));
+	}
+	print_placement(f, r);
+}
+
+static int output_human(FILE *f, const struct cli_opts *o,
+			const struct run_summary *r)
+{
+	const struct session_result *res = &r->res;
+	struct vbufs *b = calloc(1, sizeof(*b));
+	bool rr = test_is_rr(res->p.type);
+
+	if (!b)
+		return -ENOMEM;
+	if (r->failed) {
+		char why[ERR_MAX];
+
+		snprintf(why, sizeof(why), "%s", r->failure);
+		sanitize(why, false);
+		fprintf(f, "!!! The run failed: %s\n!!! The figures below are partial.\n",
+			why);
+	}
+	if (o->headers)
+		print_banner(f, o, r);
+	if (r->iterating && !r->ci_reached)
+		print_confidence_warning(f, o, r);
+	if (rr)
+		print_rr_table(f, o, r, b);
+	else
+		print_stream_table(f, o, r, b);
+	if (!sv_na(r, "MEAN_LATENCY"))
+		fprintf(f, "Latency (us): min %s, mean %s, p50 %s, p90 %s, p99 %s, p99.9 %s, max %s, stddev %s\n",
+			sv(b, r, "MIN_LATENCY"), sv(b, r, "MEAN_LATENCY"),
+			sv(b, r, "P50_LATENCY"), sv(b, r, "P90_LATENCY"),
+			sv(b, r, "P99_LATENCY"), sv(b, r, "P999_LATENCY"),
+			sv(b, r, "MAX_LATENCY"), sv(b, r, "STDDEV_LATENCY"));
+	print_cpu(f, o, r, b);
+	if (rr && !test_is_udp(res->p.type))
+		fprintf(f, "Segments per transaction (client, TCP_INFO): out %s, in %s\n",
+			sv(b, r, "SEGS_OUT_PER_TRANS"), sv(b, r, "SEGS_IN_PER_TRANS"));
+	if (!test_is_udp(res->p.type))
+		fprintf(f, "Retransmitted segments: local %s, remote %s\n",
+			sv(b, r, "LOCAL_TRANSPORT_RETRANS"),
+			sv(b, r, "REMOTE_TRANSPORT_RETRANS"));
+	else
+		fprintf(f, "UDP datagrams lost: %s\n", sv(b, r, "UDP_LOST"));
+	if (r->iterating && r->ci_reached)
+		print_confidence_reached(f, o, r);
+	if (!res->counts[0])
+		fprintf(f, "Counts: n/a (not compared)\n");
+	else if (res->counts_agree)
+		fprintf(f, "Counts agree: %s\n", res->counts);
+	else if (!strncmp(res->counts, "COUNTS DISAGREE", 15))
+		fprintf(f, "!!! %s\n", res->counts);
+	else
+		fprintf(f, "!!! COUNTS DISAGREE: %s\n", res->counts);
+	free(b);
+	return 0;
+}
+
+int output_result(FILE *f, const struct cli_opts *o,
+		  const struct run_summary *r)
+{
+	struct run_summary *m;
+	int ret = 0;
+
+	if (o->fmt == OUT_JSON || o->fmt == OUT_JSON_STREAM)
+		return output_json(f, o, r, o->fmt == OUT_JSON_STREAM);
+	m = masked(o, r);
+	if (!m)
+		return -ENOMEM;
+	switch (o->fmt) {
+	case OUT_CSV:
+		output_csv(f, o, m);
+		break;
+	case OUT_KEYVAL:
+		output_keyval(f, o, m);
+		break;
+	default:
+		if (o->sel.n)
+			ret = output_columns(f, o, m);
+		else
+			ret = output_human(f, o, m);
+		break;
+	}
+	free(m);
+	if (fflush(f) && !ret)
+		ret = -EIO;
+	return ret;
+}
+
+/* netperf's "Interim result:" line, with latency and CPU of the tick. */
+static void interim_human(FILE *f, const struct cli_opts *o,
+			  const struct session_event *ev)
+{
+	const struct end_sample *l = &ev->local;
+	bool rr = test_is_rr(o->so.p.type);
+	double now = wall_time();
+	char a[32], c[32];
+
+	fprintf(f, "Interim result: %s %s over %.3f seconds ending at %.3f",
+		num(a, sizeof(a), rr ? l->rate : l->rate / 1e6, 2),
+		rr ? "Trans/s" : "10^6bits/s", l->iv_secs, now);
+	if (l->has_lat && l->lat_iv.count)
+		fprintf(f, ", latency p50 %s us p99 %s us",
+			num(a, sizeof(a), l->lat_iv.p50_us, 2),
+			num(c, sizeof(c), l->lat_iv.p99_us, 2));
+	if (l->cpu.ncpu)
+		fprintf(f, ", local CPU %s",
+			pct(a, sizeof(a), l->cpu.total.busy, 1));
+	if (o->remote_cpu && ev->has_remote && ev->remote.cpu.ncpu)
+		fprintf(f, ", remote CPU %s",
+			pct(a, sizeof(a), ev->remote.cpu.total.busy, 1));
+	fputc('\n', f);
+	fflush(f);
+}
+
+int output_interim(FILE *f, const struct cli_opts *o,
+		   const struct session_event *ev)
+{
+	json_t *line;
+
+	if (ev->kind != SESSION_EV_SAMPLE)
+		return 0;
+	if (o->fmt == OUT_JSON_STREAM) {
+		line = json_pack("{s:s, s:o, s:o, s:o}",
+				 "type", "interval",
+				 "t", json_num(ev->local.t),
+				 "local", or_null(sample_to_json(&ev->local)),
+				 "remote", ev->has_remote ? or_null(sample_to_json(&ev->remote)) : json_null());
+		return print_json(f, line, true);
+	}
+	if (o->fmt == OUT_HUMAN && o->interim > 0)
+		interim_human(f, o, ev);
+	return 0;
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* output.h - interim and final results of `tunetop run`: human, CSV, keyval, JSON. */
+#ifndef TT_OUTPUT_H
+#define TT_OUTPUT_H
+
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "options.h"
+#include "run.h"
+#include "session.h"
+
+/*
+ * One tick of a running test: with -D a netperf-like "Interim result:" line,
+ * with --json-stream one {"type":"interval",...} line; nothing for the other
+ * formats.  Returns 0, or -ENOMEM/-EIO.
+ */
+int output_interim(FILE *f, const struct cli_opts *o,
+		   const struct session_event *ev);
+
+/* The final result in the format the options chose.  0, -ENOMEM or -EIO. */
+int output_result(FILE *f, const struct cli_opts *o,
+		  const struct run_summary *r);
+
+/*
+ * The result as --json prints it: test, params, target, result (every
+ * selector by lower-case name, null when absent), local, remote, iterations,
+ * confidence, counts_agree, counts, failed, failure.  A new reference or NULL.
+ */
+json_t *output_result_json(const struct cli_opts *o,
+			   const struct run_summary *r);
+
+#endif

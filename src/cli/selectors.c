@@ -1,0 +1,776 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* selectors.c - the table of output selectors, their values, list parsing. */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+
+#include "selectors.h"
+#include "util.h"
+
+enum { END_LOCAL, END_REMOTE };
+
+static void v_na(struct sel_value *v)
+{
+	v->kind = SEL_NA;
+}
+
+static void v_int(struct sel_value *v, int64_t i)
+{
+	v->kind = SEL_INT;
+	v->i = i;
+}
+
+/* A real number; NaN and infinity are "absent", never printed. */
+static void v_real(struct sel_value *v, double d, int prec)
+{
+	if (!isfinite(d)) {
+		v_na(v);
+		return;
+	}
+	v->kind = SEL_REAL;
+	v->d = d;
+	v->prec = prec;
+}
+
+static void v_str(struct sel_value *v, const char *s)
+{
+	if (!s || !*s) {
+		v_na(v);
+		return;
+	}
+	v->kind = SEL_STR;
+	snprintf(v->s, sizeof(v->s), "%s", s);
+}
+
+static const struct end_result *end_of(const struct run_summary *r, int end)
+{
+	return end == END_LOCAL ? &r->res.local : &r->res.remote;
+}
+
+/* The first flow's socket of one end, or NULL when that end reported none. */
+static const struct sock_sample *sock0(const struct run_summary *r, int end)
+{
+	const struct end_result *e = end_of(r, end);
+
+	return e->nsocks && e->socks ? &e->socks[0] : NULL;
+}
+
+static const char *units_of(const struct run_summary *r)
+{
+	if (r->res.units && *r->res.units)
+		return r->res.units;
+	return test_is_rr(r->res.p.type) ? "Trans/s" : "10^6bits/s";
+}
+
+static void get_throughput(const struct run_summary *r, int arg,
+			   struct sel_value *v)
+{
+	v_real(v, r->iterating ? r->mean_throughput : r->res.throughput, 2);
+}
+
+static void get_units(const struct run_summary *r, int arg,
+		      struct sel_value *v)
+{
+	v_str(v, units_of(r));
+}
+
+/* RR: transactions per second; streams: send calls per second of the
+ * sending end, as netperf's omni output reports it. */
+static void get_trans_rate(const struct run_summary *r, int arg,
+			   struct sel_value *v)
+{
+	const struct test_params *p = &r->res.p;
+	const struct end_result *snd;
+
+	if (test_is_rr(p->type)) {
+		get_throughput(r, arg, v);
+		return;
+	}
+	if (!(r->res.elapsed > 0)) {
+		v_na(v);
+		return;
+	}
+	snd = end_of(r, test_client_sends(p->type) ? END_LOCAL : END_REMOTE);
+	v_real(v, (double)snd->total.msgs_sent / r->res.elapsed, 2);
+}
+
+static void get_elapsed(const struct run_summary *r, int arg,
+			struct sel_value *v)
+{
+	v_real(v, r->res.elapsed, 2);
+}
+
+static void get_protocol(const struct run_summary *r, int arg,
+			 struct sel_value *v)
+{
+	v_str(v, test_is_udp(r->res.p.type) ? "UDP" : "TCP");
+}
+
+static void get_direction(const struct run_summary *r, int arg,
+			  struct sel_value *v)
+{
+	enum test_type t = r->res.p.type;
+
+	if (test_is_rr(t))
+		v_str(v, "Send|Recv");
+	else
+		v_str(v, test_client_sends(t) ? "Send" : "Recv");
+}
+
+static void get_test(const struct run_summary *r, int arg,
+		     struct sel_value *v)
+{
+	v_str(v, test_type_name(r->res.p.type));
+}
+
+enum { RR_REQ, RR_RESP, RR_BURST };
+
+static void get_rr(const struct run_summary *r, int arg, struct sel_value *v)
+{
+	const struct test_params *p = &r->res.p;
+
+	if (!test_is_rr(p->type)) {
+		v_na(v);
+		return;
+	}
+	v_int(v, arg == RR_REQ ? p->req_size :
+		 arg == RR_RESP ? p->resp_size : p->burst);
+}
+
+enum { MSG_LOCAL_SEND, MSG_LOCAL_RECV, MSG_REMOTE_SEND, MSG_REMOTE_RECV };
+
+/* The size of one send or receive call on one end: the request and the
+ * response in RR tests, -m / -M on the sending and receiving end of streams. */
+static void get_msg_size(const struct run_summary *r, int arg,
+			 struct sel_value *v)
+{
+	const struct test_params *p = &r->res.p;
+	bool client_sends = test_client_sends(p->type);
+
+	if (test_is_rr(p->type)) {
+		v_int(v, arg == MSG_LOCAL_SEND || arg == MSG_REMOTE_RECV ?
+			 p->req_size : p->resp_size);
+		return;
+	}
+	switch (arg) {
+	case MSG_LOCAL_SEND:
+	case MSG_REMOTE_SEND:
+		if (client_sends == (arg == MSG_LOCAL_SEND))
+			v_int(v, p->send_size);
+		else
+			v_na(v);
+		break;
+	default:
+		if (client_sends == (arg == MSG_REMOTE_RECV))
+			v_int(v, p->recv_size);
+		else
+			v_na(v);
+		break;
+	}
+}
+
+/* arg of get_sockbuf: bit 0 the end, bit 1 receive buffer, bits 2-3 stage. */
+#define SB_RECV 2
+#define SB_REQ (0 << 2)
+#define SB_INIT (1 << 2)
+#define SB_END (2 << 2)
+
+/* A socket buffer: as requested with -s/-S (-1 = autotuned, as netperf
+ * prints it), right after setup, or at the end of the run. */
+static void get_sockbuf(const struct run_summary *r, int arg,
+			struct sel_value *v)
+{
+	const struct test_params *p = &r->res.p;
+	int end = arg & 1;
+	bool recv = arg & SB_RECV;
+	const struct sock_sample *s;
+	int32_t x;
+
+	if ((arg & ~3) == SB_REQ) {
+		if (end == END_LOCAL)
+			v_int(v, recv ? p->lrcvbuf : p->lsndbuf);
+		else
+			v_int(v, recv ? p->rrcvbuf : p->rsndbuf);
+		return;
+	}
+	s = sock0(r, end);
+	if (!s) {
+		v_na(v);
+		return;
+	}
+	if ((arg & ~3) == SB_INIT)
+		x = recv ? s->rcvbuf_init : s->sndbuf_init;
+	else
+		x = recv ? s->rcvbuf : s->sndbuf;
+	if (x < 0)
+		v_na(v);
+	else
+		v_int(v, x);
+}
+
+enum { LAT_MIN, LAT_MAX, LAT_MEAN, LAT_STDDEV, LAT_P50, LAT_P90, LAT_P99,
+       LAT_P999 };
+
+/* Round-trip latency measured by the client, microseconds. */
+static void get_lat(const struct run_summary *r, int arg, struct sel_value *v)
+{
+	const struct end_result *e = &r->res.local;
+	const struct lat_summary *l = &e->lat;
+	double x;
+
+	if (!e->has_lat || !l->count) {
+		v_na(v);
+		return;
+	}
+	switch (arg) {
+	case LAT_MIN: x = l->min_us; break;
+	case LAT_MAX: x = l->max_us; break;
+	case LAT_MEAN: x = l->mean_us; break;
+	case LAT_STDDEV: x = l->stddev_us; break;
+	case LAT_P50: x = l->p50_us; break;
+	case LAT_P90: x = l->p90_us; break;
+	case LAT_P99: x = l->p99_us; break;
+	default: x = l->p999_us; break;
+	}
+	v_real(v, x, 2);
+}
+
+/* CPU utilisation of one end: the mean over the iterations with -i, else
+ * the run's average over all CPUs. */
+static void get_cpu_util(const struct run_summary *r, int arg,
+			 struct sel_value *v)
+{
+	const struct ci *ci = arg == END_LOCAL ? &r->lcpu : &r->rcpu;
+	const struct end_result *e = end_of(r, arg);
+
+	if (r->iterating && ci->n)
+		v_real(v, arg == END_LOCAL ? r->mean_lcpu : r->mean_rcpu, 2);
+	else if (e->cpu.ncpu)
+		v_real(v, e->cpu.total.busy, 2);
+	else
+		v_na(v);
+}
+
+/* arg: bit 0 the end, bit 1 the CPU's id rather than its utilisation. */
+static void get_cpu_peak(const struct run_summary *r, int arg,
+			 struct sel_value *v)
+{
+	const struct cpu_sample *c = &end_of(r, arg & 1)->cpu;
+
+	if (!c->ncpu || c->peak_id < 0)
+		v_na(v);
+	else if (arg & 2)
+		v_int(v, c->peak_id);
+	else
+		v_real(v, c->peak_busy, 2);
+}
+
+static void get_cpu_count(const struct run_summary *r, int arg,
+			  struct sel_value *v)
+{
+	unsigned n = arg == END_LOCAL ? r->res.local_ncpu : r->res.remote_ncpu;
+
+	if (n)
+		v_int(v, n);
+	else
+		v_na(v);
+}
+
+static void get_sd(const struct run_summary *r, int arg, struct sel_value *v)
+{
+	double sd = arg == END_LOCAL ? r->res.local_sd : r->res.remote_sd;
+
+	if (sd >= 0)
+		v_real(v, sd, 3);
+	else
+		v_na(v);
+}
+
+static void get_sd_units(const struct run_summary *r, int arg,
+			 struct sel_value *v)
+{
+	if (r->res.sd_units && *r->res.sd_units)
+		v_str(v, r->res.sd_units);
+	else
+		v_str(v, test_is_rr(r->res.p.type) ? "us/Tran" : "us/KB");
+}
+
+/* The CPU the end's workers were pinned to; -1 (netperf's value) = not. */
+static void get_cpu_bind(const struct run_summary *r, int arg,
+			 struct sel_value *v)
+{
+	v_int(v, end_of(r, arg)->cpu_bind);
+}
+
+/* Retransmitted segments summed over the end's TCP sockets. */
+static void get_retrans(const struct run_summary *r, int arg,
+			struct sel_value *v)
+{
+	const struct end_result *e = end_of(r, arg);
+	uint64_t sum = 0;
+	bool any = false;
+
+	for (uint32_t i = 0; e->socks && i < e->nsocks; i++) {
+		if (!e->socks[i].tcp.has)
+			continue;
+		sum += e->socks[i].tcp.total_retrans;
+		any = true;
+	}
+	if (any)
+		v_int(v, (int64_t)sum);
+	else
+		v_na(v);
+}
+
+static void get_conf_level(const struct run_summary *r, int arg,
+			   struct sel_value *v)
+{
+	if (r->iterating)
+		v_real(v, r->it.level, 0);
+	else
+		v_na(v);
+}
+
+static void get_conf_interval(const struct run_summary *r, int arg,
+			      struct sel_value *v)
+{
+	if (r->iterating)
+		v_real(v, r->it.width_pct, 2);
+	else
+		v_na(v);
+}
+
+static void get_conf_iteration(const struct run_summary *r, int arg,
+			       struct sel_value *v)
+{
+	if (r->iterations)
+		v_int(v, r->iterations);
+	else
+		v_na(v);
+}
+
+enum { CI_THR, CI_LCPU, CI_RCPU };
+
+/* The width reached, percent of the mean; needs two iterations. */
+static void get_confid(const struct run_summary *r, int arg,
+		       struct sel_value *v)
+{
+	const struct ci *ci = arg == CI_THR ? &r->thr :
+			      arg == CI_LCPU ? &r->lcpu : &r->rcpu;
+
+	if (r->iterating && ci->n >= 2)
+		v_real(v, ci->width_pct, 2);
+	else
+		v_na(v);
+}
+
+static void get_conf_reached(const struct run_summary *r, int arg,
+			     struct sel_value *v)
+{
+	if (r->iterating)
+		v_str(v, r->ci_reached ? "yes" : "no");
+	else
+		v_na(v);
+}
+
+static void get_transactions(const struct run_summary *r, int arg,
+			     struct sel_value *v)
+{
+	if (test_is_rr(r->res.p.type))
+		v_int(v, (int64_t)end_of(r, arg)->total.trans);
+	else
+		v_na(v);
+}
+
+/* arg: bit 0 the end, bit 1 received rather than sent. */
+static void get_bytes(const struct run_summary *r, int arg,
+		      struct sel_value *v)
+{
+	const struct flow_counters *c = &end_of(r, arg & 1)->total;
+
+	v_int(v, (int64_t)(arg & 2 ? c->bytes_recv : c->bytes_sent));
+}
+
+/* arg: bit 0 the end, bit 1 receive calls rather than send calls. */
+static void get_calls(const struct run_summary *r, int arg,
+		      struct sel_value *v)
+{
+	const struct flow_counters *c = &end_of(r, arg & 1)->total;
+
+	v_int(v, (int64_t)(arg & 2 ? c->msgs_recv : c->msgs_sent));
+}
+
+static void get_flows(const struct run_summary *r, int arg,
+		      struct sel_value *v)
+{
+	v_int(v, r->res.p.flows);
+}
+
+enum { TCPF_MSS, TCPF_CWND, TCPF_RTT, TCPF_RTTVAR };
+
+/* arg: bit 0 the end, the rest which TCP_INFO figure of the first flow. */
+static void get_tcp(const struct run_summary *r, int arg, struct sel_value *v)
+{
+	const struct sock_sample *s = sock0(r, arg & 1);
+
+	if (!s || !s->tcp.has) {
+		v_na(v);
+		return;
+	}
+	switch (arg >> 1) {
+	case TCPF_MSS: v_int(v, s->tcp.snd_mss); break;
+	case TCPF_CWND: v_int(v, s->tcp.snd_cwnd); break;
+	case TCPF_RTT: v_int(v, s->tcp.rtt_us); break;
+	default: v_int(v, s->tcp.rttvar_us); break;
+	}
+}
+
+static void get_segs(const struct run_summary *r, int arg,
+		     struct sel_value *v)
+{
+	double x = arg ? r->res.segs_in_per_trans : r->res.segs_out_per_trans;
+
+	if (x >= 0)
+		v_real(v, x, 3);
+	else
+		v_na(v);
+}
+
+/* arg: bit 0 the end, bit 1 involuntary rather than voluntary. */
+static void get_ctx(const struct run_summary *r, int arg, struct sel_value *v)
+{
+	const struct end_result *e = end_of(r, arg & 1);
+
+	v_int(v, (int64_t)(arg & 2 ? e->ctx_invol : e->ctx_vol));
+}
+
+static void get_ctx_rate(const struct run_summary *r, int arg,
+			 struct sel_value *v)
+{
+	const struct end_result *e = end_of(r, arg);
+
+	if (r->res.elapsed > 0)
+		v_real(v, (double)(e->ctx_vol + e->ctx_invol) / r->res.elapsed,
+		       2);
+	else
+		v_na(v);
+}
+
+static void get_udp_lost(const struct run_summary *r, int arg,
+			 struct sel_value *v)
+{
+	if (test_is_udp(r->res.p.type))
+		v_int(v, (int64_t)r->res.udp_lost);
+	else
+		v_na(v);
+}
+
+static void get_counts_agree(const struct run_summary *r, int arg,
+			     struct sel_value *v)
+{
+	v_str(v, r->res.counts_agree ? "yes" : "no");
+}
+
+enum { STR_TARGET, STR_COUNTS, STR_LHOST, STR_RHOST, STR_RADDR, STR_FAILURE };
+
+static void get_string(const struct run_summary *r, int arg,
+		       struct sel_value *v)
+{
+	switch (arg) {
+	case STR_TARGET: v_str(v, r->res.target); break;
+	case STR_COUNTS: v_str(v, r->res.counts); break;
+	case STR_LHOST: v_str(v, r->res.local_host); break;
+	case STR_RHOST: v_str(v, r->res.remote_host); break;
+	case STR_RADDR: v_str(v, r->res.remote_addr); break;
+	default:
+		if (r->failed)
+			v_str(v, r->failure);
+		else
+			v_na(v);
+		break;
+	}
+}
+
+static void get_nodelay(const struct run_summary *r, int arg,
+			struct sel_value *v)
+{
+	if (test_is_udp(r->res.p.type))
+		v_na(v);
+	else
+		v_int(v, r->res.p.nodelay);
+}
+
+static void get_family(const struct run_summary *r, int arg,
+		       struct sel_value *v)
+{
+	v_str(v, r->res.p.family == AF_INET6 ? "AF_INET6" : "AF_INET");
+}
+
+static void get_sample_ms(const struct run_summary *r, int arg,
+			  struct sel_value *v)
+{
+	v_int(v, r->res.p.sample_ms);
+}
+
+#define L END_LOCAL
+#define R END_REMOTE
+
+static const struct selector sel_table[] = {
+	{ "THROUGHPUT", "throughput: Trans/s (RR) or 10^6bits/s (streams); the mean over the iterations with -i", get_throughput, 0 },
+	{ "THROUGHPUT_UNITS", "units of THROUGHPUT", get_units, 0 },
+	{ "TRANSACTION_RATE", "transactions/s (RR), send calls/s of the sending end (streams)", get_trans_rate, 0 },
+	{ "ELAPSED_TIME", "length of the measured interval, seconds", get_elapsed, 0 },
+	{ "PROTOCOL", "TCP or UDP", get_protocol, 0 },
+	{ "DIRECTION", "data direction seen from the local end: Send, Recv or Send|Recv", get_direction, 0 },
+	{ "TEST", "test type (TCP_RR, TCP_CRR, TCP_STREAM, TCP_MAERTS, UDP_RR, UDP_STREAM)", get_test, 0 },
+	{ "REQUEST_SIZE", "request size, bytes (RR: -r)", get_rr, RR_REQ },
+	{ "RESPONSE_SIZE", "response size, bytes (RR: -r)", get_rr, RR_RESP },
+	{ "BURST_SIZE", "requests in flight beyond the first (RR: -b)", get_rr, RR_BURST },
+	{ "LOCAL_SEND_SIZE", "bytes per local send call (-m, or the request in RR)", get_msg_size, MSG_LOCAL_SEND },
+	{ "LOCAL_RECV_SIZE", "bytes per local receive call (-M, or the response in RR)", get_msg_size, MSG_LOCAL_RECV },
+	{ "REMOTE_SEND_SIZE", "bytes per remote send call (-m in MAERTS, or the response in RR)", get_msg_size, MSG_REMOTE_SEND },
+	{ "REMOTE_RECV_SIZE", "bytes per remote receive call (-M, or the request in RR)", get_msg_size, MSG_REMOTE_RECV },
+	{ "LSS_SIZE_REQ", "local SO_SNDBUF requested with -s; -1 = autotuned", get_sockbuf, L | SB_REQ },
+	{ "LSS_SIZE", "local SO_SNDBUF after setup (first flow), bytes", get_sockbuf, L | SB_INIT },
+	{ "LSS_SIZE_END", "local SO_SNDBUF at the end (first flow), bytes", get_sockbuf, L | SB_END },
+	{ "LSR_SIZE_REQ", "local SO_RCVBUF requested with -s; -1 = autotuned", get_sockbuf, L | SB_RECV | SB_REQ },
+	{ "LSR_SIZE", "local SO_RCVBUF after setup (first flow), bytes", get_sockbuf, L | SB_RECV | SB_INIT },
+	{ "LSR_SIZE_END", "local SO_RCVBUF at the end (first flow), bytes", get_sockbuf, L | SB_RECV | SB_END },
+	{ "RSS_SIZE_REQ", "remote SO_SNDBUF requested with -S; -1 = autotuned", get_sockbuf, R | SB_REQ },
+	{ "RSS_SIZE", "remote SO_SNDBUF after setup (first flow), bytes", get_sockbuf, R | SB_INIT },
+	{ "RSS_SIZE_END", "remote SO_SNDBUF at the end (first flow), bytes", get_sockbuf, R | SB_END },
+	{ "RSR_SIZE_REQ", "remote SO_RCVBUF requested with -S; -1 = autotuned", get_sockbuf, R | SB_RECV | SB_REQ },
+	{ "RSR_SIZE", "remote SO_RCVBUF after setup (first flow), bytes", get_sockbuf, R | SB_RECV | SB_INIT },
+	{ "RSR_SIZE_END", "remote SO_RCVBUF at the end (first flow), bytes", get_sockbuf, R | SB_RECV | SB_END },
+	{ "MIN_LATENCY", "smallest round trip, microseconds (RR)", get_lat, LAT_MIN },
+	{ "MAX_LATENCY", "largest round trip, microseconds (RR)", get_lat, LAT_MAX },
+	{ "MEAN_LATENCY", "mean round trip, microseconds (RR)", get_lat, LAT_MEAN },
+	{ "STDDEV_LATENCY", "standard deviation of the round trip, microseconds (RR)", get_lat, LAT_STDDEV },
+	{ "P50_LATENCY", "median round trip, microseconds (RR)", get_lat, LAT_P50 },
+	{ "P90_LATENCY", "90th percentile round trip, microseconds (RR)", get_lat, LAT_P90 },
+	{ "P99_LATENCY", "99th percentile round trip, microseconds (RR)", get_lat, LAT_P99 },
+	{ "P999_LATENCY", "99.9th percentile round trip, microseconds (RR)", get_lat, LAT_P999 },
+	{ "LOCAL_CPU_UTIL", "local CPU utilisation, percent of all CPUs (mean over iterations with -i)", get_cpu_util, L },
+	{ "REMOTE_CPU_UTIL", "remote CPU utilisation, percent of all CPUs (mean over iterations with -i)", get_cpu_util, R },
+	{ "LOCAL_CPU_PEAK_UTIL", "utilisation of the busiest local CPU, percent", get_cpu_peak, L },
+	{ "LOCAL_CPU_PEAK_ID", "number of the busiest local CPU", get_cpu_peak, L | 2 },
+	{ "REMOTE_CPU_PEAK_UTIL", "utilisation of the busiest remote CPU, percent", get_cpu_peak, R },
+	{ "REMOTE_CPU_PEAK_ID", "number of the busiest remote CPU", get_cpu_peak, R | 2 },
+	{ "LOCAL_CPU_COUNT", "CPUs of the local host", get_cpu_count, L },
+	{ "REMOTE_CPU_COUNT", "CPUs of the remote host", get_cpu_count, R },
+	{ "LOCAL_SD", "local service demand (-c), SD_UNITS", get_sd, L },
+	{ "REMOTE_SD", "remote service demand (-C), SD_UNITS", get_sd, R },
+	{ "SD_UNITS", "units of service demand: us/Tran (RR) or us/KB (streams)", get_sd_units, 0 },
+	{ "LOCAL_CPU_BIND", "CPU the local workers were pinned to (-T); -1 = not pinned", get_cpu_bind, L },
+	{ "REMOTE_CPU_BIND", "CPU the remote workers were pinned to (-T); -1 = not pinned", get_cpu_bind, R },
+	{ "LOCAL_TRANSPORT_RETRANS", "TCP segments the local end retransmitted, all flows", get_retrans, L },
+	{ "REMOTE_TRANSPORT_RETRANS", "TCP segments the remote end retransmitted, all flows", get_retrans, R },
+	{ "CONFIDENCE_LEVEL", "confidence level asked for with -I, percent", get_conf_level, 0 },
+	{ "CONFIDENCE_INTERVAL", "confidence interval width asked for with -I, percent of the mean", get_conf_interval, 0 },
+	{ "CONFIDENCE_ITERATION", "iterations run", get_conf_iteration, 0 },
+	{ "CONFIDENCE_REACHED", "yes when every tracked figure reached the asked-for width (-i/-I)", get_conf_reached, 0 },
+	{ "THROUGHPUT_CONFID", "confidence interval width of the throughput, percent of the mean", get_confid, CI_THR },
+	{ "LOCAL_CPU_CONFID", "confidence interval width of the local CPU utilisation, percent", get_confid, CI_LCPU },
+	{ "REMOTE_CPU_CONFID", "confidence interval width of the remote CPU utilisation, percent", get_confid, CI_RCPU },
+	{ "LOCAL_TRANSACTIONS", "transactions the local end completed (RR)", get_transactions, L },
+	{ "REMOTE_TRANSACTIONS", "transactions the remote end completed (RR)", get_transactions, R },
+	{ "LOCAL_BYTES_SENT", "bytes the local end sent, all flows", get_bytes, L },
+	{ "LOCAL_BYTES_RECVD", "bytes the local end received, all flows", get_bytes, L | 2 },
+	{ "REMOTE_BYTES_SENT", "bytes the remote end sent, all flows", get_bytes, R },
+	{ "REMOTE_BYTES_RECVD", "bytes the remote end received, all flows", get_bytes, R | 2 },
+	{ "LOCAL_SEND_CALLS", "send calls (or datagrams) of the local end", get_calls, L },
+	{ "LOCAL_RECV_CALLS", "receive calls (or datagrams) of the local end", get_calls, L | 2 },
+	{ "REMOTE_SEND_CALLS", "send calls (or datagrams) of the remote end", get_calls, R },
+	{ "REMOTE_RECV_CALLS", "receive calls (or datagrams) of the remote end", get_calls, R | 2 },
+	{ "NUM_FLOWS", "data connections run at once (-n)", get_flows, 0 },
+	{ "LOCAL_MSS", "local TCP send MSS (first flow), bytes", get_tcp, L | TCPF_MSS << 1 },
+	{ "REMOTE_MSS", "remote TCP send MSS (first flow), bytes", get_tcp, R | TCPF_MSS << 1 },
+	{ "SEGS_OUT_PER_TRANS", "TCP segments the client sent per transaction, from TCP_INFO", get_segs, 0 },
+	{ "SEGS_IN_PER_TRANS", "TCP segments the client received per transaction, from TCP_INFO", get_segs, 1 },
+	{ "LOCAL_CTX_VOLUNTARY", "voluntary context switches of the local test threads", get_ctx, L },
+	{ "LOCAL_CTX_INVOLUNTARY", "involuntary context switches of the local test threads", get_ctx, L | 2 },
+	{ "REMOTE_CTX_VOLUNTARY", "voluntary context switches of the remote test threads", get_ctx, R },
+	{ "REMOTE_CTX_INVOLUNTARY", "involuntary context switches of the remote test threads", get_ctx, R | 2 },
+	{ "LOCAL_CTX_PER_SEC", "context switches per second of the local test threads", get_ctx_rate, L },
+	{ "REMOTE_CTX_PER_SEC", "context switches per second of the remote test threads", get_ctx_rate, R },
+	{ "UDP_LOST", "UDP datagrams lost (sent - received)", get_udp_lost, 0 },
+	{ "COUNTS_AGREE", "yes when both ends' transaction/byte counts agree", get_counts_agree, 0 },
+	{ "COUNTS", "what the counts check compared, and how it came out", get_string, STR_COUNTS },
+	{ "TARGET", "what was tested and why", get_string, STR_TARGET },
+	{ "LOCAL_HOST", "name of the local host", get_string, STR_LHOST },
+	{ "REMOTE_HOST", "name of the remote host", get_string, STR_RHOST },
+	{ "REMOTE_ADDR", "address the test connected to", get_string, STR_RADDR },
+	{ "LOCAL_ADDRESS_FAMILY", "AF_INET or AF_INET6 (-4/-6)", get_family, 0 },
+	{ "LOCAL_NODELAY", "1 when TCP_NODELAY was set locally (-D)", get_nodelay, 0 },
+	{ "REMOTE_NODELAY", "1 when TCP_NODELAY was set remotely (-D)", get_nodelay, 1 },
+	{ "LOCAL_CWND_END", "local TCP congestion window at the end (first flow), segments", get_tcp, L | TCPF_CWND << 1 },
+	{ "REMOTE_CWND_END", "remote TCP congestion window at the end (first flow), segments", get_tcp, R | TCPF_CWND << 1 },
+	{ "LOCAL_RTT_US_END", "local TCP smoothed RTT at the end (first flow), microseconds", get_tcp, L | TCPF_RTT << 1 },
+	{ "REMOTE_RTT_US_END", "remote TCP smoothed RTT at the end (first flow), microseconds", get_tcp, R | TCPF_RTT << 1 },
+	{ "LOCAL_RTTVAR_US_END", "local TCP RTT variation at the end (first flow), microseconds", get_tcp, L | TCPF_RTTVAR << 1 },
+	{ "REMOTE_RTTVAR_US_END", "remote TCP RTT variation at the end (first flow), microseconds", get_tcp, R | TCPF_RTTVAR << 1 },
+	{ "SAMPLE_MS", "sampler tick, milliseconds (--sample-ms, or -D)", get_sample_ms, 0 },
+	{ "FAILURE", "which end failed and why, when a run failed (figures are then partial)", get_string, STR_FAILURE },
+};
+
+#undef L
+#undef R
+
+#define SEL_COUNT (sizeof(sel_table) / sizeof(sel_table[0]))
+
+/* Default -o sets: what a netperf user looks at first for each kind of test. */
+static const char *const default_rr[] = {
+	"TEST", "REQUEST_SIZE", "RESPONSE_SIZE", "BURST_SIZE", "NUM_FLOWS",
+	"ELAPSED_TIME", "THROUGHPUT", "THROUGHPUT_UNITS", "P50_LATENCY",
+	"P90_LATENCY", "P99_LATENCY", "LOCAL_CPU_UTIL", "REMOTE_CPU_UTIL",
+	"LOCAL_SD", "REMOTE_SD", "SD_UNITS", NULL
+};
+
+static const char *const default_stream[] = {
+	"TEST", "LOCAL_SEND_SIZE", "REMOTE_RECV_SIZE", "NUM_FLOWS",
+	"ELAPSED_TIME", "THROUGHPUT", "THROUGHPUT_UNITS", "LOCAL_CPU_UTIL",
+	"REMOTE_CPU_UTIL", "LOCAL_SD", "REMOTE_SD", "SD_UNITS", NULL
+};
+
+static const char *const default_maerts[] = {
+	"TEST", "REMOTE_SEND_SIZE", "LOCAL_RECV_SIZE", "NUM_FLOWS",
+	"ELAPSED_TIME", "THROUGHPUT", "THROUGHPUT_UNITS", "LOCAL_CPU_UTIL",
+	"REMOTE_CPU_UTIL", "LOCAL_SD", "REMOTE_SD", "SD_UNITS", NULL
+};
+
+static const char *const default_iterating[] = {
+	"CONFIDENCE_ITERATION", "CONFIDENCE_REACHED", "THROUGHPUT_CONFID", NULL
+};
+
+const struct selector *selector_table(unsigned *n)
+{
+	*n = SEL_COUNT;
+	return sel_table;
+}
+
+int selector_find(const char *name)
+{
+	for (unsigned i = 0; i < SEL_COUNT; i++)
+		if (!strcasecmp(name, sel_table[i].name))
+			return (int)i;
+	return -1;
+}
+
+static void sel_add_names(struct selector_list *out, const char *const *names)
+{
+	for (; *names && out->n < SEL_MAX; names++) {
+		int i = selector_find(*names);
+
+		if (i >= 0)
+			out->idx[out->n++] = (unsigned)i;
+	}
+}
+
+void selectors_default(enum test_type t, bool iterating,
+		       struct selector_list *out)
+{
+	out->n = 0;
+	if (test_is_rr(t))
+		sel_add_names(out, default_rr);
+	else if (test_client_sends(t))
+		sel_add_names(out, default_stream);
+	else
+		sel_add_names(out, default_maerts);
+	if (test_is_udp(t))
+		sel_add_names(out, (const char *const[]){ "UDP_LOST", NULL });
+	if (iterating)
+		sel_add_names(out, default_iterating);
+}
+
+int selectors_parse(const char *list, char opt, enum test_type t,
+		    bool iterating, struct selector_list *out, char *err)
+{
+	const char *p = list;
+
+	out->n = 0;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (!*p) {
+		selectors_default(t, iterating, out);
+		return 0;
+	}
+	for (;;) {
+		const char *start, *end;
+		char name[64];
+		size_t len;
+		int i;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		start = p;
+		while (*p && *p != ',')
+			p++;
+		end = p;
+		while (end > start && (end[-1] == ' ' || end[-1] == '\t'))
+			end--;
+		len = (size_t)(end - start);
+		if (!len)
+			return err_set(err, -EINVAL, "option -%c %s: empty selector name between commas; accepted: NAME[,NAME...] from `tunetop run -- -%c help`",
+				       opt, list, opt);
+		if (len >= sizeof(name))
+			len = sizeof(name) - 1;
+		memcpy(name, start, len);
+		name[len] = '\0';
+		i = selector_find(name);
+		if (i < 0)
+			return err_set(err, -EINVAL, "option -%c %s: unknown output selector; accepted: a name `tunetop run -- -%c help` lists",
+				       opt, name, opt);
+		if (out->n >= SEL_MAX)
+			return err_set(err, -EINVAL, "option -%c: more than %d selectors; accepted: up to %d names",
+				       opt, SEL_MAX, SEL_MAX);
+		out->idx[out->n++] = (unsigned)i;
+		if (!*p)
+			break;
+		p++;
+	}
+	return 0;
+}
+
+void selectors_help(FILE *f)
+{
+	fprintf(f, "Output selectors (-o A,B CSV, -O A,B columns, -k A,B NAME=value; names are case-insensitive, n/a = not measured):\n");
+	for (unsigned i = 0; i < SEL_COUNT; i++)
+		fprintf(f, "  %-25s %s\n", sel_table[i].name, sel_table[i].desc);
+}
+
+void selector_eval(unsigned i, const struct run_summary *r,
+		   struct sel_value *v)
+{
+	v->kind = SEL_NA;
+	v->s[0] = '\0';
+	if (i >= SEL_COUNT)
+		return;
+	sel_table[i].get(r, sel_table[i].arg, v);
+}
+
+const char *sel_value_format(const struct sel_value *v, char *buf, size_t len)
+{
+	switch (v->kind) {
+	case SEL_INT:
+		snprintf(buf, len, "%" PRId64, v->i);
+		break;
+	case SEL_REAL:
+		if (isfinite(v->d))
+			snprintf(buf, len, "%.*f", v->prec, v->d);
+		else
+			snprintf(buf, len, "n/a");
+		break;
+	case SEL_STR:
+		snprintf(buf, len, "%s", v->s);
+		break;
+	default:
+		snprintf(buf, len, "n/a");
+		break;
+	}
+	return buf;
+}

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* engine.h - the one header the CLI and the UI include to drive the engine. */
+#ifndef TT_ENGINE_H
+#define TT_ENGINE_H
+
+#include "hist.h"
+#include "params.h"
+#include "sample.h"
+#include "session.h"
+#include "server.h"
+#include "stats.h"
+#include "util.h"
+
+#endif

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* params.h - what one test is: type, sizes, flows, pinning, durations. */
+#ifndef TT_PARAMS_H
+#define TT_PARAMS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum test_type {
+	TEST_TCP_RR,
+	TEST_TCP_CRR,
+	TEST_TCP_STREAM,
+	TEST_TCP_MAERTS,
+	TEST_UDP_RR,
+	TEST_UDP_STREAM,
+	TEST_COUNT
+};
+
+#define TT_DEFAULT_PORT 12866
+#define TT_MAX_FLOWS 1024
+#define TT_MAX_BURST 4096
+#define TT_MAX_MSG (64u * 1024 * 1024)	/* largest -r/-m size */
+#define TT_MAX_UDP_MSG 65507u
+#define TT_MAX_DURATION 86400
+#define TT_DEFAULT_SAMPLE_MS 100
+
+/*
+ * The parameters of one test, shared by both ends.  The client fills this
+ * from the command line; the server receives it in TEST_SETUP and checks it
+ * with params_validate() before acting on it.
+ */
+struct test_params {
+	enum test_type type;
+	int family;		/* AF_INET or AF_INET6 */
+	double duration;	/* seconds (-l) */
+	uint32_t req_size;	/* -r req,resp (RR, CRR) */
+	uint32_t resp_size;
+	uint32_t burst;		/* -b: extra requests in flight beyond the first */
+	uint32_t send_size;	/* -m (streams); 0 = default */
+	uint32_t recv_size;	/* -M (streams); 0 = default */
+	int32_t lsndbuf;	/* -s: local SO_SNDBUF request, -1 = autotune */
+	int32_t lrcvbuf;
+	int32_t rsndbuf;	/* -S: remote */
+	int32_t rrcvbuf;
+	bool nodelay;		/* -D (test option) */
+	uint32_t flows;		/* -n */
+	int lcpu;		/* -T lcpu,rcpu; -1 = not pinned */
+	int rcpu;
+	uint32_t sample_ms;	/* sampler tick */
+};
+
+/* Fill p with netperf's defaults for a TCP_RR test. */
+void params_default(struct test_params *p);
+
+/* Check p as a server would; 0, or -EINVAL with "what: accepted" in err. */
+int params_validate(const struct test_params *p, char *err);
+
+/* Apply per-type defaults (send sizes for streams) after parsing. */
+void params_finish(struct test_params *p);
+
+const char *test_type_name(enum test_type t);
+/* Returns the type for a netperf name (case-insensitive) or -1. */
+int test_type_parse(const char *name);
+
+static inline bool test_is_rr(enum test_type t)
+{
+	return t == TEST_TCP_RR || t == TEST_TCP_CRR || t == TEST_UDP_RR;
+}
+
+static inline bool test_is_udp(enum test_type t)
+{
+	return t == TEST_UDP_RR || t == TEST_UDP_STREAM;
+}
+
+/* The client sends data in TCP_STREAM/UDP_STREAM, the server in MAERTS. */
+static inline bool test_client_sends(enum test_type t)
+{
+	return t == TEST_TCP_STREAM || t == TEST_UDP_STREAM;
+}
+
+#endif

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* sample.h - what one end reports each tick and at the end of a run. */
+#ifndef TT_SAMPLE_H
+#define TT_SAMPLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hist.h"
+
+#define TT_MAX_CPUS 256
+
+/* TCP_INFO fields the engine reports; has = false when not TCP. */
+struct tcp_figures {
+	bool has;
+	uint32_t snd_cwnd;
+	uint32_t rtt_us, rttvar_us;
+	uint32_t total_retrans;
+	uint32_t segs_out, segs_in;
+	uint32_t data_segs_out, data_segs_in;
+	uint64_t delivery_rate;		/* bytes/s */
+	uint32_t notsent_bytes;
+	uint32_t rcv_space;
+	uint32_t snd_mss, rcv_mss;
+};
+
+/* One data socket of one end. */
+struct sock_sample {
+	uint32_t flow;
+	int32_t sndbuf_init, rcvbuf_init;	/* right after setup */
+	int32_t sndbuf, rcvbuf;			/* now (SO_SNDBUF/SO_RCVBUF) */
+	int32_t outq, inq;			/* SIOCOUTQ/SIOCINQ, -1 = n/a */
+	struct tcp_figures tcp;
+};
+
+/* Utilisation of one CPU over an interval, percent of that CPU. */
+struct cpu_util {
+	int id;		/* CPU number as in /proc/stat; -1 for the total */
+	double user, nice, sys, irq, softirq, steal, idle, iowait;
+	double busy;	/* 100 - idle - iowait */
+};
+
+struct cpu_sample {
+	unsigned ncpu;
+	struct cpu_util total;		/* average over all CPUs */
+	struct cpu_util cpu[TT_MAX_CPUS];
+	double peak_busy;		/* busiest CPU's busy % */
+	int peak_id;
+};
+
+/* Counters one worker keeps; written by it alone, read by the sampler. */
+struct flow_counters {
+	uint64_t trans;		/* transactions completed (RR/CRR) */
+	uint64_t bytes_sent;
+	uint64_t bytes_recv;
+	uint64_t msgs_sent;	/* datagrams or send() calls */
+	uint64_t msgs_recv;
+	uint64_t lost;		/* UDP_RR: requests given up after a timeout */
+} __attribute__((aligned(64)));
+
+/*
+ * One end's snapshot at one tick.  Totals are since the start of the
+ * measured interval; "iv_" figures cover the tick just ended.  socks is
+ * owned by the sample (sample_free).
+ */
+struct end_sample {
+	uint64_t seq;
+	double t;		/* seconds since the test started */
+	double iv_secs;		/* length of the tick */
+	struct flow_counters total;
+	struct flow_counters iv;
+	double rate;		/* trans/s (RR) or bits/s (streams) over the tick */
+	bool has_lat;		/* the client of an RR test measures latency */
+	struct lat_summary lat_iv;
+	struct lat_summary lat_total;
+	uint32_t nsocks;
+	struct sock_sample *socks;
+	struct cpu_sample cpu;
+	uint64_t ctx_vol, ctx_invol;		/* totals of the test's threads */
+	uint64_t iv_ctx_vol, iv_ctx_invol;
+};
+
+/* The final figures of one end. */
+struct end_result {
+	double elapsed;			/* seconds of the measured interval */
+	struct flow_counters total;
+	bool has_lat;
+	struct lat_summary lat;
+	struct hist *hist;		/* full latency histogram, NULL if none */
+	uint32_t nsocks;
+	struct sock_sample *socks;	/* final values; *_init kept */
+	struct cpu_sample cpu;		/* average over the run */
+	uint64_t ctx_vol, ctx_invol;
+	int64_t segs_out, segs_in;	/* over the run, TCP_INFO deltas; -1 n/a */
+	int cpu_bind;			/* -1 = not pinned */
+	char host[64];
+};
+
+void sample_free(struct end_sample *s);
+void result_free(struct end_result *r);
+/* Deep copy (socks, hist). 0 or -ENOMEM. */
+int sample_copy(struct end_sample *dst, const struct end_sample *src);
+
+#endif

@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* sampler.c - the timerfd tick that turns flows' counters into snapshots. */
+#include "config.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include "cpustat.h"
+#include "sampler.h"
+#include "sockinfo.h"
+
+struct sampler {
+	struct flow *flows;
+	unsigned n;
+	const struct test_params *p;
+	sampler_cb cb;
+	void *arg;
+	bool tcp;
+
+	int tfd, efd;
+	pthread_t thread;
+	bool running;
+
+	uint64_t t0;
+	uint64_t last_ns;
+	uint64_t seq;
+	struct cpustat_raw cpu0, cpu_prev, cpu_now;
+	struct flow_counters prev;
+	struct hist *h_prev, *h_now, *h_tmp, *h_iv;
+	uint64_t ctx_prev_vol, ctx_prev_invol;
+	struct sock_sample *init;	/* buffer sizes before the run */
+};
+
+/* Counters of one flow, read while its worker writes them. */
+static void counters_load(const struct flow_counters *c, struct flow_counters *out)
+{
+	out->trans = __atomic_load_n(&c->trans, __ATOMIC_RELAXED);
+	out->bytes_sent = __atomic_load_n(&c->bytes_sent, __ATOMIC_RELAXED);
+	out->bytes_recv = __atomic_load_n(&c->bytes_recv, __ATOMIC_RELAXED);
+	out->msgs_sent = __atomic_load_n(&c->msgs_sent, __ATOMIC_RELAXED);
+	out->msgs_recv = __atomic_load_n(&c->msgs_recv, __ATOMIC_RELAXED);
+	out->lost = __atomic_load_n(&c->lost, __ATOMIC_RELAXED);
+}
+
+static void counters_add(struct flow_counters *a, const struct flow_counters *b)
+{
+	a->trans += b->trans;
+	a->bytes_sent += b->bytes_sent;
+	a->bytes_recv += b->bytes_recv;
+	a->msgs_sent += b->msgs_sent;
+	a->msgs_recv += b->msgs_recv;
+	a->lost += b->lost;
+}
+
+static void counters_sub(struct flow_counters *out, const struct flow_counters *a,
+			 const struct flow_counters *b)
+{
+	out->trans = a->trans - b->trans;
+	out->bytes_sent = a->bytes_sent - b->bytes_sent;
+	out->bytes_recv = a->bytes_recv - b->bytes_recv;
+	out->msgs_sent = a->msgs_sent - b->msgs_sent;
+	out->msgs_recv = a->msgs_recv - b->msgs_recv;
+	out->lost = a->lost - b->lost;
+}
+
+/* The sum of every flow's counters and (for RR clients) latency histograms. */
+static void sampler_gather(struct sampler *s, struct flow_counters *tot, bool *has_lat)
+{
+	memset(tot, 0, sizeof(*tot));
+	hist_init(s->h_now);
+	*has_lat = false;
+	for (unsigned i = 0; i < s->n; i++) {
+		struct flow_counters c;
+
+		counters_load(&s->flows[i].ctr, &c);
+		counters_add(tot, &c);
+		if (s->flows[i].lat) {
+			hist_snapshot(s->h_tmp, s->flows[i].lat);
+			hist_add(s->h_now, s->h_tmp);
+			*has_lat = true;
+		}
+	}
+}
+
+/* Socket figures of every flow that has a socket. */
+static struct sock_sample *sampler_socks(struct sampler *s, uint32_t *nout)
+{
+	struct sock_sample *socks = calloc(s->n ? s->n : 1, sizeof(*socks));
+	uint32_t k = 0;
+
+	if (!socks) {
+		*nout = 0;
+		return NULL;
+	}
+	for (unsigned i = 0; i < s->n; i++) {
+		int fd = __atomic_load_n(&s->flows[i].fd, __ATOMIC_RELAXED);
+
+		if (fd < 0)
+			continue;
+		socks[k] = s->init[i];
+		socks[k].flow = i;
+		if (sockinfo_read(fd, s->tcp, &socks[k]) == 0)
+			k++;
+	}
+	*nout = k;
+	return socks;
+}
+
+/* Context switches of the live workers, summed. */
+static void sampler_ctx(struct sampler *s, uint64_t *vol, uint64_t *invol)
+{
+	pid_t pid = getpid();
+
+	*vol = *invol = 0;
+	for (unsigned i = 0; i < s->n; i++) {
+		uint64_t v, iv;
+		pid_t tid = __atomic_load_n(&s->flows[i].tid, __ATOMIC_RELAXED);
+
+		if (tid > 0 && taskstat_ctx("/proc", pid, tid, &v, &iv) == 0) {
+			*vol += v;
+			*invol += iv;
+		}
+	}
+}
+
+/* One tick: build the snapshot and hand it to the callback. */
+static void sampler_tick(struct sampler *s)
+{
+	struct end_sample smp;
+	uint64_t now = now_ns();
+
+	memset(&smp, 0, sizeof(smp));
+	smp.seq = ++s->seq;
+	smp.t = (double)(now - s->t0) / 1e9;
+	smp.iv_secs = (double)(now - s->last_ns) / 1e9;
+	s->last_ns = now;
+
+	sampler_gather(s, &smp.total, &smp.has_lat);
+	counters_sub(&smp.iv, &smp.total, &s->prev);
+	s->prev = smp.total;
+	if (smp.iv_secs > 0) {
+		if (test_is_rr(s->p->type))
+			smp.rate = (double)smp.iv.trans / smp.iv_secs;
+		else
+			smp.rate = (double)(smp.iv.bytes_sent + smp.iv.bytes_recv) * 8.0 / smp.iv_secs;
+	}
+	if (smp.has_lat) {
+		hist_delta(s->h_iv, s->h_now, s->h_prev);
+		hist_summary(s->h_iv, &smp.lat_iv);
+		hist_summary(s->h_now, &smp.lat_total);
+		struct hist *t = s->h_prev;
+
+		s->h_prev = s->h_now;
+		s->h_now = t;
+	}
+	smp.socks = sampler_socks(s, &smp.nsocks);
+	if (cpustat_read("/proc", &s->cpu_now, NULL) == 0) {
+		cpustat_delta(&s->cpu_prev, &s->cpu_now, &smp.cpu);
+		s->cpu_prev = s->cpu_now;
+	}
+	sampler_ctx(s, &smp.ctx_vol, &smp.ctx_invol);
+	smp.iv_ctx_vol = smp.ctx_vol - s->ctx_prev_vol;
+	smp.iv_ctx_invol = smp.ctx_invol - s->ctx_prev_invol;
+	s->ctx_prev_vol = smp.ctx_vol;
+	s->ctx_prev_invol = smp.ctx_invol;
+
+	s->cb(&smp, s->arg);
+	free(smp.socks);
+}
+
+static void *sampler_thread(void *arg)
+{
+	struct sampler *s = arg;
+	struct pollfd pfd[2] = {
+		{ .fd = s->tfd, .events = POLLIN },
+		{ .fd = s->efd, .events = POLLIN },
+	};
+
+	for (;;) {
+		uint64_t expirations;
+
+		if (poll(pfd, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (pfd[1].revents)
+			break;
+		if (pfd[0].revents &&
+		    read(s->tfd, &expirations, sizeof(expirations)) == sizeof(expirations))
+			sampler_tick(s);
+	}
+	return NULL;
+}
+
+int sampler_create(struct sampler **sp, struct flow *flows, unsigned n,
+		   const struct test_params *p, sampler_cb cb, void *arg,
+		   char *err)
+{
+	struct sampler *s = calloc(1, sizeof(*s));
+	int ret;
+
+	if (!s)
+		return err_set(err, -ENOMEM, "sampler: out of memory");
+	s->flows = flows;
+	s->n = n;
+	s->p = p;
+	s->cb = cb;
+	s->arg = arg;
+	s->tcp = !test_is_udp(p->type);
+	s->tfd = s->efd = -1;
+	s->h_prev = malloc(sizeof(struct hist));
+	s->h_now = malloc(sizeof(struct hist));
+	s->h_tmp = malloc(sizeof(struct hist));
+	s->h_iv = malloc(sizeof(struct hist));
+	s->init = calloc(n ? n : 1, sizeof(*s->init));
+	if (!s->h_prev || !s->h_now || !s->h_tmp || !s->h_iv || !s->init) {
+		ret = err_set(err, -ENOMEM, "sampler: out of memory");
+		goto fail;
+	}
+	hist_init(s->h_prev);
+	for (unsigned i = 0; i < n; i++) {
+		struct sock_sample *ss = &s->init[i];
+
+		ss->flow = i;
+		ss->sndbuf_init = ss->rcvbuf_init = -1;
+		if (flows[i].fd >= 0 && sockinfo_read(flows[i].fd, s->tcp, ss) == 0) {
+			ss->sndbuf_init = ss->sndbuf;
+			ss->rcvbuf_init = ss->rcvbuf;
+		}
+	}
+	ret = cpustat_read("/proc", &s->cpu0, err);
+	if (ret)
+		goto fail;
+	s->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
+	s->efd = eventfd(0, EFD_CLOEXEC);
+	if (s->tfd < 0 || s->efd < 0) {
+		ret = err_set(err, -errno, "sampler: timerfd: %s", strerror(errno));
+		goto fail;
+	}
+	*sp = s;
+	return 0;
+fail:
+	sampler_destroy(s);
+	return ret;
+}
+
+int sampler_start(struct sampler *s, char *err)
+{
+	struct itimerspec its = { 0 };
+	int ret;
+
+	s->t0 = s->last_ns = now_ns();
+	cpustat_read("/proc", &s->cpu0, NULL);
+	s->cpu_prev = s->cpu0;
+	its.it_interval.tv_sec = s->p->sample_ms / 1000;
+	its.it_interval.tv_nsec = (long)(s->p->sample_ms % 1000) * 1000000L;
+	its.it_value = its.it_interval;
+	if (timerfd_settime(s->tfd, 0, &its, NULL) < 0)
+		return err_set(err, -errno, "sampler: timerfd_settime: %s", strerror(errno));
+	ret = pthread_create(&s->thread, NULL, sampler_thread, s);
+	if (ret)
+		return err_set(err, -ret, "sampler: thread: %s", strerror(ret));
+	s->running = true;
+	return 0;
+}
+
+void sampler_stop(struct sampler *s)
+{
+	uint64_t one = 1;
+
+	if (!s || !s->running)
+		return;
+	if (write(s->efd, &one, sizeof(one)) < 0)
+		return;
+	pthread_join(s->thread, NULL);
+	s->running = false;
+}
+
+int sampler_final(struct sampler *s, struct end_result *r, char *err)
+{
+	struct cpustat_raw end;
+	bool has_lat;
+
+	sampler_stop(s);
+	sampler_gather(s, &r->total, &has_lat);
+	r->has_lat = has_lat;
+	if (has_lat) {
+		r->hist = malloc(sizeof(*r->hist));
+		if (!r->hist)
+			return err_set(err, -ENOMEM, "sampler: out of memory");
+		*r->hist = *s->h_now;
+		hist_summary(r->hist, &r->lat);
+	}
+	r->socks = sampler_socks(s, &r->nsocks);
+	r->segs_out = r->segs_in = -1;
+	if (s->tcp && r->nsocks) {
+		r->segs_out = r->segs_in = 0;
+		for (uint32_t k = 0; k < r->nsocks; k++) {
+			const struct sock_sample *f = &r->socks[k];
+			const struct sock_sample *i0 = &s->init[f->flow];
+
+			/* TCP_INFO's counters are u32 and wrap; the
+			 * difference modulo 2^32 is still right. */
+			r->segs_out += (uint32_t)(f->tcp.segs_out - i0->tcp.segs_out);
+			r->segs_in += (uint32_t)(f->tcp.segs_in - i0->tcp.segs_in);
+		}
+	}
+	if (cpustat_read("/proc", &end, NULL) == 0)
+		cpustat_delta(&s->cpu0, &end, &r->cpu);
+	r->ctx_vol = r->ctx_invol = 0;
+	for (unsigned i = 0; i < s->n; i++) {
+		r->ctx_vol += s->flows[i].ctx_vol;
+		r->ctx_invol += s->flows[i].ctx_invol;
+	}
+	return 0;
+}
+
+void sampler_destroy(struct sampler *s)
+{
+	if (!s)
+		return;
+	sampler_stop(s);
+	if (s->tfd >= 0)
+		close(s->tfd);
+	if (s->efd >= 0)
+		close(s->efd);
+	free(s->h_prev);
+	free(s->h_now);
+	free(s->h_tmp);
+	free(s->h_iv);
+	free(s->init);
+	free(s);
+}

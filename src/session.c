@@ -1,0 +1,766 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* session.c - one run seen from the client: control, data flows, samples, results. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "msg.h"
+#include "proto.h"
+#include "sampler.h"
+#include "server.h"
+#include "session.h"
+#include "wire.h"
+#include "worker.h"
+
+/* Events kept for a consumer that falls behind; the oldest go first. */
+#define EVQ_MAX 4096
+/* How long the ends may take to finish in-flight work after the stop. */
+#define DRAIN_TIMEOUT_MS 10000
+/* How long to wait for the server's final figures. */
+#define RESULT_TIMEOUT_MS 15000
+
+struct session {
+	struct session_opts o;
+	struct test_params p;
+	char host[256], port[16];
+
+	pthread_t thread;
+	bool started;
+	int evfd;		/* consumer's eventfd */
+	int stop_efd;		/* session_stop() */
+	pthread_mutex_t lock;
+	struct session_event *evq;
+	unsigned evq_head, evq_len;
+	struct end_sample remote_last;
+	bool has_remote;
+
+	int stop, abort;	/* flags the workers read */
+	struct flow *flows;
+	struct hist *hists;
+	unsigned nflows;
+	struct sampler *sampler;
+	struct server *embedded;
+	int cfd;
+	struct sockaddr_storage raddr;
+	socklen_t raddrlen;
+
+	int ret;
+	char err[ERR_MAX];
+	struct session_result res;
+};
+
+double service_demand(double util_pct, unsigned ncpu, double elapsed,
+		      double units)
+{
+	/* netperf: CPU seconds spent (utilisation x CPUs x time) per unit
+	 * of work, in microseconds; a unit is a transaction or a KB. */
+	if (util_pct < 0 || units <= 0 || !ncpu || elapsed <= 0)
+		return -1.0;
+	return util_pct / 100.0 * ncpu * elapsed * 1e6 / units;
+}
+
+/* Queue one event for the consumer and wake it. */
+static void session_push(struct session *s, struct session_event *ev)
+{
+	uint64_t one = 1;
+
+	pthread_mutex_lock(&s->lock);
+	if (s->evq_len == EVQ_MAX) {
+		session_event_free(&s->evq[s->evq_head]);
+		s->evq_head = (s->evq_head + 1) % EVQ_MAX;
+		s->evq_len--;
+	}
+	s->evq[(s->evq_head + s->evq_len) % EVQ_MAX] = *ev;
+	s->evq_len++;
+	pthread_mutex_unlock(&s->lock);
+	if (write(s->evfd, &one, sizeof(one)) < 0)
+		return;
+}
+
+/* The local sampler's tick: pair it with the newest remote sample. */
+static void session_sample_cb(const struct end_sample *smp, void *arg)
+{
+	struct session *s = arg;
+	struct session_event ev = { .kind = SESSION_EV_SAMPLE };
+
+	if (sample_copy(&ev.local, smp))
+		return;
+	pthread_mutex_lock(&s->lock);
+	if (s->has_remote && sample_copy(&ev.remote, &s->remote_last) == 0)
+		ev.has_remote = true;
+	pthread_mutex_unlock(&s->lock);
+	session_push(s, &ev);
+}
+
+/* Connect fd to addr within timeout_ms; 0 or -errno. */
+static int connect_timeout(int fd, const struct sockaddr *sa, socklen_t len, int timeout_ms)
+{
+	int flags = fcntl(fd, F_GETFL);
+	int ret = 0;
+
+	if (fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0)
+		return -errno;
+	if (connect(fd, sa, len) < 0) {
+		if (errno != EINPROGRESS) {
+			ret = -errno;
+		} else {
+			struct pollfd pfd = { .fd = fd, .events = POLLOUT };
+			int soerr = 0;
+			socklen_t sl = sizeof(soerr);
+			int n;
+
+			do
+				n = poll(&pfd, 1, timeout_ms);
+			while (n < 0 && errno == EINTR);
+			if (n == 0)
+				ret = -ETIMEDOUT;
+			else if (n < 0)
+				ret = -errno;
+			else if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) < 0)
+				ret = -errno;
+			else
+				ret = -soerr;
+		}
+	}
+	if (fcntl(fd, F_SETFL, flags) < 0 && !ret)
+		ret = -errno;
+	return ret;
+}
+
+/* Resolve the host and open the control connection. */
+static int session_connect(struct session *s, char *err)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai, *a;
+	int timeout_ms = (int)(s->o.connect_timeout * 1000);
+	int ret, last = -EHOSTUNREACH;
+
+	hints.ai_family = s->o.af_hint;
+	ret = getaddrinfo(s->host, s->port, &hints, &ai);
+	if (ret)
+		return err_set(err, -EHOSTUNREACH, "-H %s: %s", s->host, gai_strerror(ret));
+	for (a = ai; a; a = a->ai_next) {
+		int fd = socket(a->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+		if (fd < 0) {
+			last = -errno;
+			continue;
+		}
+		last = connect_timeout(fd, a->ai_addr, a->ai_addrlen, timeout_ms);
+		if (!last) {
+			memcpy(&s->raddr, a->ai_addr, a->ai_addrlen);
+			s->raddrlen = a->ai_addrlen;
+			s->cfd = fd;
+			break;
+		}
+		close(fd);
+	}
+	freeaddrinfo(ai);
+	if (s->cfd < 0)
+		return err_set(err, last, "connect to tunetopd at %s port %s: %s%s",
+			       s->host, s->port, strerror(-last),
+			       last == -ETIMEDOUT ? " (no answer within the connect timeout)" : "");
+	s->p.family = s->raddr.ss_family;
+	wire_addr_str(&s->raddr, s->res.remote_addr, sizeof(s->res.remote_addr));
+	wire_keepalive(s->cfd);
+	return 0;
+}
+
+/* Wait for one frame of the wanted type; SAMPLE frames are kept as they come. */
+static int session_expect(struct session *s, enum msg_type want, json_t **body,
+			  int timeout_ms, char *err)
+{
+	uint64_t deadline = now_ns() + (uint64_t)timeout_ms * 1000000ull;
+
+	for (;;) {
+		enum msg_type t;
+		json_t *b = NULL;
+		int64_t left = (int64_t)(deadline - now_ns()) / 1000000;
+		int ret;
+
+		if (left < 0)
+			left = 0;
+		ret = proto_recv(s->cfd, &t, &b, (int)left, err);
+		if (ret == -ETIMEDOUT)
+			return err_set(err, ret, "remote end (%s): no %s within %d s",
+				       s->res.remote_addr, proto_type_name(want), timeout_ms / 1000);
+		if (ret == -EPIPE)
+			return err_set(err, ret, "remote end (%s): closed the control connection",
+				       s->res.remote_addr);
+		if (ret)
+			return ret;
+		if (t == want) {
+			*body = b;
+			return 0;
+		}
+		if (t == MSG_SAMPLE) {
+			struct end_sample smp;
+			char serr[ERR_MAX];
+
+			if (sample_from_json(b, &smp, serr) == 0) {
+				pthread_mutex_lock(&s->lock);
+				sample_free(&s->remote_last);
+				s->remote_last = smp;
+				s->has_remote = true;
+				pthread_mutex_unlock(&s->lock);
+			}
+			json_decref(b);
+			continue;
+		}
+		ret = wire_error_from(t, b, "remote end", s->res.remote_addr, err);
+		json_decref(b);
+		return ret;
+	}
+}
+
+/* HELLO, then SETUP; returns the data ports of READY. */
+static int session_handshake(struct session *s, struct msg_ready *ready, char *err)
+{
+	struct msg_hello hello = { .name = "tunetop", .version = PACKAGE_VERSION };
+	struct msg_hello_ok hok;
+	json_t *b, *setup;
+	int ret;
+
+	b = msg_hello_to_json(&hello);
+	ret = proto_send(s->cfd, MSG_HELLO, b, err);
+	json_decref(b);
+	if (ret)
+		return ret;
+	ret = session_expect(s, MSG_HELLO_OK, &b, 10000, err);
+	if (ret)
+		return ret;
+	ret = msg_hello_ok_from_json(b, &hok, err);
+	json_decref(b);
+	if (ret)
+		return ret;
+	snprintf(s->res.remote_host, sizeof(s->res.remote_host), "%s", hok.host);
+	s->res.remote_ncpu = hok.ncpu;
+
+	setup = params_to_json(&s->p);
+	if (!setup)
+		return err_set(err, -ENOMEM, "setup: out of memory");
+	ret = proto_send(s->cfd, MSG_SETUP, setup, err);
+	json_decref(setup);
+	if (ret)
+		return ret;
+	ret = session_expect(s, MSG_READY, &b, 10000, err);
+	if (ret)
+		return ret;
+	ret = msg_ready_from_json(b, ready, test_is_udp(s->p.type) ? s->nflows : 1, err);
+	json_decref(b);
+	return ret;
+}
+
+/* Open every flow's data socket towards the server's data port(s). */
+static int session_open_flows(struct session *s, const uint16_t *ports, char *err)
+{
+	bool udp = test_is_udp(s->p.type);
+
+	for (unsigned i = 0; i < s->nflows; i++) {
+		struct flow *f = &s->flows[i];
+		struct sockaddr_storage a = s->raddr;
+		int ret;
+
+		wire_set_port(&a, udp ? ports[i] : ports[0]);
+		memcpy(&f->peer, &a, sizeof(a));
+		f->peerlen = s->raddrlen;
+		if (s->p.type == TEST_TCP_CRR)
+			continue;
+		f->fd = socket(s->p.family, (udp ? SOCK_DGRAM : SOCK_STREAM) | SOCK_CLOEXEC, 0);
+		if (f->fd < 0)
+			return err_set(err, -errno, "flow %u: socket: %s", i, strerror(errno));
+		ret = flow_sockopts(f->fd, &s->p, true, err);
+		if (ret)
+			return ret;
+		ret = connect_timeout(f->fd, (struct sockaddr *)&a, s->raddrlen,
+				      (int)(s->o.connect_timeout * 1000));
+		if (ret)
+			return err_set(err, ret, "flow %u: connect to data port %u: %s",
+				       i, udp ? ports[i] : ports[0], strerror(-ret));
+	}
+	return 0;
+}
+
+/* Wait for every local worker to end, reading control frames meanwhile. */
+static int session_join(struct session *s, char *err)
+{
+	uint64_t deadline = now_ns() + DRAIN_TIMEOUT_MS * 1000000ull;
+	bool aborted = false;
+	int ret = 0;
+
+	for (;;) {
+		bool all = true;
+
+		for (unsigned i = 0; i < s->nflows; i++)
+			if (s->flows[i].started &&
+			    !__atomic_load_n(&s->flows[i].done, __ATOMIC_ACQUIRE))
+				all = false;
+		if (all)
+			break;
+		if (!aborted && now_ns() > deadline) {
+			__atomic_store_n(&s->abort, 1, __ATOMIC_RELEASE);
+			aborted = true;
+			ret = err_set(err, -ETIMEDOUT,
+				      "local end: flows did not finish within %d s of the stop (remote end not answering?)",
+				      DRAIN_TIMEOUT_MS / 1000);
+		}
+		usleep(2000);
+	}
+	for (unsigned i = 0; i < s->nflows; i++) {
+		int fret = s->flows[i].started ? flow_join(&s->flows[i]) : 0;
+
+		if (fret && !ret && !aborted)
+			ret = err_set(err, fret, "local end: %s", s->flows[i].errbuf);
+	}
+	return ret;
+}
+
+/*
+ * The measured interval: wait for the duration, a stop, or a failure of
+ * the remote end, keeping the newest remote sample.
+ */
+static int session_wait_run(struct session *s, char *err)
+{
+	uint64_t end = now_ns() + (uint64_t)(s->p.duration * 1e9);
+
+	for (;;) {
+		struct pollfd pfd[2] = {
+			{ .fd = s->cfd, .events = POLLIN },
+			{ .fd = s->stop_efd, .events = POLLIN },
+		};
+		int64_t left = (int64_t)(end - now_ns());
+		int n;
+
+		if (left <= 0)
+			return 0;
+		n = poll(pfd, 2, (int)((left + 999999) / 1000000));
+		if (n < 0 && errno != EINTR)
+			return err_set(err, -errno, "local end: poll: %s", strerror(errno));
+		if (n > 0 && pfd[1].revents)
+			return 0;
+		if (n > 0 && pfd[0].revents) {
+			json_t *b = NULL;
+			int ret = session_expect(s, MSG_RESULT, &b, 0, err);
+
+			/* A RESULT before the stop means the server ended. */
+			json_decref(b);
+			if (ret == -ETIMEDOUT)
+				continue;
+			return ret ? ret : err_set(err, -EPROTO,
+				"remote end (%s): sent its result before the stop", s->res.remote_addr);
+		}
+		for (unsigned i = 0; i < s->nflows; i++)
+			if (__atomic_load_n(&s->flows[i].done, __ATOMIC_ACQUIRE) && s->flows[i].err)
+				return err_set(err, s->flows[i].err, "local end: %s", s->flows[i].errbuf);
+	}
+}
+
+/* Tell the server the client's side has ended, with its counts. */
+static int session_send_stop(struct session *s, const struct flow_counters *c,
+			     double elapsed, char *err)
+{
+	struct msg_stop m = { .elapsed = elapsed, .total = *c };
+	json_t *b = msg_stop_to_json(&m);
+	int ret = proto_send(s->cfd, MSG_STOP, b, err);
+
+	json_decref(b);
+	return ret;
+}
+
+/* Compare both ends' counts; they must agree exactly (UDP: loss is named). */
+static void session_check_counts(struct session *s)
+{
+	struct session_result *r = &s->res;
+	const struct flow_counters *l = &r->local.total, *m = &r->remote.total;
+	char *out = r->counts;
+	size_t n = sizeof(r->counts);
+
+	switch (s->p.type) {
+	case TEST_TCP_RR:
+	case TEST_TCP_CRR:
+		r->counts_agree = l->trans == m->trans && l->bytes_sent == m->bytes_recv &&
+				  l->bytes_recv == m->bytes_sent;
+		snprintf(out, n, "transactions local %llu remote %llu, bytes out %llu/%llu, back %llu/%llu",
+			 (unsigned long long)l->trans, (unsigned long long)m->trans,
+			 (unsigned long long)l->bytes_sent, (unsigned long long)m->bytes_recv,
+			 (unsigned long long)m->bytes_sent, (unsigned long long)l->bytes_recv);
+		break;
+	case TEST_TCP_STREAM:
+		r->counts_agree = l->bytes_sent == m->bytes_recv;
+		snprintf(out, n, "bytes sent %llu, received by the remote end %llu",
+			 (unsigned long long)l->bytes_sent, (unsigned long long)m->bytes_recv);
+		break;
+	case TEST_TCP_MAERTS:
+		r->counts_agree = m->bytes_sent == l->bytes_recv;
+		snprintf(out, n, "bytes sent by the remote end %llu, received %llu",
+			 (unsigned long long)m->bytes_sent, (unsigned long long)l->bytes_recv);
+		break;
+	case TEST_UDP_RR:
+		r->counts_agree = m->msgs_recv <= l->msgs_sent && l->trans <= m->msgs_sent;
+		r->udp_lost = (l->msgs_sent - m->msgs_recv) + (m->msgs_sent - l->trans);
+		snprintf(out, n, "requests sent %llu, received %llu; responses sent %llu, received %llu; %llu datagrams lost",
+			 (unsigned long long)l->msgs_sent, (unsigned long long)m->msgs_recv,
+			 (unsigned long long)m->msgs_sent, (unsigned long long)l->trans,
+			 (unsigned long long)r->udp_lost);
+		break;
+	case TEST_UDP_STREAM:
+	default:
+		r->counts_agree = m->msgs_recv <= l->msgs_sent;
+		r->udp_lost = l->msgs_sent - m->msgs_recv;
+		snprintf(out, n, "datagrams sent %llu, received %llu, %llu lost",
+			 (unsigned long long)l->msgs_sent, (unsigned long long)m->msgs_recv,
+			 (unsigned long long)r->udp_lost);
+		break;
+	}
+	if (!r->counts_agree) {
+		static const char pre[] = "COUNTS DISAGREE: ";
+		size_t len = strnlen(out, n - sizeof(pre));
+
+		memmove(out + sizeof(pre) - 1, out, len);
+		memcpy(out, pre, sizeof(pre) - 1);
+		out[sizeof(pre) - 1 + len] = '\0';
+	}
+}
+
+/* Throughput, service demand and segments per transaction. */
+static void session_derive(struct session *s)
+{
+	struct session_result *r = &s->res;
+	double e = r->elapsed;
+	double units;
+
+	if (test_is_rr(s->p.type)) {
+		r->units = "Trans/s";
+		r->sd_units = "us/Tran";
+		units = (double)r->local.total.trans;
+		r->throughput = e > 0 ? units / e : 0;
+	} else {
+		/* netperf reports what the receiving end got. */
+		uint64_t bytes = s->p.type == TEST_TCP_MAERTS ? r->local.total.bytes_recv
+							      : r->remote.total.bytes_recv;
+
+		r->units = "10^6bits/s";
+		r->sd_units = "us/KB";
+		units = (double)bytes / 1024.0;
+		r->throughput = e > 0 ? (double)bytes * 8.0 / 1e6 / e : 0;
+	}
+	r->local_sd = service_demand(r->local.cpu.total.busy, r->local.cpu.ncpu, e, units);
+	r->remote_sd = service_demand(r->remote.cpu.total.busy, r->remote.cpu.ncpu,
+				      r->remote.elapsed > 0 ? r->remote.elapsed : e, units);
+	r->local_ncpu = r->local.cpu.ncpu;
+	r->segs_out_per_trans = r->segs_in_per_trans = -1;
+	if (test_is_rr(s->p.type) && r->local.segs_out >= 0 && r->local.total.trans) {
+		r->segs_out_per_trans = (double)r->local.segs_out / (double)r->local.total.trans;
+		r->segs_in_per_trans = (double)r->local.segs_in / (double)r->local.total.trans;
+	}
+}
+
+/* Start the embedded server on loopback and point the session at it. */
+static int session_embed(struct session *s, char *err)
+{
+	bool v6 = s->o.af_hint == AF_INET6;
+	struct server_opts so = {
+		.listen_addr = v6 ? "::1" : "127.0.0.1",
+		.port = "0",
+		.max_sessions = 4,
+	};
+	int ret;
+
+	ret = server_open(&s->embedded, &so, err);
+	if (ret)
+		return ret;
+	ret = server_start_thread(s->embedded, err);
+	if (ret)
+		return ret;
+	snprintf(s->host, sizeof(s->host), "%s", so.listen_addr);
+	snprintf(s->port, sizeof(s->port), "%d", server_port(s->embedded));
+	snprintf(s->res.target, sizeof(s->res.target),
+		 "loopback: embedded tunetopd on %s (no -H given)", so.listen_addr);
+	return 0;
+}
+
+/* The whole run, on the session's own thread. */
+static int session_run(struct session *s, char *err)
+{
+	struct msg_ready ready = { 0 };
+	struct flow_counters ltot;
+	json_t *b = NULL;
+	uint64_t t0, t1;
+	int ret, fret;
+	char ferr[ERR_MAX] = "";
+
+	if (!s->o.host) {
+		ret = session_embed(s, err);
+		if (ret)
+			return ret;
+	} else {
+		snprintf(s->res.target, sizeof(s->res.target), "host: tunetopd at %.100s port %s",
+			 s->host, s->port);
+	}
+	ret = session_connect(s, err);
+	if (ret)
+		return ret;
+	ret = session_handshake(s, &ready, err);
+	if (ret)
+		return ret;
+	ret = session_open_flows(s, ready.ports, err);
+	if (ret)
+		return ret;
+	ret = sampler_create(&s->sampler, s->flows, s->nflows, &s->p,
+			     session_sample_cb, s, err);
+	if (ret)
+		return ret;
+	ret = proto_send(s->cfd, MSG_GO, NULL, err);
+	if (ret)
+		return ret;
+	ret = sampler_start(s->sampler, err);
+	if (ret)
+		return ret;
+	t0 = now_ns();
+	for (unsigned i = 0; i < s->nflows; i++) {
+		ret = flow_start(&s->flows[i], err);
+		if (ret) {
+			__atomic_store_n(&s->abort, 1, __ATOMIC_RELEASE);
+			session_join(s, ferr);
+			return ret;
+		}
+	}
+
+	ret = session_wait_run(s, err);
+	if (ret)
+		__atomic_store_n(&s->abort, 1, __ATOMIC_RELEASE);
+	/* MAERTS: the server is the sender and must hear of the stop first. */
+	if (!ret && s->p.type == TEST_TCP_MAERTS)
+		ret = session_send_stop(s, &(struct flow_counters){ 0 },
+					(double)(now_ns() - t0) / 1e9, err);
+	__atomic_store_n(&s->stop, 1, __ATOMIC_RELEASE);
+	fret = session_join(s, ferr);
+	t1 = now_ns();
+	s->res.elapsed = s->res.local.elapsed = (double)(t1 - t0) / 1e9;
+	sampler_final(s->sampler, &s->res.local, ferr[0] ? NULL : ferr);
+	if (ret)
+		return ret;
+	if (fret)
+		return err_set(err, fret, "%s", ferr);
+
+	ltot = s->res.local.total;
+	if (s->p.type != TEST_TCP_MAERTS) {
+		ret = session_send_stop(s, &ltot, s->res.elapsed, err);
+		if (ret)
+			return ret;
+	}
+	ret = session_expect(s, MSG_RESULT, &b, RESULT_TIMEOUT_MS, err);
+	if (ret)
+		return ret;
+	ret = result_from_json(b, &s->res.remote, err);
+	json_decref(b);
+	if (ret)
+		return err_set(err, ret, "remote end (%s): bad result: %s", s->res.remote_addr, err);
+	proto_send(s->cfd, MSG_BYE, NULL, NULL);
+	s->res.remote_ncpu = s->res.remote.cpu.ncpu;
+	session_check_counts(s);
+	if (!s->res.counts_agree)
+		return err_set(err, -EPROTO, "%s", s->res.counts);
+	return 0;
+}
+
+static void *session_thread(void *arg)
+{
+	struct session *s = arg;
+	struct session_event ev = { .kind = SESSION_EV_END };
+
+	s->ret = session_run(s, s->err);
+	if (s->ret) {
+		__atomic_store_n(&s->abort, 1, __ATOMIC_RELEASE);
+		if (s->cfd >= 0)
+			proto_send_error(s->cfd, "aborted", s->err);
+	}
+	session_derive(s);
+	session_push(s, &ev);
+	return NULL;
+}
+
+int session_create(struct session **sp, const struct session_opts *o, char *err)
+{
+	struct session *s = calloc(1, sizeof(*s));
+	int ret;
+
+	if (!s)
+		return err_set(err, -ENOMEM, "session: out of memory");
+	s->o = *o;
+	s->p = o->p;
+	s->cfd = -1;
+	s->evfd = s->stop_efd = -1;
+	pthread_mutex_init(&s->lock, NULL);
+	if (!s->o.connect_timeout)
+		s->o.connect_timeout = 5.0;
+	if (o->af_hint)
+		s->p.family = o->af_hint;
+	ret = params_validate(&s->p, err);
+	if (ret)
+		goto fail;
+	snprintf(s->host, sizeof(s->host), "%s", o->host ? o->host : "");
+	snprintf(s->port, sizeof(s->port), "%s", o->port ? o->port : "12866");
+	s->o.host = o->host ? s->host : NULL;
+	s->nflows = s->p.flows;
+	s->evq = calloc(EVQ_MAX, sizeof(*s->evq));
+	s->flows = calloc(s->nflows, sizeof(*s->flows));
+	if (!s->evq || !s->flows) {
+		ret = err_set(err, -ENOMEM, "session: out of memory");
+		goto fail;
+	}
+	if (test_is_rr(s->p.type)) {
+		s->hists = malloc(sizeof(*s->hists) * s->nflows);
+		if (!s->hists) {
+			ret = err_set(err, -ENOMEM, "session: out of memory for %u histograms", s->nflows);
+			goto fail;
+		}
+	}
+	for (unsigned i = 0; i < s->nflows; i++) {
+		struct flow *f = &s->flows[i];
+
+		f->idx = i;
+		f->p = &s->p;
+		f->is_client = true;
+		f->fd = f->listen_fd = -1;
+		f->cpu = s->p.lcpu;
+		f->stop = &s->stop;
+		f->abort = &s->abort;
+		if (s->hists) {
+			hist_init(&s->hists[i]);
+			f->lat = &s->hists[i];
+		}
+	}
+	s->res.p = s->p;
+	s->res.local.cpu_bind = s->p.lcpu;
+	s->res.remote.cpu_bind = s->p.rcpu;
+	gethostname(s->res.local_host, sizeof(s->res.local_host) - 1);
+	s->evfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	s->stop_efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (s->evfd < 0 || s->stop_efd < 0) {
+		ret = err_set(err, -errno, "session: eventfd: %s", strerror(errno));
+		goto fail;
+	}
+	*sp = s;
+	return 0;
+fail:
+	session_destroy(s);
+	return ret;
+}
+
+int session_start(struct session *s, char *err)
+{
+	int ret = pthread_create(&s->thread, NULL, session_thread, s);
+
+	if (ret)
+		return err_set(err, -ret, "session: thread: %s", strerror(ret));
+	s->started = true;
+	return 0;
+}
+
+int session_event_fd(const struct session *s)
+{
+	return s->evfd;
+}
+
+int session_next_event(struct session *s, struct session_event *ev)
+{
+	uint64_t v;
+	int ret = -EAGAIN;
+
+	pthread_mutex_lock(&s->lock);
+	if (s->evq_len) {
+		*ev = s->evq[s->evq_head];
+		s->evq_head = (s->evq_head + 1) % EVQ_MAX;
+		s->evq_len--;
+		ret = 0;
+	}
+	if (!s->evq_len && read(s->evfd, &v, sizeof(v)) < 0)
+		v = 0;
+	pthread_mutex_unlock(&s->lock);
+	return ret;
+}
+
+void session_event_free(struct session_event *ev)
+{
+	sample_free(&ev->local);
+	if (ev->has_remote)
+		sample_free(&ev->remote);
+	ev->has_remote = false;
+}
+
+void session_stop(struct session *s)
+{
+	uint64_t one = 1;
+
+	if (write(s->stop_efd, &one, sizeof(one)) < 0)
+		return;
+}
+
+int session_wait(struct session *s, struct session_result *r, char *err)
+{
+	if (!s->started)
+		return err_set(err, -EINVAL, "session: not started");
+	pthread_join(s->thread, NULL);
+	s->started = false;
+	*r = s->res;
+	memset(&s->res.local, 0, sizeof(s->res.local));
+	memset(&s->res.remote, 0, sizeof(s->res.remote));
+	if (s->ret)
+		snprintf(err, ERR_MAX, "%s", s->err);
+	return s->ret;
+}
+
+void session_result_free(struct session_result *r)
+{
+	result_free(&r->local);
+	result_free(&r->remote);
+}
+
+void session_destroy(struct session *s)
+{
+	if (!s)
+		return;
+	if (s->started) {
+		session_stop(s);
+		pthread_join(s->thread, NULL);
+	}
+	sampler_destroy(s->sampler);
+	for (unsigned i = 0; s->flows && i < s->nflows; i++)
+		if (s->flows[i].fd >= 0)
+			close(s->flows[i].fd);
+	if (s->cfd >= 0)
+		close(s->cfd);
+	if (s->embedded) {
+		server_shutdown(s->embedded);
+		server_destroy(s->embedded);
+	}
+	while (s->evq && s->evq_len) {
+		session_event_free(&s->evq[s->evq_head]);
+		s->evq_head = (s->evq_head + 1) % EVQ_MAX;
+		s->evq_len--;
+	}
+	if (s->has_remote)
+		sample_free(&s->remote_last);
+	session_result_free(&s->res);
+	if (s->evfd >= 0)
+		close(s->evfd);
+	if (s->stop_efd >= 0)
+		close(s->stop_efd);
+	pthread_mutex_destroy(&s->lock);
+	free(s->evq);
+	free(s->flows);
+	free(s->hists);
+	free(s);
+}

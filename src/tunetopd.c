@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* tunetopd.c - the remote end: serves tunetop's tests, like netserver. */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "params.h"
+#include "server.h"
+#include "util.h"
+
+static bool use_syslog;
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: tunetopd [-L addr] [-p port] [-f] [-m max] [-t secs]\n"
+		"  -L addr   listen on this address only (default: every address, IPv6 and IPv4)\n"
+		"  -p port   control port (default %d)\n"
+		"  -f        stay in the foreground and log to stderr\n"
+		"  -m max    sessions served at once; more get \"busy\" (default 16)\n"
+		"  -t secs   drop a control connection idle this long (default 30)\n"
+		"  -h        this help;  -V  version\n", TT_DEFAULT_PORT);
+}
+
+/* A log line: stderr with a timestamp in the foreground, syslog otherwise. */
+static void log_line_cb(const char *line, void *arg)
+{
+	char ts[32];
+	time_t t = time(NULL);
+	struct tm tm;
+
+	if (use_syslog) {
+		syslog(LOG_INFO, "%s", line);
+		return;
+	}
+	localtime_r(&t, &tm);
+	strftime(ts, sizeof(ts), "%Y-%m-%d %H:%M:%S", &tm);
+	fprintf(stderr, "%s tunetopd: %s\n", ts, line);
+}
+
+int main(int argc, char **argv)
+{
+	struct server_opts o = { .log_cb = log_line_cb };
+	struct server *srv;
+	char err[ERR_MAX];
+	bool foreground = false;
+	sigset_t set;
+	uint64_t v;
+	int c, sig;
+
+	opterr = 0;
+	while ((c = getopt(argc, argv, ":L:p:fm:t:hV")) != -1) {
+		switch (c) {
+		case 'L':
+			o.listen_addr = optarg;
+			break;
+		case 'p':
+			if (parse_uint(optarg, 0, 65535, &v)) {
+				fprintf(stderr, "tunetopd: -p %s: accepted is a port number 0..65535\n", optarg);
+				return 2;
+			}
+			o.port = optarg;
+			break;
+		case 'f':
+			foreground = true;
+			break;
+		case 'm':
+			if (parse_uint(optarg, 1, 4096, &v)) {
+				fprintf(stderr, "tunetopd: -m %s: accepted is 1..4096 sessions\n", optarg);
+				return 2;
+			}
+			o.max_sessions = (unsigned)v;
+			break;
+		case 't':
+			if (parse_uint(optarg, 1, 86400, &v)) {
+				fprintf(stderr, "tunetopd: -t %s: accepted is 1..86400 seconds\n", optarg);
+				return 2;
+			}
+			o.idle_timeout = (unsigned)v;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			printf("tunetopd %s\n", PACKAGE_VERSION);
+			return 0;
+		case ':':
+			fprintf(stderr, "tunetopd: -%c needs an argument; see tunetopd -h\n", optopt);
+			return 2;
+		default:
+			fprintf(stderr, "tunetopd: unknown option -%c; accepted are -L -p -f -m -t -h -V\n", optopt);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "tunetopd: unexpected argument '%s'; see tunetopd -h\n", argv[optind]);
+		return 2;
+	}
+
+	/* Signals are taken by sigwait() below, never by a handler. */
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	if (server_open(&srv, &o, err)) {
+		fprintf(stderr, "tunetopd: %s\n", err);
+		return 1;
+	}
+	if (!foreground) {
+		if (daemon(0, 0) < 0) {
+			fprintf(stderr, "tunetopd: daemon: %s\n", strerror(errno));
+			return 1;
+		}
+		use_syslog = true;
+		openlog("tunetopd", LOG_PID, LOG_DAEMON);
+	}
+	if (server_start_thread(srv, err)) {
+		log_line_cb(err, NULL);
+		return 1;
+	}
+	{
+		char line[128];
+
+		snprintf(line, sizeof(line), "listening on %s port %d", o.listen_addr ? o.listen_addr : "*",
+			 server_port(srv));
+		log_line_cb(line, NULL);
+	}
+	sigwait(&set, &sig);
+	{
+		char line[64];
+
+		snprintf(line, sizeof(line), "%s: shutting down", strsignal(sig));
+		log_line_cb(line, NULL);
+	}
+	server_shutdown(srv);
+	server_destroy(srv);
+	return 0;
+}

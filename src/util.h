@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* util.h - error buffers, clocks and size parsing shared by the engine. */
+#ifndef TT_UTIL_H
+#define TT_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+/* Every engine function that can fail takes an error buffer of this size. */
+#define ERR_MAX 256
+
+/* Format "what: why" into err and return code (a -errno, or -1). */
+int err_set(char *err, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Monotonic clock in nanoseconds. */
+static inline uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Wall clock in seconds, for records. */
+double wall_time(void);
+
+/*
+ * Parse a size the way netperf does: a number with an optional suffix,
+ * K/M/G binary (1024) and k/m/g decimal (1000).  Returns 0 or -EINVAL.
+ */
+int parse_size(const char *s, uint64_t *out);
+
+/* Parse a non-negative integer in [min, max]; returns 0 or -EINVAL/-ERANGE. */
+int parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+
+/* Parse a finite double in [min, max]; returns 0 or -EINVAL/-ERANGE. */
+int parse_double(const char *s, double min, double max, double *out);
+
+/* Write/read exactly len bytes, retrying on EINTR; 0 or -errno (-EPIPE on EOF). */
+int write_full(int fd, const void *buf, size_t len);
+int read_full(int fd, void *buf, size_t len);
+
+#endif

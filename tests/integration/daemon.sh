@@ -1,0 +1,73 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tunetopd under abuse: malformed frames, a daemon killed mid-run, a client
+# killed mid-run, the session limit, half-open connections.
+. "$(dirname "$0")/lib.sh"
+start_daemon -m 2 || exit 1
+
+python3 "$(dirname "$0")/frames.py" 127.0.0.1 "$PORT" 100 >"$TMP/frames.txt" 2>&1
+ok $? "100 malformed frames each get an ERROR or a close"
+[ $? -eq 0 ] || diag "$TMP/frames.txt"
+kill -0 "$DPID"
+ok $? "tunetopd is still running after them"
+"$TUNETOP" run -H 127.0.0.1 -p "$PORT" -t TCP_RR -l 1 >"$TMP/after.txt" 2>&1
+ok $? "and still serves a test"
+
+# A client killed mid-run ends only its own session.
+"$TUNETOP" run -H 127.0.0.1 -p "$PORT" -t TCP_STREAM -l 30 >/dev/null 2>&1 &
+victim=$!
+"$TUNETOP" run -H 127.0.0.1 -p "$PORT" -t TCP_RR -l 3 --json >"$TMP/other.json" 2>&1 &
+other=$!
+sleep 1
+kill -9 $victim
+wait $victim 2>/dev/null
+wait $other
+ok $? "a run beside a client killed with SIGKILL completes"
+[ "$(jq_py "$TMP/other.json" 'j["counts_agree"]')" = True ]
+ok $? "and its counts agree"
+sleep 0.5
+grep -q "closed the control connection mid-run\|Connection reset" "$TMP/tunetopd.log"
+ok $? "tunetopd logs the vanished client"
+
+# The session limit: -m 2, a third concurrent client hears "busy".
+"$TUNETOP" run -H 127.0.0.1 -p "$PORT" -t TCP_RR -l 3 >/dev/null 2>&1 &
+a=$!
+"$TUNETOP" run -H 127.0.0.1 -p "$PORT" -t TCP_RR -l 3 >/dev/null 2>&1 &
+b=$!
+sleep 1
+"$TUNETOP" run -H 127.0.0.1 -p "$PORT" -t TCP_RR -l 1 >"$TMP/busy.txt" 2>&1
+rc=$?
+[ $rc -ne 0 ] && grep -q busy "$TMP/busy.txt"
+ok $? "a third client beyond -m 2 is told the server is busy"
+wait $a; wait $b
+
+# Half-open: a connection that never says HELLO is dropped.
+python3 - "$PORT" <<'PY'
+import socket, sys, time
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+s.settimeout(15)
+t = time.time()
+data = s.recv(100)
+while data:
+    data = s.recv(100)
+assert time.time() - t < 12
+PY
+ok $? "a silent connection is closed by tunetopd within its HELLO timeout"
+
+# A daemon killed mid-run: the client names the remote end, prints what it
+# measured, and exits non-zero.
+"$TUNETOP" run -H 127.0.0.1 -p "$PORT" -t TCP_RR -l 10 >"$TMP/killed.txt" 2>&1 &
+cpid=$!
+sleep 1.5
+kill -9 "$DPID"
+wait "$cpid"
+rc=$?
+[ $rc -ne 0 ]
+ok $? "the client exits non-zero when tunetopd is killed (rc $rc)"
+grep -qi "remote end" "$TMP/killed.txt"
+ok $? "the client says the remote end failed"
+grep -q "Trans/s\|Trans" "$TMP/killed.txt"
+ok $? "the client prints what it measured so far"
+[ $rc -ne 0 ] && [ "$(grep -ci "remote end" "$TMP/killed.txt")" -ge 1 ] || diag "$TMP/killed.txt"
+
+done_testing

@@ -1,0 +1,69 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Output formats parse back: human, -o CSV, -k keyval, --json, --json-stream.
+. "$(dirname "$0")/lib.sh"
+start_daemon || exit 1
+run() { "$TUNETOP" run -H 127.0.0.1 -p "$PORT" -l 1 "$@"; }
+
+run -t TCP_RR >"$TMP/h.txt" 2>&1
+ok $? "human output exits 0"
+grep -q "Trans/s\|Trans.*Rate\|Rate" "$TMP/h.txt"
+ok $? "human output names its units"
+
+run -t TCP_RR -- -o THROUGHPUT,THROUGHPUT_UNITS,P99_LATENCY,REQUEST_SIZE >"$TMP/o.csv" 2>&1
+ok $? "-o with selectors exits 0"
+python3 - "$TMP/o.csv" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+assert rows[-2] == ["THROUGHPUT", "THROUGHPUT_UNITS", "P99_LATENCY", "REQUEST_SIZE"], rows
+v = rows[-1]
+assert len(v) == 4 and float(v[0]) > 0 and v[1] == "Trans/s" and float(v[2]) > 0 and v[3] == "1", v
+PY
+ok $? "CSV header and values line up, with numbers where numbers belong"
+
+run -t TCP_STREAM -- -k THROUGHPUT,LOCAL_SEND_SIZE,ELAPSED_TIME >"$TMP/k.txt" 2>&1
+ok $? "-k exits 0"
+python3 - "$TMP/k.txt" <<'PY'
+import sys
+kv = dict(l.strip().split("=", 1) for l in open(sys.argv[1]) if "=" in l)
+assert float(kv["THROUGHPUT"]) > 0 and int(kv["LOCAL_SEND_SIZE"]) == 16384 and float(kv["ELAPSED_TIME"]) >= 0.9, kv
+PY
+ok $? "keyval gives KEY=value lines with the right values"
+
+run -t TCP_RR -- -o BOGUS_SELECTOR >"$TMP/b.txt" 2>&1
+[ $? -eq 2 ]
+ok $? "an unknown selector is an error (exit 2)"
+grep -q "BOGUS_SELECTOR" "$TMP/b.txt"
+ok $? "the error names the unknown selector"
+[ "$(wc -l <"$TMP/b.txt")" -eq 1 ]
+ok $? "the error is one line"
+
+"$TUNETOP" run -- -o help >"$TMP/help.txt" 2>&1
+ok $? "-o help exits 0"
+grep -q "P99_LATENCY" "$TMP/help.txt"
+ok $? "-o help lists the selectors"
+
+run -t TCP_RR -c -C --json >"$TMP/j.json" 2>&1
+ok $? "--json exits 0"
+python3 - "$TMP/j.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+r = j["result"]
+assert r["throughput"] > 0 and r["p50_latency"] > 0 and r["local_sd"] > 0, r
+assert j["counts_agree"] is True
+PY
+ok $? "--json is one document with throughput, latency and service demand"
+
+run -t TCP_RR -D 0.25 --json-stream >"$TMP/js.txt" 2>&1
+ok $? "--json-stream exits 0"
+python3 - "$TMP/js.txt" <<'PY'
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+iv = [l for l in lines if l.get("type") == "interval"]
+assert len(iv) >= 3, len(iv)
+assert lines[-1]["type"] == "result"
+assert "remote" in iv[-1] and iv[-1]["local"]["rate"] > 0
+PY
+ok $? "--json-stream: interval lines with both ends, then the result"
+
+done_testing

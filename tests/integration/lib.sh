@@ -1,0 +1,67 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# lib.sh - TAP output, binaries and a tunetopd of the test's own, for integration tests.
+: "${top_builddir:=$(pwd)}"
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+TUNETOP="$top_builddir/tunetop"
+TUNETOPD="$top_builddir/tunetopd"
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/tunetop-test.XXXXXX")
+tap_n=0
+tap_failed=0
+PIDS=""
+
+cleanup() {
+	for p in $PIDS; do
+		kill "$p" 2>/dev/null || true
+	done
+	for p in $PIDS; do
+		wait "$p" 2>/dev/null || true
+	done
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+# ok COND_STATUS DESCRIPTION: one TAP line from the last command's status.
+ok() {
+	tap_n=$((tap_n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $tap_n - $2"
+	else
+		echo "not ok $tap_n - $2"
+		tap_failed=$((tap_failed + 1))
+	fi
+}
+
+# diag FILE: show a file as TAP comments.
+diag() {
+	sed 's/^/# /' "$1"
+}
+
+done_testing() {
+	echo "1..$tap_n"
+	[ "$tap_failed" -eq 0 ]
+}
+
+# free_port: a TCP port nobody listens on right now.
+free_port() {
+	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+
+# start_daemon [ARGS...]: tunetopd in the foreground on a free port; sets
+# PORT and DPID, log in $TMP/tunetopd.log.
+start_daemon() {
+	PORT=$(free_port)
+	"$TUNETOPD" -f -p "$PORT" "$@" >>"$TMP/tunetopd.log" 2>&1 &
+	DPID=$!
+	PIDS="$PIDS $DPID"
+	for _ in $(seq 50); do
+		grep -q "listening on .* port $PORT" "$TMP/tunetopd.log" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	echo "# tunetopd did not start"; diag "$TMP/tunetopd.log"
+	return 1
+}
+
+# jq_py FILE EXPR: evaluate a Python expression on the JSON document j.
+jq_py() {
+	python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+}

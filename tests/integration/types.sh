@@ -1,0 +1,40 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Every test type against a real tunetopd on 127.0.0.1 and ::1: both ends' counts agree.
+. "$(dirname "$0")/lib.sh"
+start_daemon || exit 1
+
+for addr in 127.0.0.1 ::1; do
+	for t in TCP_RR TCP_CRR TCP_STREAM TCP_MAERTS UDP_RR UDP_STREAM; do
+		out="$TMP/$t.json"
+		"$TUNETOP" run -H "$addr" -p "$PORT" -t "$t" -l 1 --json >"$out" 2>"$TMP/err"
+		rc=$?
+		ok $rc "$t on $addr exits 0"
+		[ $rc -eq 0 ] || diag "$TMP/err"
+		agree=$(jq_py "$out" 'j["counts_agree"]' 2>/dev/null)
+		[ "$agree" = True ]
+		ok $? "$t on $addr: both ends' counts agree"
+		thr=$(jq_py "$out" 'j["result"]["throughput"] > 0' 2>/dev/null)
+		[ "$thr" = True ]
+		ok $? "$t on $addr: throughput is positive"
+	done
+done
+
+# Test options that change the data path.
+"$TUNETOP" run -H 127.0.0.1 -p "$PORT" -t TCP_RR -l 1 --json -- -r 100,2000 -b 7 -D -n 3 >"$TMP/o.json" 2>"$TMP/err"
+ok $? "TCP_RR -r 100,2000 -b 7 -D -n 3 runs"
+[ "$(jq_py "$TMP/o.json" 'j["counts_agree"]')" = True ]
+ok $? "three flows with burst: counts agree"
+"$TUNETOP" run -H 127.0.0.1 -p "$PORT" -t TCP_STREAM -l 1 --json -- -m 64K -s 128K -S 256K >"$TMP/s.json" 2>"$TMP/err"
+ok $? "TCP_STREAM -m 64K -s 128K -S 256K runs"
+lss=$(jq_py "$TMP/s.json" 'j["result"]["lss_size"]')
+[ "$lss" = 262144 ] || [ "$lss" = 262144.0 ]
+ok $? "-s 128K gives a local send buffer of 2 x 128K as the kernel doubles it (got $lss)"
+
+# Embedded server (no -H): loopback, said so.
+"$TUNETOP" run -t TCP_RR -l 1 >"$TMP/e.txt" 2>&1
+ok $? "embedded server run exits 0"
+grep -q "loopback: embedded tunetopd" "$TMP/e.txt"
+ok $? "output says the embedded loopback server was used"
+
+done_testing

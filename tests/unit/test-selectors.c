@@ -1,0 +1,774 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* test-selectors.c - selector lists and every output format over hand-built runs. */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <jansson.h>
+
+#include "options.h"
+#include "output.h"
+#include "selectors.h"
+#include "tap.h"
+
+static struct sock_sample rr_lsock, rr_rsock, st_lsock, st_rsock;
+
+static void fill_cpu(struct cpu_sample *c, double busy, double peak, int id)
+{
+	c->ncpu = 2;
+	c->total.id = -1;
+	c->total.busy = busy;
+	c->total.idle = 100 - busy;
+	c->cpu[0].id = 0;
+	c->cpu[0].busy = busy;
+	c->cpu[1].id = 1;
+	c->cpu[1].busy = peak;
+	c->peak_busy = peak;
+	c->peak_id = id;
+}
+
+static void fill_sock(struct sock_sample *s, int32_t snd0, int32_t rcv0,
+		      int32_t snd, int32_t rcv)
+{
+	memset(s, 0, sizeof(*s));
+	s->sndbuf_init = snd0;
+	s->rcvbuf_init = rcv0;
+	s->sndbuf = snd;
+	s->rcvbuf = rcv;
+	s->outq = 0;
+	s->inq = 0;
+	s->tcp.has = true;
+	s->tcp.snd_mss = 65483;
+	s->tcp.rcv_mss = 65483;
+	s->tcp.snd_cwnd = 10;
+	s->tcp.rtt_us = 45;
+	s->tcp.rttvar_us = 12;
+	s->tcp.total_retrans = 2;
+}
+
+/* A 1-byte TCP_RR over loopback, pinned, with -b 15 (seed 001). */
+static void build_rr(struct run_summary *r)
+{
+	struct session_result *s = &r->res;
+
+	memset(r, 0, sizeof(*r));
+	params_default(&s->p);
+	s->p.burst = 15;
+	s->p.nodelay = true;
+	s->p.lcpu = 0;
+	s->p.rcpu = 1;
+	params_finish(&s->p);
+	snprintf(s->target, sizeof(s->target), "loopback, embedded server");
+	snprintf(s->local_host, sizeof(s->local_host), "client1");
+	snprintf(s->remote_host, sizeof(s->remote_host), "server1");
+	snprintf(s->remote_addr, sizeof(s->remote_addr), "127.0.0.1");
+	s->elapsed = 10.0;
+	s->local.elapsed = s->remote.elapsed = 10.0;
+	s->local.total.trans = 180000;
+	s->local.total.bytes_sent = s->local.total.bytes_recv = 180000;
+	s->local.total.msgs_sent = s->local.total.msgs_recv = 180000;
+	s->remote.total = s->local.total;
+	s->local.has_lat = true;
+	s->local.lat = (struct lat_summary){
+		.count = 180000, .min_us = 30.5, .mean_us = 53.25,
+		.p50_us = 52.1, .p90_us = 60.4, .p99_us = 80.0,
+		.p999_us = 120.75, .max_us = 900.0, .stddev_us = 9.5,
+	};
+	fill_sock(&rr_lsock, 16384, 131072, 121200, 131072);
+	fill_sock(&rr_rsock, 16384, 131072, 121200, 2097152);
+	s->local.nsocks = s->remote.nsocks = 1;
+	s->local.socks = &rr_lsock;
+	s->remote.socks = &rr_rsock;
+	fill_cpu(&s->local.cpu, 45.5, 80.0, 1);
+	fill_cpu(&s->remote.cpu, 30.25, 60.0, 0);
+	s->local.ctx_vol = 1000;
+	s->local.ctx_invol = 20;
+	s->remote.ctx_vol = 900;
+	s->remote.ctx_invol = 10;
+	s->local.segs_out = s->local.segs_in = 180000;
+	s->remote.segs_out = s->remote.segs_in = -1;
+	s->local.cpu_bind = 0;
+	s->remote.cpu_bind = 1;
+	snprintf(s->local.host, sizeof(s->local.host), "client1");
+	snprintf(s->remote.host, sizeof(s->remote.host), "server1");
+	s->throughput = 18000.0;
+	s->units = "Trans/s";
+	s->local_sd = 25.3;
+	s->remote_sd = 22.125;
+	s->sd_units = "us/Tran";
+	s->segs_out_per_trans = 1.0;
+	s->segs_in_per_trans = 1.0;
+	s->local_ncpu = s->remote_ncpu = 2;
+	s->counts_agree = true;
+	snprintf(s->counts, sizeof(s->counts), "transactions local 180000 remote 180000");
+	r->iterations = 1;
+	r->mean_throughput = s->throughput;
+	r->mean_lcpu = 45.5;
+	r->mean_rcpu = 30.25;
+}
+
+/* A TCP_STREAM with -m 256K that iterated without reaching the width (seed 003). */
+static void build_stream(struct run_summary *r)
+{
+	struct session_result *s = &r->res;
+
+	memset(r, 0, sizeof(*r));
+	params_default(&s->p);
+	s->p.type = TEST_TCP_STREAM;
+	s->p.send_size = 256 * 1024;
+	params_finish(&s->p);
+	snprintf(s->target, sizeof(s->target), "10.0.0.1 (-H)");
+	snprintf(s->local_host, sizeof(s->local_host), "client1");
+	snprintf(s->remote_host, sizeof(s->remote_host), "server1");
+	snprintf(s->remote_addr, sizeof(s->remote_addr), "10.0.0.1");
+	s->elapsed = 20.0;
+	s->local.elapsed = s->remote.elapsed = 20.0;
+	s->local.total.bytes_sent = 40000000000ull;
+	s->local.total.msgs_sent = 40000000000ull / (256 * 1024);
+	s->remote.total.bytes_recv = 40000000000ull;
+	s->remote.total.msgs_recv = 3000000;
+	fill_sock(&st_lsock, 16384, 131072, 3056328, 131072);
+	fill_sock(&st_rsock, 16384, 131072, 16384, 6291456);
+	s->local.nsocks = s->remote.nsocks = 1;
+	s->local.socks = &st_lsock;
+	s->remote.socks = &st_rsock;
+	fill_cpu(&s->local.cpu, 2.97, 40.0, 1);
+	fill_cpu(&s->remote.cpu, 5.5, 50.0, 0);
+	s->local.cpu_bind = s->remote.cpu_bind = -1;
+	s->local.segs_out = s->local.segs_in = -1;
+	s->remote.segs_out = s->remote.segs_in = -1;
+	s->throughput = 16311.69;
+	s->units = "10^6bits/s";
+	s->local_sd = 0.359;
+	s->remote_sd = -1;
+	s->sd_units = "us/KB";
+	s->segs_out_per_trans = s->segs_in_per_trans = -1;
+	s->local_ncpu = s->remote_ncpu = 2;
+	s->counts_agree = true;
+	snprintf(s->counts, sizeof(s->counts), "bytes sent 40000000000, received by the remote end 40000000000");
+	r->iterations = 10;
+	r->iterating = true;
+	r->it = (struct iterate){ .max_iter = 10, .min_iter = 3, .level = 99, .width_pct = 5 };
+	r->thr = (struct ci){ .n = 10, .mean = 16000, .stddev = 500, .half_width = 550, .width_pct = 6.875 };
+	r->lcpu = (struct ci){ .n = 10, .mean = 3.0, .stddev = 0.1, .half_width = 0.1, .width_pct = 6.6 };
+	r->ci_reached = false;
+	r->mean_throughput = 16000.0;
+	r->mean_lcpu = 3.0;
+}
+
+/* A run whose figures went bad: NaN and infinity must never be printed. */
+static void build_broken(struct run_summary *r)
+{
+	build_rr(r);
+	r->res.throughput = NAN;
+	r->mean_throughput = NAN;
+	r->res.elapsed = 0;
+	r->res.local_sd = NAN;
+	r->res.remote_sd = INFINITY;
+	r->res.local.lat.p99_us = NAN;
+	r->res.local.cpu.total.busy = NAN;
+	r->res.local.nsocks = 0;
+	r->res.local.socks = NULL;
+	r->res.segs_out_per_trans = NAN;
+	r->iterating = true;
+	r->it = (struct iterate){ .max_iter = 3, .min_iter = 3, .level = 95, .width_pct = 5 };
+	r->thr = (struct ci){ .n = 3, .mean = 0, .width_pct = NAN };
+	r->failed = true;
+	snprintf(r->failure, sizeof(r->failure), "remote end: data connection reset\nby peer");
+	r->res.counts_agree = false;
+	snprintf(r->res.counts, sizeof(r->res.counts), "COUNTS DISAGREE: transactions local 5, remote 6");
+}
+
+/* Options as `tunetop run` would have them for one format. */
+static void opts_for(struct cli_opts *o, enum out_format fmt, bool all)
+{
+	unsigned n;
+
+	memset(o, 0, sizeof(*o));
+	params_default(&o->so.p);
+	o->fmt = fmt;
+	o->headers = true;
+	o->local_cpu = o->remote_cpu = true;
+	if (all) {
+		selector_table(&n);
+		for (unsigned i = 0; i < n && i < SEL_MAX; i++)
+			o->sel.idx[o->sel.n++] = i;
+	}
+}
+
+/* Print r with o into a string (caller frees). */
+static char *render(const struct cli_opts *o, const struct run_summary *r,
+		    int *ret)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	*ret = output_result(f, o, r);
+	fclose(f);
+	return buf;
+}
+
+/* Show a rendered block as TAP comments, a "# " before every line. */
+static void diag_block(const char *s)
+{
+	while (s && *s) {
+		size_t n = strcspn(s, "\n");
+
+		printf("# %.*s\n", (int)n, s);
+		s += n + (s[n] == '\n');
+	}
+}
+
+static unsigned count_char(const char *s, size_t len, char c)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < len; i++)
+		n += s[i] == c;
+	return n;
+}
+
+static unsigned count_lines(const char *s)
+{
+	return count_char(s, strlen(s), '\n');
+}
+
+/* True when no word of s is a printed NaN or infinity ("TCP_INFO" is fine). */
+static bool no_nan(const char *s)
+{
+	static const char *const bad[] = { "nan", "inf" };
+
+	for (const char *p = s; *p; p++)
+		for (unsigned k = 0; k < 2; k++)
+			if (!strncasecmp(p, bad[k], 3) &&
+			    (p == s || !isalpha((unsigned char)p[-1])) &&
+			    !isalpha((unsigned char)p[3]))
+				return false;
+	return true;
+}
+
+/* The value of field name in a CSV header/values pair. */
+static char *csv_field(const char *out, const char *name, char *val, size_t n)
+{
+	const char *vals = strchr(out, '\n');
+	const char *h = out, *v;
+	unsigned col = 0;
+	size_t nl = strlen(name);
+
+	val[0] = '\0';
+	if (!vals)
+		return val;
+	vals++;
+	while (h < vals - 1) {
+		const char *end = h + strcspn(h, ",\n");
+
+		if ((size_t)(end - h) == nl && !strncmp(h, name, nl))
+			break;
+		col++;
+		h = end + 1;
+	}
+	v = vals;
+	for (unsigned i = 0; i < col && v; i++) {
+		v = strchr(v, ',');
+		v = v ? v + 1 : NULL;
+	}
+	if (v) {
+		size_t l = strcspn(v, ",\n");
+
+		snprintf(val, n, "%.*s", (int)(l < n ? l : n - 1), v);
+	}
+	return val;
+}
+
+static void test_table(void)
+{
+	static const char *const required[] = {
+		"THROUGHPUT", "THROUGHPUT_UNITS", "TRANSACTION_RATE", "ELAPSED_TIME",
+		"PROTOCOL", "DIRECTION", "TEST", "REQUEST_SIZE", "RESPONSE_SIZE",
+		"BURST_SIZE", "LOCAL_SEND_SIZE", "REMOTE_RECV_SIZE", "LSS_SIZE_REQ",
+		"LSS_SIZE", "LSS_SIZE_END", "LSR_SIZE_REQ", "LSR_SIZE",
+		"LSR_SIZE_END", "RSS_SIZE_REQ", "RSS_SIZE", "RSS_SIZE_END",
+		"RSR_SIZE_REQ", "RSR_SIZE", "RSR_SIZE_END", "MIN_LATENCY",
+		"MAX_LATENCY", "MEAN_LATENCY", "STDDEV_LATENCY", "P50_LATENCY",
+		"P90_LATENCY", "P99_LATENCY", "P999_LATENCY", "LOCAL_CPU_UTIL",
+		"REMOTE_CPU_UTIL", "LOCAL_CPU_PEAK_UTIL", "LOCAL_CPU_PEAK_ID",
+		"REMOTE_CPU_PEAK_UTIL", "REMOTE_CPU_PEAK_ID", "LOCAL_SD",
+		"REMOTE_SD", "SD_UNITS", "LOCAL_CPU_BIND", "REMOTE_CPU_BIND",
+		"LOCAL_TRANSPORT_RETRANS", "REMOTE_TRANSPORT_RETRANS",
+		"CONFIDENCE_LEVEL", "CONFIDENCE_INTERVAL", "CONFIDENCE_ITERATION",
+		"THROUGHPUT_CONFID", "LOCAL_CPU_CONFID", "REMOTE_CPU_CONFID",
+		"LOCAL_TRANSACTIONS", "REMOTE_TRANSACTIONS", "LOCAL_BYTES_SENT",
+		"LOCAL_BYTES_RECVD", "REMOTE_BYTES_SENT", "REMOTE_BYTES_RECVD",
+		"NUM_FLOWS", "LOCAL_MSS", "REMOTE_MSS", "SEGS_OUT_PER_TRANS",
+		"SEGS_IN_PER_TRANS", "LOCAL_CTX_VOLUNTARY", "LOCAL_CTX_INVOLUNTARY",
+		"REMOTE_CTX_VOLUNTARY", "REMOTE_CTX_INVOLUNTARY", "UDP_LOST",
+		"COUNTS_AGREE", "TARGET", "REMOTE_HOST", "LOCAL_CWND_END",
+		"LOCAL_RTT_US_END", NULL
+	};
+	const struct selector *tab;
+	unsigned n, missing = 0, bad = 0, dups = 0;
+
+	tab = selector_table(&n);
+	ok(n > 0 && n <= SEL_MAX, "the table has %u selectors, at most %d", n, SEL_MAX);
+	for (const char *const *p = required; *p; p++)
+		if (selector_find(*p) < 0) {
+			missing++;
+			printf("# missing %s\n", *p);
+		}
+	ok(!missing, "every selector the brief names is in the table");
+	for (unsigned i = 0; i < n; i++) {
+		for (const char *c = tab[i].name; *c; c++)
+			if (!((*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_'))
+				bad++;
+		if (!tab[i].desc || !*tab[i].desc || strchr(tab[i].desc, '\n') || !tab[i].get)
+			bad++;
+		for (unsigned j = i + 1; j < n; j++)
+			dups += !strcmp(tab[i].name, tab[j].name);
+	}
+	ok(!bad, "names are upper case; each has a one-line description and a getter");
+	ok(!dups, "names are unique");
+	ok(selector_find("p99_latency") == selector_find("P99_LATENCY") &&
+	   selector_find("NOPE") == -1, "lookup is case-insensitive; unknown is -1");
+}
+
+static bool list_has(const struct selector_list *l, const char *name)
+{
+	int i = selector_find(name);
+
+	for (unsigned k = 0; k < l->n; k++)
+		if ((int)l->idx[k] == i)
+			return true;
+	return false;
+}
+
+static void test_parse(void)
+{
+	struct selector_list l;
+	char err[ERR_MAX];
+	int ret;
+
+	ret = selectors_parse("THROUGHPUT, p99_latency ,Local_Cpu_Util", 'o',
+			      TEST_TCP_RR, false, &l, err);
+	ok(ret == 0 && l.n == 3 && (int)l.idx[0] == selector_find("THROUGHPUT") &&
+	   (int)l.idx[1] == selector_find("P99_LATENCY") &&
+	   (int)l.idx[2] == selector_find("LOCAL_CPU_UTIL"),
+	   "a list parses in order, any case, spaces trimmed");
+	ok(selectors_parse("TEST,TEST", 'o', TEST_TCP_RR, false, &l, err) == 0 &&
+	   l.n == 2, "a repeated name is kept");
+	err[0] = '\0';
+	ret = selectors_parse("THROUGHPUT,BOGUS_THING", 'k', TEST_TCP_RR, false, &l, err);
+	ok(ret == -EINVAL && strstr(err, "BOGUS_THING") && strstr(err, "-k help") &&
+	   !strchr(err, '\n'), "an unknown name is refused, named, pointing to help: %s", err);
+	ok(selectors_parse("A,", 'o', TEST_TCP_RR, false, &l, err) == -EINVAL,
+	   "a trailing comma is refused");
+	ok(selectors_parse("", 'o', TEST_TCP_RR, false, &l, err) == 0 &&
+	   list_has(&l, "THROUGHPUT") && list_has(&l, "P50_LATENCY") &&
+	   list_has(&l, "P99_LATENCY") && list_has(&l, "THROUGHPUT_UNITS") &&
+	   !list_has(&l, "THROUGHPUT_CONFID"),
+	   "empty list: the RR default set has throughput and latency");
+	ok(selectors_parse("", 'o', TEST_TCP_STREAM, true, &l, err) == 0 &&
+	   list_has(&l, "THROUGHPUT") && !list_has(&l, "P50_LATENCY") &&
+	   list_has(&l, "LOCAL_SEND_SIZE") && list_has(&l, "THROUGHPUT_CONFID"),
+	   "the stream default has no latency; iterating adds the confidence");
+	ok(selectors_parse(" ", 'o', TEST_UDP_STREAM, false, &l, err) == 0 &&
+	   list_has(&l, "UDP_LOST"), "the UDP default has the loss");
+	ok(selectors_parse("", 'o', TEST_TCP_MAERTS, false, &l, err) == 0 &&
+	   list_has(&l, "REMOTE_SEND_SIZE") && !list_has(&l, "LOCAL_SEND_SIZE"),
+	   "the MAERTS default shows the remote send size");
+}
+
+/* Every selector, as CSV: one field each, no NaN, header and values agree. */
+static void check_csv(const char *what, const struct run_summary *r)
+{
+	struct cli_opts o;
+	char *out;
+	int ret;
+	size_t len;
+	const char *nl;
+
+	opts_for(&o, OUT_CSV, true);
+	out = render(&o, r, &ret);
+	ok(ret == 0 && out, "%s: CSV of all selectors printed", what);
+	if (!out)
+		return;
+	len = strlen(out);
+	nl = strchr(out, '\n');
+	ok(count_lines(out) == 2, "%s: CSV is a header line and a value line", what);
+	ok(nl && count_char(out, (size_t)(nl - out), ',') == o.sel.n - 1,
+	   "%s: the header has %u commas", what, o.sel.n - 1);
+	ok(nl && count_char(nl + 1, len - (size_t)(nl + 1 - out), ',') == o.sel.n - 1,
+	   "%s: the value line has exactly %u commas", what, o.sel.n - 1);
+	ok(nl && no_nan(nl + 1), "%s: no nan or inf among the values", what);
+	ok(nl && !strstr(nl + 1, ",,") && nl[1] != ',',
+	   "%s: no field is empty", what);
+	free(out);
+
+	o.headers = false;
+	out = render(&o, r, &ret);
+	ok(out && count_lines(out) == 1, "%s: -P 0 drops the CSV header", what);
+	free(out);
+}
+
+static void check_keyval(const char *what, const struct run_summary *r)
+{
+	struct cli_opts o;
+	const struct selector *tab;
+	unsigned n, good = 0, i = 0;
+	char *out, *save = NULL;
+	int ret;
+
+	opts_for(&o, OUT_KEYVAL, true);
+	tab = selector_table(&n);
+	out = render(&o, r, &ret);
+	ok(ret == 0 && out && count_lines(out) == o.sel.n,
+	   "%s: keyval prints one line per selector (%u)", what, o.sel.n);
+	if (!out)
+		return;
+	ok(no_nan(out), "%s: keyval has no nan or inf", what);
+	for (char *line = strtok_r(out, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save), i++) {
+		size_t nl = strlen(tab[i].name);
+
+		if (i < n && !strncmp(line, tab[i].name, nl) && line[nl] == '=' && line[nl + 1])
+			good++;
+	}
+	ok(good == o.sel.n, "%s: every line is NAME=value in list order", what);
+	free(out);
+}
+
+static void check_json(const char *what, const struct run_summary *r,
+		       bool stream)
+{
+	static const char *const members[] = {
+		"test", "params", "target", "result", "local", "remote",
+		"iterations", "confidence", "counts_agree", NULL
+	};
+	struct cli_opts o;
+	json_error_t jerr;
+	json_t *j, *res;
+	char *out;
+	int ret;
+	unsigned missing = 0, nulls_ok = 0;
+	const struct selector *tab;
+	unsigned n;
+
+	opts_for(&o, stream ? OUT_JSON_STREAM : OUT_JSON, false);
+	out = render(&o, r, &ret);
+	ok(ret == 0 && out, "%s: %s printed", what, stream ? "--json-stream" : "--json");
+	if (!out)
+		return;
+	if (stream)
+		ok(count_lines(out) == 1, "%s: the stream result is one line", what);
+	j = json_loads(out, 0, &jerr);
+	ok(j != NULL, "%s: the JSON parses back (%s)", what, j ? "ok" : jerr.text);
+	ok(no_nan(out), "%s: the JSON has no nan or inf", what);
+	free(out);
+	if (!j)
+		return;
+	for (const char *const *m = members; *m; m++)
+		if (!json_object_get(j, *m))
+			missing++;
+	ok(!missing, "%s: the document has every expected member", what);
+	if (stream)
+		ok(json_is_string(json_object_get(j, "type")) &&
+		   !strcmp(json_string_value(json_object_get(j, "type")), "result"),
+		   "%s: the stream line is of type result", what);
+	ok(!strcmp(json_string_value(json_object_get(j, "test")) ?: "",
+		   test_type_name(r->res.p.type)), "%s: test is the type name", what);
+	res = json_object_get(j, "result");
+	tab = selector_table(&n);
+	for (unsigned i = 0; i < n; i++) {
+		char key[64];
+		size_t k;
+
+		for (k = 0; tab[i].name[k]; k++)
+			key[k] = (char)tolower((unsigned char)tab[i].name[k]);
+		key[k] = '\0';
+		if (json_object_get(res, key))
+			nulls_ok++;
+	}
+	ok(json_is_object(res) && nulls_ok == n,
+	   "%s: result has every selector by lower-case name", what);
+	if (test_is_rr(r->res.p.type) && !r->failed) {
+		ok(json_real_value(json_object_get(res, "throughput")) == 18000.0 &&
+		   json_real_value(json_object_get(res, "p99_latency")) == 80.0 &&
+		   json_integer_value(json_object_get(res, "burst_size")) == 15,
+		   "%s: throughput, p99 and burst have their values", what);
+		ok(json_is_null(json_object_get(j, "confidence")),
+		   "%s: confidence is null without -i", what);
+		ok(json_is_object(json_object_get(j, "local")) &&
+		   json_is_object(json_object_get(j, "params")),
+		   "%s: local and params are objects from msg.c", what);
+	} else if (!r->failed) {
+		json_t *c = json_object_get(j, "confidence");
+
+		ok(json_is_null(json_object_get(res, "p99_latency")),
+		   "%s: latency is null on a stream", what);
+		ok(json_is_object(c) && json_is_false(json_object_get(c, "reached")) &&
+		   json_object_get(c, "throughput"),
+		   "%s: confidence says it was not reached", what);
+	} else {
+		ok(json_is_null(json_object_get(res, "throughput")) &&
+		   json_is_null(json_object_get(res, "local_sd")) &&
+		   json_is_true(json_object_get(j, "failed")),
+		   "%s: NaN figures are null; failed is true", what);
+	}
+	json_decref(j);
+}
+
+static void test_values(void)
+{
+	struct run_summary *rr = calloc(1, sizeof(*rr));
+	struct run_summary *st = calloc(1, sizeof(*st));
+	struct cli_opts o;
+	char *out, v[SEL_STR_MAX];
+	int ret;
+
+	build_rr(rr);
+	build_stream(st);
+
+	opts_for(&o, OUT_CSV, true);
+	out = render(&o, rr, &ret);
+	ok(out && !strcmp(csv_field(out, "P99_LATENCY", v, sizeof(v)), "80.00"),
+	   "RR: P99_LATENCY is 80.00 (%s)", v);
+	ok(out && !strcmp(csv_field(out, "THROUGHPUT", v, sizeof(v)), "18000.00"),
+	   "RR: THROUGHPUT is 18000.00 (%s)", v);
+	ok(out && !strcmp(csv_field(out, "LOCAL_SD", v, sizeof(v)), "25.300"),
+	   "RR with -c: LOCAL_SD is 25.300 (%s)", v);
+	ok(out && !strcmp(csv_field(out, "RSR_SIZE_END", v, sizeof(v)), "2097152"),
+	   "RR: RSR_SIZE_END is the remote final receive buffer (%s)", v);
+	ok(out && !strcmp(csv_field(out, "LSS_SIZE_REQ", v, sizeof(v)), "-1"),
+	   "RR: LSS_SIZE_REQ is -1 without -s, as netperf prints it (%s)", v);
+	ok(out && !strcmp(csv_field(out, "TARGET", v, sizeof(v)), "loopback; embedded server"),
+	   "a comma inside a CSV value cannot shift a column (%s)", v);
+	ok(out && !strcmp(csv_field(out, "SEGS_OUT_PER_TRANS", v, sizeof(v)), "1.000"),
+	   "RR: SEGS_OUT_PER_TRANS (%s)", v);
+	ok(out && !strcmp(csv_field(out, "UDP_LOST", v, sizeof(v)), "n/a"),
+	   "TCP: UDP_LOST is n/a (%s)", v);
+	ok(out && !strcmp(csv_field(out, "LOCAL_CPU_BIND", v, sizeof(v)), "0") &&
+	   !strcmp(csv_field(out, "LOCAL_TRANSPORT_RETRANS", v, sizeof(v)), "2"),
+	   "RR: CPU binding and retransmits");
+	free(out);
+
+	o.local_cpu = o.remote_cpu = false;
+	out = render(&o, rr, &ret);
+	ok(out && !strcmp(csv_field(out, "LOCAL_SD", v, sizeof(v)), "n/a") &&
+	   !strcmp(csv_field(out, "REMOTE_SD", v, sizeof(v)), "n/a"),
+	   "without -c/-C service demand is n/a (%s)", v);
+	free(out);
+
+	opts_for(&o, OUT_CSV, true);
+	out = render(&o, st, &ret);
+	ok(out && !strcmp(csv_field(out, "P50_LATENCY", v, sizeof(v)), "n/a") &&
+	   !strcmp(csv_field(out, "REQUEST_SIZE", v, sizeof(v)), "n/a"),
+	   "stream: latency and request size are n/a (%s)", v);
+	ok(out && !strcmp(csv_field(out, "THROUGHPUT", v, sizeof(v)), "16000.00"),
+	   "stream with -i: THROUGHPUT is the mean over iterations (%s)", v);
+	ok(out && !strcmp(csv_field(out, "THROUGHPUT_CONFID", v, sizeof(v)), "6.88") &&
+	   !strcmp(csv_field(out, "CONFIDENCE_ITERATION", v, sizeof(v)), "10") &&
+	   !strcmp(csv_field(out, "CONFIDENCE_REACHED", v, sizeof(v)), "no"),
+	   "stream: confidence width, iterations, not reached");
+	ok(out && !strcmp(csv_field(out, "LOCAL_SEND_SIZE", v, sizeof(v)), "262144") &&
+	   !strcmp(csv_field(out, "DIRECTION", v, sizeof(v)), "Send"),
+	   "stream: send size and direction");
+	ok(out && !strcmp(csv_field(out, "REMOTE_SD", v, sizeof(v)), "n/a"),
+	   "stream: a remote SD the engine did not measure is n/a");
+	free(out);
+	free(rr);
+	free(st);
+}
+
+static void test_formats(void)
+{
+	struct run_summary *rr = calloc(1, sizeof(*rr));
+	struct run_summary *st = calloc(1, sizeof(*st));
+	struct run_summary *bad = calloc(1, sizeof(*bad));
+
+	build_rr(rr);
+	build_stream(st);
+	build_broken(bad);
+	check_csv("RR", rr);
+	check_csv("stream", st);
+	check_csv("broken", bad);
+	check_keyval("RR", rr);
+	check_keyval("stream", st);
+	check_keyval("broken", bad);
+	check_json("RR", rr, false);
+	check_json("RR", rr, true);
+	check_json("stream", st, false);
+	check_json("broken", bad, false);
+	check_json("broken", bad, true);
+	free(rr);
+	free(st);
+	free(bad);
+}
+
+static void test_human(void)
+{
+	struct run_summary *rr = calloc(1, sizeof(*rr));
+	struct run_summary *st = calloc(1, sizeof(*st));
+	struct run_summary *bad = calloc(1, sizeof(*bad));
+	struct cli_opts o;
+	char *out;
+	int ret;
+
+	build_rr(rr);
+	build_stream(st);
+	build_broken(bad);
+	opts_for(&o, OUT_HUMAN, false);
+
+	out = render(&o, rr, &ret);
+	ok(ret == 0 && out && strstr(out, "MIGRATED TCP REQUEST/RESPONSE TEST from client1 to server1") &&
+	   strstr(out, "first burst 15") && strstr(out, "nodelay"),
+	   "RR: netperf's banner with its modifiers");
+	ok(out && strstr(out, "18000.00") && strstr(out, "16384 -> 121200") &&
+	   strstr(out, "131072 -> 2097152"),
+	   "RR: rate and initial -> final socket sizes of both ends");
+	ok(out && strstr(out, "CPU placement: local CPU 0, remote CPU 1 (pinned)"),
+	   "RR: the CPU placement is shown");
+	ok(out && strstr(out, "p99 80.00") && strstr(out, "Service demand: local 25.300 us/Tran"),
+	   "RR: latency and service demand lines");
+	ok(out && strstr(out, "Segments per transaction") && strstr(out, "Counts agree"),
+	   "RR: segments per transaction and the counts line");
+	ok(out && no_nan(out), "RR: no nan in human output");
+	diag_block(out);
+	free(out);
+
+	o.headers = false;
+	out = render(&o, rr, &ret);
+	ok(out && !strstr(out, "MIGRATED") && !strstr(out, "Trans.") && strstr(out, "18000.00"),
+	   "-P 0: no banner or column titles, still the figures");
+	free(out);
+
+	opts_for(&o, OUT_HUMAN, false);
+	out = render(&o, st, &ret);
+	ok(out && strstr(out, "MIGRATED TCP STREAM TEST") && strstr(out, "+/-2.500% @ 99% conf."),
+	   "stream: banner with the confidence asked for");
+	ok(out && strstr(out, "!!! WARNING") &&
+	   strstr(out, "Desired confidence was not achieved") &&
+	   strstr(out, "Throughput      : 6.875%"),
+	   "stream: the loud warning when the width was not reached");
+	ok(out && strstr(out, "10^6bits/s") && strstr(out, "6291456") &&
+	   strstr(out, "16000.00") && strstr(out, "CPU placement: not pinned"),
+	   "stream: netperf columns, receiver's final buffer, mean throughput");
+	diag_block(out);
+	free(out);
+
+	st->ci_reached = true;
+	st->thr.width_pct = 2.25;
+	out = render(&o, st, &ret);
+	ok(out && !strstr(out, "WARNING") &&
+	   strstr(out, "10 iterations, 99% confidence interval width 2.2% of the mean throughput"),
+	   "stream: the iteration line when the width was reached");
+	free(out);
+
+	out = render(&o, bad, &ret);
+	ok(out && strstr(out, "!!! The run failed") && strstr(out, "!!! COUNTS DISAGREE") &&
+	   no_nan(out), "broken: failure and disagreement are loud, no nan");
+	diag_block(out);
+	free(out);
+
+	bad->res.counts[0] = '\0';
+	bad->res.local.cpu.ncpu = 0;
+	out = render(&o, bad, &ret);
+	ok(out && strstr(out, "Counts: n/a (not compared)") &&
+	   !strstr(out, "DISAGREE") && strstr(out, "CPU utilisation: local n/a,"),
+	   "counts never compared and CPU not measured read n/a, not a disagreement");
+	free(out);
+
+	opts_for(&o, OUT_HUMAN, false);
+	selectors_parse("TEST,THROUGHPUT,P99_LATENCY", 'O', TEST_TCP_RR, false, &o.sel, NULL);
+	out = render(&o, rr, &ret);
+	ok(out && count_lines(out) == 2 && !strncmp(out, "TEST", 4) &&
+	   strstr(out, "P99_LATENCY") && strstr(out, "80.00"),
+	   "-O: selector names over their values");
+	free(out);
+	free(rr);
+	free(st);
+	free(bad);
+}
+
+static void test_interim(void)
+{
+	struct session_event ev;
+	struct cli_opts o;
+	json_error_t jerr;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	json_t *j;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = SESSION_EV_SAMPLE;
+	ev.local.seq = 5;
+	ev.local.t = 2.5;
+	ev.local.iv_secs = 0.5;
+	ev.local.rate = 18123.45;
+	ev.local.has_lat = true;
+	ev.local.lat_iv = (struct lat_summary){ .count = 9000, .min_us = 40, .mean_us = 55,
+		.p50_us = 53.5, .p90_us = 60, .p99_us = 81.25, .p999_us = 100, .max_us = 200,
+		.stddev_us = 5 };
+	ev.local.lat_total = ev.local.lat_iv;
+	fill_cpu(&ev.local.cpu, 42.0, 90.0, 1);
+	ev.has_remote = false;
+
+	opts_for(&o, OUT_HUMAN, false);
+	o.interim = 0.5;
+	f = open_memstream(&buf, &len);
+	ok(output_interim(f, &o, &ev) == 0, "human interim printed");
+	fclose(f);
+	ok(buf && strstr(buf, "Interim result: 18123.45 Trans/s over 0.500 seconds ending at ") &&
+	   strstr(buf, "p50 53.50 us p99 81.25 us") && strstr(buf, "local CPU 42.0%") &&
+	   count_lines(buf) == 1, "the interim line is netperf's, with latency and CPU: %s",
+	   buf ? buf : "");
+	free(buf);
+
+	o.interim = 0;
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	output_interim(f, &o, &ev);
+	fclose(f);
+	ok(buf && !*buf, "no interim line without -D");
+	free(buf);
+
+	opts_for(&o, OUT_CSV, false);
+	o.interim = 0.5;
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	output_interim(f, &o, &ev);
+	fclose(f);
+	ok(buf && !*buf, "CSV prints nothing in interim");
+	free(buf);
+
+	opts_for(&o, OUT_JSON_STREAM, false);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	ok(output_interim(f, &o, &ev) == 0, "json-stream interim printed");
+	fclose(f);
+	j = buf ? json_loads(buf, 0, &jerr) : NULL;
+	ok(j && count_lines(buf) == 1 &&
+	   !strcmp(json_string_value(json_object_get(j, "type")) ?: "", "interval") &&
+	   json_real_value(json_object_get(j, "t")) == 2.5 &&
+	   json_is_object(json_object_get(j, "local")) &&
+	   json_is_null(json_object_get(j, "remote")),
+	   "the interval line parses: type, t, local, remote null");
+	json_decref(j);
+	free(buf);
+}
+
+int main(void)
+{
+	test_table();
+	test_parse();
+	test_values();
+	test_formats();
+	test_human();
+	test_interim();
+	return tap_done();
+}
