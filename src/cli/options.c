@@ -20,9 +20,9 @@
 
 #define SIZE_HINT "bytes, optionally with K/M/G (x1024) or k/m/g (x1000)"
 #define TYPES_HINT "TCP_RR, TCP_CRR, TCP_STREAM, TCP_MAERTS, UDP_RR, UDP_STREAM"
-#define ALL_OPTS_HINT "global -t -H -p -4 -6 -l -T -c -C -D -i -I -P -h " \
-	"--json --json-stream --sample-ms; after `--`: -r -b -D -m -M -s " \
-	"-S -n -o -O -k -h"
+#define ALL_OPTS_HINT "-t -H -p -4 -6 -l -T -c -C -D -i -I -P -h " \
+	"--json --json-stream --sample-ms --connect-timeout; after --: " \
+	"-r -b -D -m -M -s -S -n -o -O -k -h"
 
 /* A sample tick no shorter or longer than this (params_validate agrees). */
 #define SAMPLE_MS_MIN 10
@@ -493,7 +493,7 @@ static int unknown_opt(struct parse_state *st, char c, bool test)
 		       ALL_OPTS_HINT);
 }
 
-/* --json, --json-stream, --sample-ms N (or =N), --help. */
+/* --json, --json-stream, --sample-ms N, --connect-timeout S (or =), --help. */
 static int long_opt(struct parse_state *st, int argc, char **argv, int *i)
 {
 	const char *a = argv[*i];
@@ -524,6 +524,21 @@ static int long_opt(struct parse_state *st, int argc, char **argv, int *i)
 				       val, SAMPLE_MS_MIN, SAMPLE_MS_MAX);
 		st->sample_ms = (uint32_t)x;
 		st->sample_ms_given = true;
+		return 0;
+	}
+	if (len == 17 && !strncmp(a, "--connect-timeout", len)) {
+		double secs;
+
+		if (eq)
+			val = eq + 1;
+		else if (*i + 1 < argc)
+			val = argv[++*i];
+		else
+			return err_set(st->err, 2, "option --connect-timeout: missing value; accepted: seconds, 0.1-600");
+		if (parse_double(val, 0.1, 600, &secs))
+			return err_set(st->err, 2, "option --connect-timeout %s: not a time; accepted: seconds, 0.1-600",
+				       val);
+		st->o->so.connect_timeout = secs;
 		return 0;
 	}
 	return err_set(st->err, 2, "option %.*s: unknown; accepted: %s",
@@ -670,6 +685,7 @@ void options_usage(FILE *f)
 "  --json         print the result as one JSON document\n"
 "  --json-stream  print a JSON line per sample tick, then the result\n"
 "  --sample-ms N  sampler tick, 10-10000 ms (default 100; -D sets it)\n"
+"  --connect-timeout S  give up connecting to tunetopd after S seconds (5)\n"
 "  -h             this help\n"
 "\n"
 "Test options (after --):\n"

@@ -170,6 +170,10 @@ static void test_interim(void)
 	   o.interim == 0, "--sample-ms 50");
 	ok(parse("--sample-ms=250", &o, err) == 0 && o.so.p.sample_ms == 250,
 	   "--sample-ms=250");
+	ok(parse("--connect-timeout 2.5", &o, err) == 0 && o.so.connect_timeout == 2.5,
+	   "--connect-timeout 2.5");
+	ok(parse("--connect-timeout=0.05", &o, err) == 2 && strstr(err, "--connect-timeout"),
+	   "--connect-timeout below 0.1 s is refused (%s)", err);
 	ok(parse("-D 0.5 --sample-ms 500", &o, err) == 0,
 	   "-D and --sample-ms may agree");
 }
