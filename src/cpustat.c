@@ -2,6 +2,7 @@
 /* cpustat.c - per-CPU utilisation from /proc/stat, thread context switches. */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -310,5 +311,35 @@ int taskstat_ctx(const char *proc_root, pid_t pid, pid_t tid, uint64_t *vol,
 		return rc;
 	*vol = v;
 	*invol = iv;
+	return 0;
+}
+
+int taskstat_cpu(const char *proc_root, pid_t pid, pid_t tid, int *cpu)
+{
+	char path[256], buf[1024];
+	const char *p;
+	ssize_t n;
+	int fd, field;
+
+	snprintf(path, sizeof(path), "%s/%d/task/%d/stat", proc_root, (int)pid, (int)tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return n < 0 ? -errno : -ENODATA;
+	buf[n] = '\0';
+	/* The command name may hold spaces and ')': fields count from the
+	 * last ')', which ends it; after it comes field 3 (state). */
+	p = strrchr(buf, ')');
+	if (!p)
+		return -EINVAL;
+	for (field = 2; *p && field < 39; p++)
+		if (*p == ' ')
+			field++;
+	if (field != 39 || !isdigit((unsigned char)*p))
+		return -EINVAL;
+	*cpu = atoi(p);
 	return 0;
 }

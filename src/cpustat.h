@@ -29,4 +29,8 @@ void cpustat_delta(const struct cpustat_raw *before, const struct cpustat_raw *a
  * from <proc_root>/<pid>/task/<tid>/status.  0 or -errno. */
 int taskstat_ctx(const char *proc_root, pid_t pid, pid_t tid, uint64_t *vol, uint64_t *invol);
 
+/* The CPU thread tid last ran on (field 39 of <proc_root>/<pid>/task/<tid>/stat).
+ * 0 or -errno. */
+int taskstat_cpu(const char *proc_root, pid_t pid, pid_t tid, int *cpu);
+
 #endif

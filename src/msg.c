@@ -906,6 +906,10 @@ json_t *result_to_json(const struct end_result *r)
 	w_u64(&w, "ctx_vol", r->ctx_vol);
 	w_u64(&w, "ctx_invol", r->ctx_invol);
 	w_int(&w, "cpu_bind", r->cpu_bind);
+	w_int(&w, "cpu_main", r->cpu_main);
+	w_u64(&w, "ncpus_used", r->ncpus_used);
+	w_int(&w, "segs_out", r->segs_out);
+	w_int(&w, "segs_in", r->segs_in);
 	if (!w.bad)
 		w_str(&w, "host", r->host);
 	return w_end(&w);
@@ -915,6 +919,8 @@ int result_from_json(const json_t *j, struct end_result *res, char *err)
 {
 	struct dctx c = { .err = err };
 	const json_t *lat, *hist;
+	uint32_t ncpus_used = 0;
+	long long ll;
 	struct rd r;
 
 	memset(res, 0, sizeof(*res));
@@ -939,6 +945,13 @@ int result_from_json(const json_t *j, struct end_result *res, char *err)
 		r_u64(&r, "ctx_vol", &res->ctx_vol);
 		r_u64(&r, "ctx_invol", &res->ctx_invol);
 		r_int(&r, "cpu_bind", -1, 4095, &res->cpu_bind);
+		r_int(&r, "cpu_main", -1, 4095, &res->cpu_main);
+		r_u32(&r, "ncpus_used", 0, TT_MAX_CPUS, &ncpus_used);
+		res->ncpus_used = ncpus_used;
+		if (r_ll(&r, "segs_out", -1, INT64_MAX, &ll))
+			res->segs_out = ll;
+		if (r_ll(&r, "segs_in", -1, INT64_MAX, &ll))
+			res->segs_in = ll;
 		r_str(&r, "host", 0, res->host, sizeof(res->host));
 		r_end(&r);
 	}

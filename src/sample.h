@@ -93,6 +93,8 @@ struct end_result {
 	uint64_t ctx_vol, ctx_invol;
 	int64_t segs_out, segs_in;	/* over the run, TCP_INFO deltas; -1 n/a */
 	int cpu_bind;			/* -1 = not pinned */
+	int cpu_main;			/* CPU the workers were seen on most; -1 n/a */
+	unsigned ncpus_used;		/* CPUs the workers were seen on */
 	char host[64];
 };
 

@@ -34,6 +34,7 @@ struct sampler {
 	struct flow_counters prev;
 	struct hist *h_prev, *h_now, *h_tmp, *h_iv;
 	uint64_t ctx_prev_vol, ctx_prev_invol;
+	uint32_t cpu_ticks[TT_MAX_CPUS];	/* worker-ticks seen on each CPU */
 	struct sock_sample *init;	/* buffer sizes before the run */
 };
 
@@ -112,20 +113,25 @@ static struct sock_sample *sampler_socks(struct sampler *s, uint32_t *nout)
 	return socks;
 }
 
-/* Context switches of the live workers, summed. */
-static void sampler_ctx(struct sampler *s, uint64_t *vol, uint64_t *invol)
+/* Context switches of the live workers, summed, and where each ran. */
+static void sampler_tasks(struct sampler *s, uint64_t *vol, uint64_t *invol)
 {
 	pid_t pid = getpid();
 
 	*vol = *invol = 0;
 	for (unsigned i = 0; i < s->n; i++) {
 		uint64_t v, iv;
+		int cpu;
 		pid_t tid = __atomic_load_n(&s->flows[i].tid, __ATOMIC_RELAXED);
 
-		if (tid > 0 && taskstat_ctx("/proc", pid, tid, &v, &iv) == 0) {
+		if (tid <= 0 || __atomic_load_n(&s->flows[i].done, __ATOMIC_ACQUIRE))
+			continue;
+		if (taskstat_ctx("/proc", pid, tid, &v, &iv) == 0) {
 			*vol += v;
 			*invol += iv;
 		}
+		if (taskstat_cpu("/proc", pid, tid, &cpu) == 0 && cpu >= 0 && cpu < TT_MAX_CPUS)
+			s->cpu_ticks[cpu]++;
 	}
 }
 
@@ -164,7 +170,7 @@ static void sampler_tick(struct sampler *s)
 		cpustat_delta(&s->cpu_prev, &s->cpu_now, &smp.cpu);
 		s->cpu_prev = s->cpu_now;
 	}
-	sampler_ctx(s, &smp.ctx_vol, &smp.ctx_invol);
+	sampler_tasks(s, &smp.ctx_vol, &smp.ctx_invol);
 	smp.iv_ctx_vol = smp.ctx_vol - s->ctx_prev_vol;
 	smp.iv_ctx_invol = smp.ctx_invol - s->ctx_prev_invol;
 	s->ctx_prev_vol = smp.ctx_vol;
@@ -314,6 +320,15 @@ int sampler_final(struct sampler *s, struct end_result *r, char *err)
 	}
 	if (cpustat_read("/proc", &end, NULL) == 0)
 		cpustat_delta(&s->cpu0, &end, &r->cpu);
+	r->cpu_main = -1;
+	r->ncpus_used = 0;
+	for (int c = 0; c < TT_MAX_CPUS; c++) {
+		if (!s->cpu_ticks[c])
+			continue;
+		r->ncpus_used++;
+		if (r->cpu_main < 0 || s->cpu_ticks[c] > s->cpu_ticks[r->cpu_main])
+			r->cpu_main = c;
+	}
 	r->ctx_vol = r->ctx_invol = 0;
 	for (unsigned i = 0; i < s->n; i++) {
 		r->ctx_vol += s->flows[i].ctx_vol;

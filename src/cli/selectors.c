@@ -307,6 +307,13 @@ static void get_cpu_bind(const struct run_summary *r, int arg,
 	v_int(v, end_of(r, arg)->cpu_bind);
 }
 
+/* The CPU the end's workers were seen on most; -1 = not seen. */
+static void get_cpu_main(const struct run_summary *r, int arg,
+			 struct sel_value *v)
+{
+	v_int(v, end_of(r, arg)->cpu_main);
+}
+
 /* Retransmitted segments summed over the end's TCP sockets. */
 static void get_retrans(const struct run_summary *r, int arg,
 			struct sel_value *v)
@@ -568,6 +575,8 @@ static const struct selector sel_table[] = {
 	{ "SD_UNITS", "units of service demand: us/Tran (RR) or us/KB (streams)", get_sd_units, 0 },
 	{ "LOCAL_CPU_BIND", "CPU the local workers were pinned to (-T); -1 = not pinned", get_cpu_bind, L },
 	{ "REMOTE_CPU_BIND", "CPU the remote workers were pinned to (-T); -1 = not pinned", get_cpu_bind, R },
+	{ "LOCAL_CPU_RAN", "CPU the local workers were seen running on most; -1 = not seen", get_cpu_main, L },
+	{ "REMOTE_CPU_RAN", "CPU the remote workers were seen running on most; -1 = not seen", get_cpu_main, R },
 	{ "LOCAL_TRANSPORT_RETRANS", "TCP segments the local end retransmitted, all flows", get_retrans, L },
 	{ "REMOTE_TRANSPORT_RETRANS", "TCP segments the remote end retransmitted, all flows", get_retrans, R },
 	{ "CONFIDENCE_LEVEL", "confidence level asked for with -I, percent", get_conf_level, 0 },
