@@ -269,6 +269,12 @@ int flow_start(struct flow *f, char *err)
 	return 0;
 }
 
+void flow_interrupt(struct flow *f)
+{
+	if (f->p && !test_is_udp(f->p->type) && f->fd >= 0)
+		shutdown(f->fd, SHUT_RDWR);
+}
+
 int flow_join(struct flow *f)
 {
 	if (f->started) {

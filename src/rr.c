@@ -22,6 +22,12 @@
  * blocking; as the client never blocks in send() while responses are
  * waiting, no size or burst can deadlock.  The cost is one poll() per
  * socket-buffer's worth of a large request, nothing for small ones.
+ *
+ * No SO_RCVTIMEO/SO_SNDTIMEO here: a finite timeout arms and cancels a
+ * kernel timer every time recv() blocks, which cost 3.4 % of a 1-byte
+ * TCP_RR with both ends on one CPU (70.4k against 72.8k transactions/s).
+ * A live peer keeps the loop turning, and it looks at abort every turn;
+ * against a silent peer the session's flow_interrupt() wakes the worker.
  */
 struct rr_cli {
 	struct flow *f;
@@ -84,8 +90,9 @@ static int rr_drain(struct rr_cli *s)
 			/* Nothing is due: only EOF, a reset or stray bytes. */
 			n = recv(s->f->fd, &b, 1, MSG_DONTWAIT | MSG_PEEK);
 			if (n == 0)
-				return flow_err(s->f, -EPIPE,
-						"recv: peer closed the connection");
+				return flow_aborted(s->f) ? FLOW_END :
+				       flow_err(s->f, -EPIPE, "recv: peer "
+						"closed the connection");
 			if (n > 0)
 				return flow_err(s->f, -EPROTO,
 						"recv: unexpected data from the server");
@@ -98,7 +105,8 @@ static int rr_drain(struct rr_cli *s)
 				continue;
 			}
 			if (n == 0)
-				return flow_err(s->f, -EPIPE, "recv: peer closed "
+				return flow_aborted(s->f) ? FLOW_END :
+				       flow_err(s->f, -EPIPE, "recv: peer closed "
 						"with %llu responses outstanding",
 						(unsigned long long)(s->sent - s->done));
 		}
@@ -203,7 +211,7 @@ static int rr_client(struct flow *f)
 	s.ring = flow_alloc(f, ring_n * sizeof(*s.ring));
 	s.sbuf = s.ring ? flow_alloc(f, s.sbufsz) : NULL;
 	s.rbuf = s.sbuf ? flow_alloc(f, s.rbufsz) : NULL;
-	r = s.rbuf ? flow_timeouts(f, f->fd) : -ENOMEM;
+	r = s.rbuf ? 0 : -ENOMEM;
 	if (r)
 		goto out;
 
@@ -292,7 +300,7 @@ static int rr_server(struct flow *f)
 
 	rbuf = flow_alloc(f, rbufsz);
 	sbuf = rbuf ? flow_alloc(f, sbufsz) : NULL;
-	r = sbuf ? flow_timeouts(f, f->fd) : -ENOMEM;
+	r = sbuf ? 0 : -ENOMEM;
 	if (r)
 		goto out;
 
@@ -329,9 +337,12 @@ static int rr_server(struct flow *f)
 		r = flow_io_err(f, -errno, "recv");
 		goto out;
 	}
+	if (flow_aborted(f)) {
+		r = FLOW_END;
+		goto out;
+	}
 	if (got) {
-		r = flow_aborted(f) ? FLOW_END :
-		    flow_err(f, -EPIPE, "peer closed mid-request after %llu "
+		r = flow_err(f, -EPIPE, "peer closed mid-request after %llu "
 			     "of %u bytes", (unsigned long long)got, p->req_size);
 		goto out;
 	}

@@ -300,6 +300,7 @@ static int ss_test(struct srv_session *ss, const struct test_params *p, char *er
 	if (ret)
 		goto out;
 	json_decref(b);
+	b = NULL;
 	if (t != MSG_GO) {
 		ret = err_set(err, -EPROTO, "expected GO, got %s", proto_type_name(t));
 		goto out;

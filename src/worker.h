@@ -27,17 +27,21 @@
  *   TCP receivers and TCP RR servers run until EOF; UDP and CRR servers run
  *   until stop, then drain what is already queued.  So a session sets the
  *   stop of UDP and CRR servers only after the client's flows have ended.
- * - abort: the other end failed; return at once (within ~200 ms), with
- *   err 0: the failure is the other end's to report.
+ * - abort: the other end failed; return at once, with err 0: the failure
+ *   is the other end's to report.  The session sets *abort and then calls
+ *   flow_interrupt() on every flow.  Workers end within ~200 ms of *abort
+ *   by themselves, except TCP_RR's, which block without a timeout (the
+ *   kernel timer behind one costs ~3 % of a 1-byte TCP_RR) and need the
+ *   interrupt when their peer has gone silent.
  *
  * Sockets: the session creates, connects (or binds/listens) and closes
  * them; a worker only shuts down its write side (CRR clients open and
  * close their own).  flow_sockopts() must be applied by the session before
  * connect() or listen() (accepted sockets inherit the listener's options):
- * buffer sizes set later do not change the window scale.  The worker sets
- * SO_RCVTIMEO/SO_SNDTIMEO itself (on the listener for CRR servers, whose
- * accepted sockets inherit them) so blocked calls return to look at stop
- * and abort.  Worker threads block all signals.
+ * buffer sizes set later do not change the window scale.  Except for
+ * TCP_RR, the worker sets SO_RCVTIMEO/SO_SNDTIMEO itself (on the listener
+ * for CRR servers, whose accepted sockets inherit them) so blocked calls
+ * return to look at stop and abort.  Worker threads block all signals.
  */
 struct flow {
 	/* set up by the session */
@@ -74,6 +78,12 @@ int flow_sockopts(int fd, const struct test_params *p, bool client, char *err);
 
 /* Start the worker thread. 0 or -errno. */
 int flow_start(struct flow *f, char *err);
+
+/*
+ * After setting *abort: wake the worker if it is blocked on a TCP socket
+ * (shuts f->fd down both ways; the session still closes it).  Any thread.
+ */
+void flow_interrupt(struct flow *f);
 
 /* Wait for the worker; returns f->err. */
 int flow_join(struct flow *f);

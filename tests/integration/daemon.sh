@@ -28,6 +28,10 @@ ok $? "and its counts agree"
 sleep 0.5
 grep -q "closed the control connection mid-run\|Connection reset" "$TMP/tunetopd.log"
 ok $? "tunetopd logs the vanished client"
+kill -0 "$DPID"
+ok $? "tunetopd is still running after the vanished client"
+! grep -q "ERROR: AddressSanitizer\|runtime error" "$TMP/tunetopd.log"
+ok $? "tunetopd reported no memory or undefined-behaviour error so far"
 
 # The session limit: -m 2, a third concurrent client hears "busy".
 "$TUNETOP" run -H 127.0.0.1 -p "$PORT" -t TCP_RR -l 3 >/dev/null 2>&1 &

@@ -339,9 +339,12 @@ static void test_burst_and_large_sizes(void)
 	check_counts(&p, 0.3, "UDP_STREAM -m 60000");
 }
 
-/* Start one end alone against a peer that does nothing; abort must end it within 1 s. */
+/*
+ * Start one end alone against a peer that does nothing; abort must end it
+ * within 1 s: by itself, or with flow_interrupt() for TCP_RR (no timeouts).
+ */
 static void check_abort(enum test_type type, bool client, uint32_t req,
-			const char *what)
+			uint32_t resp, const char *what)
 {
 	struct pair *t = calloc(1, sizeof(*t));
 	struct flow *f;
@@ -350,15 +353,24 @@ static void check_abort(enum test_type type, bool client, uint32_t req,
 
 	t->p = params(type, AF_INET);
 	t->p.req_size = req;
+	t->p.resp_size = resp;
 	pair_setup(t);
 	f = client ? &t->cli : &t->srv[0];
 	if (!ok(flow_start(f, t->err) == 0, "%s: starts", what))
 		goto out;
+	if (type == TEST_TCP_RR && !client && resp > 1) {
+		char b[1] = { 0 };
+
+		if (write(t->cfd, b, 1) != 1)
+			perror("write");
+	}
 	nap(0.3);
 	ok(!__atomic_load_n(&f->done, __ATOMIC_ACQUIRE),
 	   "%s: still waiting on the silent peer", what);
 	set_flag(client ? &t->abort_c : &t->abort_s);
 	t0 = mono();
+	if (type == TEST_TCP_RR)
+		flow_interrupt(f);
 	r = flow_join(f);
 	took = mono() - t0;
 	ok(r == 0 && took < 1.0, "%s: abort ends it in %.3f s without an error (%d %s)",
@@ -370,14 +382,26 @@ out:
 
 static void test_abort_with_silent_peer(void)
 {
-	check_abort(TEST_TCP_RR, true, 1, "TCP_RR client waiting for a response");
-	check_abort(TEST_TCP_RR, true, 64u << 20,
+	check_abort(TEST_TCP_RR, true, 1, 1,
+		    "TCP_RR client waiting for a response");
+	check_abort(TEST_TCP_RR, true, 64u << 20, 1,
 		    "TCP_RR client sending a 64 MiB request nobody reads");
-	check_abort(TEST_TCP_RR, false, 1, "TCP_RR server waiting for a request");
-	check_abort(TEST_TCP_STREAM, true, 1, "TCP_STREAM sender nobody reads");
-	check_abort(TEST_TCP_STREAM, false, 1, "TCP_STREAM receiver with no data");
-	check_abort(TEST_TCP_CRR, false, 1, "TCP_CRR server with no connections");
-	check_abort(TEST_UDP_RR, false, 1, "UDP_RR server with no requests");
+	check_abort(TEST_TCP_RR, false, 1, 1,
+		    "TCP_RR server waiting for a request");
+	check_abort(TEST_TCP_RR, false, 1, 64u << 20,
+		    "TCP_RR server sending a 64 MiB response nobody reads");
+	check_abort(TEST_TCP_STREAM, true, 1, 1,
+		    "TCP_STREAM sender nobody reads");
+	check_abort(TEST_TCP_STREAM, false, 1, 1,
+		    "TCP_STREAM receiver with no data");
+	check_abort(TEST_TCP_MAERTS, true, 1, 1,
+		    "TCP_MAERTS receiver with no data");
+	check_abort(TEST_TCP_CRR, false, 1, 1,
+		    "TCP_CRR server with no connections");
+	check_abort(TEST_UDP_RR, false, 1, 1,
+		    "UDP_RR server with no requests");
+	check_abort(TEST_UDP_STREAM, false, 1, 1,
+		    "UDP_STREAM server with no datagrams");
 }
 
 /* A UDP_RR client whose requests are never answered counts them lost. */
