@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* flow.c - flow threads (start, pin, dispatch, join), socket options and the workers' shared I/O. */
+/* flow.c - flow threads (start, pin, dispatch, join), socket options, shared worker I/O. */
 #include "config.h"
 
 #include <errno.h>
@@ -273,6 +273,47 @@ void flow_interrupt(struct flow *f)
 {
 	if (f->p && !test_is_udp(f->p->type) && f->fd >= 0)
 		shutdown(f->fd, SHUT_RDWR);
+}
+
+void flows_abort(struct flow *flows, unsigned n, int *abort)
+{
+	__atomic_store_n(abort, 1, __ATOMIC_RELEASE);
+	for (unsigned i = 0; i < n; i++)
+		flow_interrupt(&flows[i]);
+}
+
+int flows_join(struct flow *flows, unsigned n, int *abort, int drain_ms,
+	       const char *who, char *err)
+{
+	uint64_t deadline = now_ns() + (uint64_t)drain_ms * 1000000ull;
+	bool aborted = __atomic_load_n(abort, __ATOMIC_ACQUIRE);
+	int ret = 0;
+
+	for (;;) {
+		bool all = true;
+
+		for (unsigned i = 0; i < n && all; i++)
+			if (flows[i].started &&
+			    !__atomic_load_n(&flows[i].done, __ATOMIC_ACQUIRE))
+				all = false;
+		if (all)
+			break;
+		if (!aborted && now_ns() > deadline) {
+			flows_abort(flows, n, abort);
+			aborted = true;
+			ret = err_set(err, -ETIMEDOUT,
+				      "%s: flows did not finish within %d s of the stop (the other end not answering?)",
+				      who, drain_ms / 1000);
+		}
+		usleep(1000);
+	}
+	for (unsigned i = 0; i < n; i++) {
+		int fret = flow_join(&flows[i]);
+
+		if (fret && !ret)
+			ret = err_set(err, fret, "%s: %s", who, flows[i].errbuf);
+	}
+	return ret;
 }
 
 int flow_join(struct flow *f)

@@ -1098,6 +1098,7 @@ int msg_stop_from_json(const json_t *j, struct msg_stop *m, char *err)
 
 static const char *const error_codes[] = {
 	"busy", "version", "malformed", "invalid", "timeout", "internal",
+	"aborted",
 };
 
 int msg_error_from_json(const json_t *j, struct msg_error *m, char *err)

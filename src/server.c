@@ -169,32 +169,7 @@ static int ss_accept(struct srv_session *ss, char *err)
 /* Wait for every worker, aborting them if they outlast the drain time. */
 static int ss_join(struct srv_session *ss, char *err)
 {
-	uint64_t deadline = now_ns() + DRAIN_TIMEOUT_MS * 1000000ull;
-	int ret = 0;
-
-	for (;;) {
-		bool all = true;
-
-		for (unsigned i = 0; i < ss->nflows; i++)
-			if (ss->flows[i].started &&
-			    !__atomic_load_n(&ss->flows[i].done, __ATOMIC_ACQUIRE))
-				all = false;
-		if (all)
-			break;
-		if (now_ns() > deadline && !__atomic_load_n(&ss->abort, __ATOMIC_RELAXED)) {
-			__atomic_store_n(&ss->abort, 1, __ATOMIC_RELEASE);
-			ret = err_set(err, -ETIMEDOUT, "server end: flows did not finish within %d s of the stop",
-				      DRAIN_TIMEOUT_MS / 1000);
-		}
-		usleep(2000);
-	}
-	for (unsigned i = 0; i < ss->nflows; i++) {
-		int fret = ss->flows[i].started ? flow_join(&ss->flows[i]) : 0;
-
-		if (fret && !ret && !__atomic_load_n(&ss->abort, __ATOMIC_RELAXED))
-			ret = err_set(err, fret, "server end: %s", ss->flows[i].errbuf);
-	}
-	return ret;
+	return flows_join(ss->flows, ss->nflows, &ss->abort, DRAIN_TIMEOUT_MS, "server end", err);
 }
 
 /* Release the test's sockets and flows. */
@@ -251,6 +226,13 @@ static int ss_wait_stop(struct srv_session *ss, char *err)
 			ret = msg_stop_from_json(b, &m, err);
 			json_decref(b);
 			return ret;
+		}
+		if (t == MSG_ERROR) {
+			struct msg_error e;
+
+			ret = msg_error_from_json(b, &e, err);
+			json_decref(b);
+			return ret ? ret : err_set(err, -ECANCELED, "client gave up: %s", e.message);
 		}
 		json_decref(b);
 		return err_set(err, -EPROTO, "unexpected %s frame during the run", proto_type_name(t));
@@ -325,7 +307,7 @@ static int ss_test(struct srv_session *ss, const struct test_params *p, char *er
 	if (!ret)
 		ret = ss_wait_stop(ss, err);
 	if (ret)
-		__atomic_store_n(&ss->abort, 1, __ATOMIC_RELEASE);
+		flows_abort(ss->flows, ss->nflows, &ss->abort);
 	__atomic_store_n(&ss->stop, 1, __ATOMIC_RELEASE);
 	jret = ss_join(ss, jerr);
 	res.elapsed = (double)(now_ns() - t0) / 1e9;
@@ -350,7 +332,7 @@ out:
 	result_free(&res);
 	json_decref(b);
 	if (ret && ss->flows) {
-		__atomic_store_n(&ss->abort, 1, __ATOMIC_RELEASE);
+		flows_abort(ss->flows, ss->nflows, &ss->abort);
 		ss_join(ss, jerr);
 	}
 	ss_cleanup(ss);

@@ -41,7 +41,7 @@ struct session {
 	int evfd;		/* consumer's eventfd */
 	int stop_efd;		/* session_stop() */
 	pthread_mutex_t lock;
-	struct session_event *evq;
+	struct session_event **evq;	/* a ring of heap events, so memory stays flat */
 	unsigned evq_head, evq_len;
 	struct end_sample remote_last;
 	bool has_remote;
@@ -71,18 +71,30 @@ double service_demand(double util_pct, unsigned ncpu, double elapsed,
 	return util_pct / 100.0 * ncpu * elapsed * 1e6 / units;
 }
 
-/* Queue one event for the consumer and wake it. */
+/* Drop the oldest queued event; the lock is held. */
+static void session_evq_drop(struct session *s)
+{
+	session_event_free(s->evq[s->evq_head]);
+	free(s->evq[s->evq_head]);
+	s->evq_head = (s->evq_head + 1) % EVQ_MAX;
+	s->evq_len--;
+}
+
+/* Queue one event for the consumer (taking over what it owns) and wake it. */
 static void session_push(struct session *s, struct session_event *ev)
 {
+	struct session_event *e = malloc(sizeof(*e));
 	uint64_t one = 1;
 
-	pthread_mutex_lock(&s->lock);
-	if (s->evq_len == EVQ_MAX) {
-		session_event_free(&s->evq[s->evq_head]);
-		s->evq_head = (s->evq_head + 1) % EVQ_MAX;
-		s->evq_len--;
+	if (!e) {
+		session_event_free(ev);
+		return;
 	}
-	s->evq[(s->evq_head + s->evq_len) % EVQ_MAX] = *ev;
+	*e = *ev;
+	pthread_mutex_lock(&s->lock);
+	if (s->evq_len == EVQ_MAX)
+		session_evq_drop(s);
+	s->evq[(s->evq_head + s->evq_len) % EVQ_MAX] = e;
 	s->evq_len++;
 	pthread_mutex_unlock(&s->lock);
 	if (write(s->evfd, &one, sizeof(one)) < 0)
@@ -292,38 +304,16 @@ static int session_open_flows(struct session *s, const uint16_t *ports, char *er
 	return 0;
 }
 
-/* Wait for every local worker to end, reading control frames meanwhile. */
+/* Wait for every local worker to end. */
 static int session_join(struct session *s, char *err)
 {
-	uint64_t deadline = now_ns() + DRAIN_TIMEOUT_MS * 1000000ull;
-	bool aborted = false;
-	int ret = 0;
+	return flows_join(s->flows, s->nflows, &s->abort, DRAIN_TIMEOUT_MS, "local end", err);
+}
 
-	for (;;) {
-		bool all = true;
-
-		for (unsigned i = 0; i < s->nflows; i++)
-			if (s->flows[i].started &&
-			    !__atomic_load_n(&s->flows[i].done, __ATOMIC_ACQUIRE))
-				all = false;
-		if (all)
-			break;
-		if (!aborted && now_ns() > deadline) {
-			__atomic_store_n(&s->abort, 1, __ATOMIC_RELEASE);
-			aborted = true;
-			ret = err_set(err, -ETIMEDOUT,
-				      "local end: flows did not finish within %d s of the stop (remote end not answering?)",
-				      DRAIN_TIMEOUT_MS / 1000);
-		}
-		usleep(2000);
-	}
-	for (unsigned i = 0; i < s->nflows; i++) {
-		int fret = s->flows[i].started ? flow_join(&s->flows[i]) : 0;
-
-		if (fret && !ret && !aborted)
-			ret = err_set(err, fret, "local end: %s", s->flows[i].errbuf);
-	}
-	return ret;
+/* The other end failed: end the local workers at once. */
+static void session_abort(struct session *s)
+{
+	flows_abort(s->flows, s->nflows, &s->abort);
 }
 
 /*
@@ -531,7 +521,7 @@ static int session_run(struct session *s, char *err)
 	for (unsigned i = 0; i < s->nflows; i++) {
 		ret = flow_start(&s->flows[i], err);
 		if (ret) {
-			__atomic_store_n(&s->abort, 1, __ATOMIC_RELEASE);
+			session_abort(s);
 			session_join(s, ferr);
 			return ret;
 		}
@@ -539,7 +529,7 @@ static int session_run(struct session *s, char *err)
 
 	ret = session_wait_run(s, err);
 	if (ret)
-		__atomic_store_n(&s->abort, 1, __ATOMIC_RELEASE);
+		session_abort(s);
 	/* MAERTS: the server is the sender and must hear of the stop first. */
 	if (!ret && s->p.type == TEST_TCP_MAERTS)
 		ret = session_send_stop(s, &(struct flow_counters){ 0 },
@@ -582,7 +572,7 @@ static void *session_thread(void *arg)
 
 	s->ret = session_run(s, s->err);
 	if (s->ret) {
-		__atomic_store_n(&s->abort, 1, __ATOMIC_RELEASE);
+		session_abort(s);
 		if (s->cfd >= 0)
 			proto_send_error(s->cfd, "aborted", s->err);
 	}
@@ -681,7 +671,8 @@ int session_next_event(struct session *s, struct session_event *ev)
 
 	pthread_mutex_lock(&s->lock);
 	if (s->evq_len) {
-		*ev = s->evq[s->evq_head];
+		*ev = *s->evq[s->evq_head];
+		free(s->evq[s->evq_head]);
 		s->evq_head = (s->evq_head + 1) % EVQ_MAX;
 		s->evq_len--;
 		ret = 0;
@@ -746,11 +737,8 @@ void session_destroy(struct session *s)
 		server_shutdown(s->embedded);
 		server_destroy(s->embedded);
 	}
-	while (s->evq && s->evq_len) {
-		session_event_free(&s->evq[s->evq_head]);
-		s->evq_head = (s->evq_head + 1) % EVQ_MAX;
-		s->evq_len--;
-	}
+	while (s->evq && s->evq_len)
+		session_evq_drop(s);
 	if (s->has_remote)
 		sample_free(&s->remote_last);
 	session_result_free(&s->res);

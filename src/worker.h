@@ -88,4 +88,15 @@ void flow_interrupt(struct flow *f);
 /* Wait for the worker; returns f->err. */
 int flow_join(struct flow *f);
 
+/* Set *abort for flows[0..n-1] and wake each of them (flow_interrupt). */
+void flows_abort(struct flow *flows, unsigned n, int *abort);
+
+/*
+ * Wait for every started flow to end, reading nothing; flows still running
+ * drain_ms after the call are aborted.  Returns 0, -ETIMEDOUT when they had
+ * to be aborted, or the first flow's error; err says which ("who: ...").
+ */
+int flows_join(struct flow *flows, unsigned n, int *abort, int drain_ms,
+	       const char *who, char *err);
+
 #endif

@@ -22,7 +22,9 @@ sleep 1
 kill -9 $victim
 wait $victim 2>/dev/null
 wait $other
-ok $? "a run beside a client killed with SIGKILL completes"
+rc=$?
+ok $rc "a run beside a client killed with SIGKILL completes"
+[ $rc -eq 0 ] || tail -5 "$TMP/other.json" | sed 's/^/# /'
 [ "$(jq_py "$TMP/other.json" 'j["counts_agree"]')" = True ]
 ok $? "and its counts agree"
 sleep 0.5
