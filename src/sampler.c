@@ -35,6 +35,7 @@ struct sampler {
 	struct hist *h_prev, *h_now, *h_tmp, *h_iv;
 	uint64_t ctx_prev_vol, ctx_prev_invol;
 	uint32_t cpu_ticks[TT_MAX_CPUS];	/* worker-ticks seen on each CPU */
+	uint64_t *ctx_last;		/* per flow: vol, invol last read */
 	struct sock_sample *init;	/* buffer sizes before the run */
 };
 
@@ -113,7 +114,10 @@ static struct sock_sample *sampler_socks(struct sampler *s, uint32_t *nout)
 	return socks;
 }
 
-/* Context switches of the live workers, summed, and where each ran. */
+/*
+ * Context switches of the workers, summed, and where each ran.  A worker
+ * that has ended keeps the figures last read, so totals never go back.
+ */
 static void sampler_tasks(struct sampler *s, uint64_t *vol, uint64_t *invol)
 {
 	pid_t pid = getpid();
@@ -124,14 +128,18 @@ static void sampler_tasks(struct sampler *s, uint64_t *vol, uint64_t *invol)
 		int cpu;
 		pid_t tid = __atomic_load_n(&s->flows[i].tid, __ATOMIC_RELAXED);
 
-		if (tid <= 0 || __atomic_load_n(&s->flows[i].done, __ATOMIC_ACQUIRE))
-			continue;
-		if (taskstat_ctx("/proc", pid, tid, &v, &iv) == 0) {
-			*vol += v;
-			*invol += iv;
+		if (tid > 0 && !__atomic_load_n(&s->flows[i].done, __ATOMIC_ACQUIRE)) {
+			if (taskstat_ctx("/proc", pid, tid, &v, &iv) == 0 &&
+			    v >= s->ctx_last[2 * i] && iv >= s->ctx_last[2 * i + 1]) {
+				s->ctx_last[2 * i] = v;
+				s->ctx_last[2 * i + 1] = iv;
+			}
+			if (taskstat_cpu("/proc", pid, tid, &cpu) == 0 && cpu >= 0 &&
+			    cpu < TT_MAX_CPUS)
+				s->cpu_ticks[cpu]++;
 		}
-		if (taskstat_cpu("/proc", pid, tid, &cpu) == 0 && cpu >= 0 && cpu < TT_MAX_CPUS)
-			s->cpu_ticks[cpu]++;
+		*vol += s->ctx_last[2 * i];
+		*invol += s->ctx_last[2 * i + 1];
 	}
 }
 
@@ -226,7 +234,8 @@ int sampler_create(struct sampler **sp, struct flow *flows, unsigned n,
 	s->h_tmp = malloc(sizeof(struct hist));
 	s->h_iv = malloc(sizeof(struct hist));
 	s->init = calloc(n ? n : 1, sizeof(*s->init));
-	if (!s->h_prev || !s->h_now || !s->h_tmp || !s->h_iv || !s->init) {
+	s->ctx_last = calloc(2 * (n ? n : 1), sizeof(*s->ctx_last));
+	if (!s->h_prev || !s->h_now || !s->h_tmp || !s->h_iv || !s->init || !s->ctx_last) {
 		ret = err_set(err, -ENOMEM, "sampler: out of memory");
 		goto fail;
 	}
@@ -351,5 +360,6 @@ void sampler_destroy(struct sampler *s)
 	free(s->h_tmp);
 	free(s->h_iv);
 	free(s->init);
+	free(s->ctx_last);
 	free(s);
 }

@@ -7,6 +7,7 @@
 #include <netdb.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,7 @@ struct session {
 	bool has_remote;
 
 	int stop, abort;	/* flags the workers read */
+	volatile sig_atomic_t user_abort;	/* session_abort() */
 	struct flow *flows;
 	struct hist *hists;
 	unsigned nflows;
@@ -311,7 +313,7 @@ static int session_join(struct session *s, char *err)
 }
 
 /* The other end failed: end the local workers at once. */
-static void session_abort(struct session *s)
+static void session_abort_flows(struct session *s)
 {
 	flows_abort(s->flows, s->nflows, &s->abort);
 }
@@ -456,27 +458,67 @@ static void session_derive(struct session *s)
 	}
 }
 
-/* Start the embedded server on loopback and point the session at it. */
+struct embed_ctx {
+	struct session *s;
+	struct server_opts so;
+	int ret;
+	char err[ERR_MAX];
+};
+
+/*
+ * Open the embedded server from a thread of its own that first enters the
+ * lab's server side: its sockets, and the threads it starts, live there.
+ */
+static void *embed_thread(void *arg)
+{
+	struct embed_ctx *e = arg;
+
+	e->ret = lab_enter(e->s->o.lab, LAB_B, e->err);
+	if (!e->ret)
+		e->ret = server_open(&e->s->embedded, &e->so, e->err);
+	if (!e->ret)
+		e->ret = server_start_thread(e->s->embedded, e->err);
+	return NULL;
+}
+
+/* Start the embedded server (in the lab, or on loopback) and aim at it. */
 static int session_embed(struct session *s, char *err)
 {
 	bool v6 = s->o.af_hint == AF_INET6;
-	struct server_opts so = {
-		.listen_addr = v6 ? "::1" : "127.0.0.1",
-		.port = "0",
-		.max_sessions = 4,
+	struct embed_ctx e = {
+		.s = s,
+		.so = { .port = "0", .max_sessions = 4 },
 	};
+	const char *why = s->o.why ? s->o.why : "no -H given";
+	pthread_t t;
 	int ret;
 
-	ret = server_open(&s->embedded, &so, err);
-	if (ret)
-		return ret;
-	ret = server_start_thread(s->embedded, err);
-	if (ret)
-		return ret;
-	snprintf(s->host, sizeof(s->host), "%s", so.listen_addr);
+	if (s->o.lab) {
+		struct lab_info li;
+
+		e.so.listen_addr = lab_addr(s->o.lab, LAB_B, v6 ? AF_INET6 : AF_INET);
+		ret = pthread_create(&t, NULL, embed_thread, &e);
+		if (ret)
+			return err_set(err, -ret, "embedded server: thread: %s", strerror(ret));
+		pthread_join(t, NULL);
+		if (e.ret)
+			return err_set(err, e.ret, "%s", e.err);
+		if (lab_info(s->o.lab, &li, NULL) == 0)
+			lab_describe(&li, s->res.target, sizeof(s->res.target));
+		else
+			snprintf(s->res.target, sizeof(s->res.target), "lab");
+	} else {
+		e.so.listen_addr = v6 ? "::1" : "127.0.0.1";
+		ret = server_open(&s->embedded, &e.so, err);
+		if (!ret)
+			ret = server_start_thread(s->embedded, err);
+		if (ret)
+			return ret;
+		snprintf(s->res.target, sizeof(s->res.target),
+			 "loopback: embedded tunetopd on %s (%s)", e.so.listen_addr, why);
+	}
+	snprintf(s->host, sizeof(s->host), "%s", e.so.listen_addr);
 	snprintf(s->port, sizeof(s->port), "%d", server_port(s->embedded));
-	snprintf(s->res.target, sizeof(s->res.target),
-		 "loopback: embedded tunetopd on %s (no -H given)", so.listen_addr);
 	return 0;
 }
 
@@ -521,15 +563,17 @@ static int session_run(struct session *s, char *err)
 	for (unsigned i = 0; i < s->nflows; i++) {
 		ret = flow_start(&s->flows[i], err);
 		if (ret) {
-			session_abort(s);
+			session_abort_flows(s);
 			session_join(s, ferr);
 			return ret;
 		}
 	}
 
 	ret = session_wait_run(s, err);
+	if (!ret && s->user_abort)
+		ret = err_set(err, -ECANCELED, "local end: run aborted by the user");
 	if (ret)
-		session_abort(s);
+		session_abort_flows(s);
 	/* MAERTS: the server is the sender and must hear of the stop first. */
 	if (!ret && s->p.type == TEST_TCP_MAERTS)
 		ret = session_send_stop(s, &(struct flow_counters){ 0 },
@@ -570,9 +614,16 @@ static void *session_thread(void *arg)
 	struct session *s = arg;
 	struct session_event ev = { .kind = SESSION_EV_END };
 
-	s->ret = session_run(s, s->err);
+	/* In a lab, every socket of the client end (and of the workers this
+	 * thread starts) is made inside side a: never aimed at a lab address
+	 * from the host. */
+	s->ret = 0;
+	if (s->o.lab && !s->o.host)
+		s->ret = lab_enter(s->o.lab, LAB_A, s->err);
+	if (!s->ret)
+		s->ret = session_run(s, s->err);
 	if (s->ret) {
-		session_abort(s);
+		session_abort_flows(s);
 		if (s->cfd >= 0)
 			proto_send_error(s->cfd, "aborted", s->err);
 	}
@@ -689,6 +740,12 @@ void session_event_free(struct session_event *ev)
 	if (ev->has_remote)
 		sample_free(&ev->remote);
 	ev->has_remote = false;
+}
+
+void session_abort(struct session *s)
+{
+	s->user_abort = 1;
+	session_stop(s);
 }
 
 void session_stop(struct session *s)

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 
+#include "lab.h"
 #include "params.h"
 #include "sample.h"
 #include "util.h"
@@ -13,6 +14,8 @@ struct session_opts {
 	const char *host;		/* NULL: embedded server on loopback */
 	const char *port;		/* control port, NULL = 12866 */
 	int af_hint;			/* AF_INET/AF_INET6 from -4/-6, else 0 */
+	struct lab *lab;		/* with no host: client in side a, server in b */
+	const char *why;		/* why this target, for the output */
 	struct test_params p;
 	double connect_timeout;		/* seconds */
 };
@@ -57,8 +60,11 @@ int session_event_fd(const struct session *s);
 /* Take the next event: 0, or -EAGAIN when none is waiting. */
 int session_next_event(struct session *s, struct session_event *ev);
 void session_event_free(struct session_event *ev);
-/* Ask the run to end now (the measured interval ends here). */
+/* Ask the run to end now (the measured interval ends here).  Both are
+ * async-signal-safe. */
 void session_stop(struct session *s);
+/* End the run at once, not waiting for in-flight work (a second Ctrl-C). */
+void session_abort(struct session *s);
 /* Wait for the run's end. 0 with r filled, or -errno with err saying which
  * end failed; r then holds what was measured so far. */
 int session_wait(struct session *s, struct session_result *r, char *err);

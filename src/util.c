@@ -2,10 +2,13 @@
 /* util.c - error buffers, clocks and number parsing shared by the engine. */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -92,6 +95,44 @@ int parse_size(const char *s, uint64_t *out)
 		return -ERANGE;
 	*out = v * mult;
 	return 0;
+}
+
+int parse_rate(const char *s, uint64_t *bps)
+{
+	static const struct {
+		const char *unit;
+		double mult;
+	} units[] = {
+		{ "bit", 1 }, { "kbit", 1e3 }, { "mbit", 1e6 }, { "gbit", 1e9 },
+		{ "tbit", 1e12 }, { "bps", 8 }, { "kbps", 8e3 }, { "mbps", 8e6 },
+		{ "gbps", 8e9 },
+	};
+	char *end;
+	double v;
+
+	if (!s || !*s)
+		return -EINVAL;
+	if (!strcasecmp(s, "none")) {
+		*bps = 0;
+		return 0;
+	}
+	if (!isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || !isfinite(v) || v <= 0)
+		return -EINVAL;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		double r = v * units[i].mult;
+
+		if (strcasecmp(end, units[i].unit))
+			continue;
+		if (r < 1 || r > 1e15)
+			return -EINVAL;
+		*bps = (uint64_t)(r + 0.5);
+		return 0;
+	}
+	return -EINVAL;
 }
 
 int write_full(int fd, const void *buf, size_t len)

@@ -33,6 +33,13 @@ double wall_time(void);
  */
 int parse_size(const char *s, uint64_t *out);
 
+/*
+ * Parse a link rate the way tc does: a number and a unit of bit, kbit,
+ * mbit, gbit or tbit (powers of 1000) or bps, kbps, mbps, gbps (bytes/s);
+ * "none" is 0.  *bps is bits per second.  0 or -EINVAL.
+ */
+int parse_rate(const char *s, uint64_t *bps);
+
 /* Parse a non-negative integer in [min, max]; returns 0 or -EINVAL/-ERANGE. */
 int parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 

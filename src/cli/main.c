@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lab-cmd.h"
 #include "run.h"
 
 static void usage(FILE *f)
@@ -15,9 +16,12 @@ static void usage(FILE *f)
 		"Subcommands:\n"
 		"  run      run one netperf-style test and print its results\n"
 		"           (tunetop run -h lists the options)\n"
+		"  lab      up|status|down: a private two-host network of namespaces\n"
+		"  restore  remove labs left behind by a tunetop that was killed\n"
 		"\n"
 		"With no subcommand tunetop runs the default test (TCP_RR, 10 s) live\n"
-		"against its embedded server on loopback, one line per second.\n"
+		"against its embedded server, one line per second: in a lab of its own\n"
+		"when it may make one (CAP_NET_ADMIN), else over loopback.\n"
 		"  -V, --version   print the version\n"
 		"  -h, --help      this help\n");
 }
@@ -33,10 +37,17 @@ int main(int argc, char **argv)
 		printf("tunetop %s\n", PACKAGE_VERSION);
 		return 0;
 	}
+	/* A lab left by a tunetop that was killed goes before anything else. */
+	if (lab_privileged() && !(argc > 1 && !strcmp(argv[1], "restore")))
+		lab_reap_report(stderr, "tunetop", false);
 	if (argc > 1 && !strcmp(argv[1], "run"))
 		return run_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "lab"))
+		return lab_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "restore"))
+		return restore_main(argc - 1, argv + 1);
 	if (argc > 1 && argv[1][0] != '-') {
-		fprintf(stderr, "tunetop: unknown subcommand '%s'; accepted is: run (see tunetop -h)\n",
+		fprintf(stderr, "tunetop: unknown subcommand '%s'; accepted: run, lab, restore (see tunetop -h)\n",
 			argv[1]);
 		return 2;
 	}

@@ -21,7 +21,8 @@
 #define SIZE_HINT "bytes, optionally with K/M/G (x1024) or k/m/g (x1000)"
 #define TYPES_HINT "TCP_RR, TCP_CRR, TCP_STREAM, TCP_MAERTS, UDP_RR, UDP_STREAM"
 #define ALL_OPTS_HINT "-t -H -p -4 -6 -l -T -c -C -D -i -I -P -h " \
-	"--json --json-stream --sample-ms --connect-timeout; after --: " \
+	"--json --json-stream --sample-ms --connect-timeout --lab --loopback " \
+	"--mtu --rate; after --: " \
 	"-r -b -D -m -M -s -S -n -o -O -k -h"
 
 /* A sample tick no shorter or longer than this (params_validate agrees). */
@@ -493,13 +494,28 @@ static int unknown_opt(struct parse_state *st, char c, bool test)
 		       ALL_OPTS_HINT);
 }
 
-/* --json, --json-stream, --sample-ms N, --connect-timeout S (or =), --help. */
+/* The value of a long option: after '=' or the next word. 0, or 2 with err. */
+static int long_val(struct parse_state *st, int argc, char **argv, int *i,
+		    const char *eq, const char *name, const char *accepted,
+		    const char **val)
+{
+	if (eq)
+		*val = eq + 1;
+	else if (*i + 1 < argc)
+		*val = argv[++*i];
+	else
+		return err_set(st->err, 2, "option %s: missing value; accepted: %s", name, accepted);
+	return 0;
+}
+
+/* --json, --json-stream, --sample-ms N, --connect-timeout S, --lab NAME,
+ * --loopback, --mtu N, --rate R (values also as --opt=value), --help. */
 static int long_opt(struct parse_state *st, int argc, char **argv, int *i)
 {
 	const char *a = argv[*i];
 	const char *eq = strchr(a, '=');
 	size_t len = eq ? (size_t)(eq - a) : strlen(a);
-	const char *val;
+	const char *val = NULL;
 	uint64_t x;
 
 	if (len == 6 && !strncmp(a, "--json", len) && !eq)
@@ -512,13 +528,8 @@ static int long_opt(struct parse_state *st, int argc, char **argv, int *i)
 		return 1;
 	}
 	if (len == 11 && !strncmp(a, "--sample-ms", len)) {
-		if (eq)
-			val = eq + 1;
-		else if (*i + 1 < argc)
-			val = argv[++*i];
-		else
-			return err_set(st->err, 2, "option --sample-ms: missing value; accepted: milliseconds %d-%d",
-				       SAMPLE_MS_MIN, SAMPLE_MS_MAX);
+		if (long_val(st, argc, argv, i, eq, "--sample-ms", "milliseconds 10-10000", &val))
+			return 2;
 		if (parse_uint(val, SAMPLE_MS_MIN, SAMPLE_MS_MAX, &x))
 			return err_set(st->err, 2, "option --sample-ms %s: not a tick length; accepted: milliseconds %d-%d",
 				       val, SAMPLE_MS_MIN, SAMPLE_MS_MAX);
@@ -529,16 +540,44 @@ static int long_opt(struct parse_state *st, int argc, char **argv, int *i)
 	if (len == 17 && !strncmp(a, "--connect-timeout", len)) {
 		double secs;
 
-		if (eq)
-			val = eq + 1;
-		else if (*i + 1 < argc)
-			val = argv[++*i];
-		else
-			return err_set(st->err, 2, "option --connect-timeout: missing value; accepted: seconds, 0.1-600");
+		if (long_val(st, argc, argv, i, eq, "--connect-timeout", "seconds, 0.1-600", &val))
+			return 2;
 		if (parse_double(val, 0.1, 600, &secs))
 			return err_set(st->err, 2, "option --connect-timeout %s: not a time; accepted: seconds, 0.1-600",
 				       val);
 		st->o->so.connect_timeout = secs;
+		return 0;
+	}
+	if (len == 10 && !strncmp(a, "--loopback", len) && !eq) {
+		st->o->loopback = true;
+		return 0;
+	}
+	if (len == 5 && !strncmp(a, "--lab", len)) {
+		if (long_val(st, argc, argv, i, eq, "--lab", "the name of a lab from `tunetop lab up`", &val))
+			return 2;
+		if (!*val || strlen(val) >= sizeof(st->o->lab_name))
+			return err_set(st->err, 2, "option --lab: accepted: the name of a lab from `tunetop lab up`");
+		snprintf(st->o->lab_name, sizeof(st->o->lab_name), "%s", val);
+		return 0;
+	}
+	if (len == 5 && !strncmp(a, "--mtu", len)) {
+		if (long_val(st, argc, argv, i, eq, "--mtu", "the lab's MTU, 68-65535", &val))
+			return 2;
+		if (parse_uint(val, 68, 65535, &x))
+			return err_set(st->err, 2, "option --mtu %s: accepted: the lab's MTU, 68-65535 (e.g. 1500, 9000)",
+				       val);
+		st->o->lab_mtu = (unsigned)x;
+		st->o->lab_opts_given = true;
+		return 0;
+	}
+	if (len == 6 && !strncmp(a, "--rate", len)) {
+		if (long_val(st, argc, argv, i, eq, "--rate", "a rate like 1gbit, 10gbit, 100mbit or none", &val))
+			return 2;
+		if (parse_rate(val, &x))
+			return err_set(st->err, 2, "option --rate %s: accepted: a rate like 1gbit, 10gbit, 100mbit or none",
+				       val);
+		st->o->lab_rate = x;
+		st->o->lab_opts_given = true;
 		return 0;
 	}
 	return err_set(st->err, 2, "option %.*s: unknown; accepted: %s",
@@ -567,6 +606,15 @@ static int options_finish(struct parse_state *st)
 	char why[ERR_MAX];
 
 	o->iterating = st->i_given || st->I_given;
+	if (o->so.host && (o->lab_name[0] || o->loopback || o->lab_opts_given))
+		return err_set(st->err, 2, "option -H: conflicts with %s; accepted: -H for a remote tunetopd, or --lab/--loopback/--mtu/--rate for the embedded one",
+			       o->lab_name[0] ? "--lab" : o->loopback ? "--loopback" : "--mtu/--rate");
+	if (o->loopback && (o->lab_name[0] || o->lab_opts_given))
+		return err_set(st->err, 2, "option --loopback: conflicts with %s; accepted: one of them",
+			       o->lab_name[0] ? "--lab" : "--mtu/--rate");
+	if (o->lab_name[0] && o->lab_opts_given)
+		return err_set(st->err, 2, "option --lab %s: conflicts with --mtu/--rate, which shape a new lab; accepted: tunetop lab up --mtu/--rate, then --lab",
+			       o->lab_name);
 	if (o->interim > 0) {
 		double ms = round(o->interim * 1000.0);
 		uint32_t tick;
@@ -686,6 +734,10 @@ void options_usage(FILE *f)
 "  --json-stream  print a JSON line per sample tick, then the result\n"
 "  --sample-ms N  sampler tick, 10-10000 ms (default 100; -D sets it)\n"
 "  --connect-timeout S  give up connecting to tunetopd after S seconds (5)\n"
+"  --loopback     with no -H: test over loopback even when a lab is possible\n"
+"  --lab NAME     with no -H: run in a lab made by `tunetop lab up`\n"
+"  --mtu N        the MTU of the run's own lab (default 1500, up to 65535)\n"
+"  --rate R       a tbf rate limit for the run's own lab (1gbit, 10gbit, none)\n"
 "  -h             this help\n"
 "\n"
 "Test options (after --):\n"

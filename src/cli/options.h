@@ -33,6 +33,11 @@ struct cli_opts {
 	struct selector_list sel;	/* for -o/-k; with OUT_HUMAN, -O columns */
 	bool headers;			/* -P 0/1: print banner and column titles */
 	bool help;			/* -h: usage was asked for */
+	bool loopback;			/* --loopback: never a lab */
+	char lab_name[64];		/* --lab NAME: run in this existing lab */
+	unsigned lab_mtu;		/* --mtu N of the run's own lab (0: 1500) */
+	uint64_t lab_rate;		/* --rate R of the run's own lab, bit/s */
+	bool lab_opts_given;		/* --mtu or --rate */
 };
 
 /*

@@ -5,36 +5,54 @@
 #include <errno.h>
 #include <math.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/signalfd.h>
 
 #include "options.h"
 #include "output.h"
 #include "run.h"
+#include "lab-cmd.h"
+#include "lab.h"
 #include "session.h"
 
 #define MAX_ITER 30
 
-static struct session *volatile current;
-static volatile sig_atomic_t interrupted;
-
-/* Ctrl-C ends the measured interval now; the results are still printed. */
-static void on_signal(int sig)
+/*
+ * SIGINT, SIGTERM and SIGHUP are blocked in every thread and read from a
+ * signalfd in the main loop: the first ends the measured interval (the
+ * results are still printed), the second ends the run at once; either way
+ * the run's lab is torn down before tunetop exits.
+ */
+static int run_signals(sigset_t *set)
 {
-	struct session *s = current;
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+	if (pthread_sigmask(SIG_BLOCK, set, NULL))
+		return -1;
+	return signalfd(-1, set, SFD_CLOEXEC | SFD_NONBLOCK);
+}
 
-	interrupted++;
-	if (s && interrupted == 1)
-		session_stop(s);
-	else
-		_exit(130);
+/* Signals that arrived, counted; 0 when none. */
+static unsigned run_take_signals(int sfd)
+{
+	struct signalfd_siginfo si;
+	unsigned n = 0;
+
+	while (read(sfd, &si, sizeof(si)) == sizeof(si))
+		n++;
+	return n;
 }
 
 /* One iteration: run the session, printing interim lines as they come. */
-static int run_once(const struct cli_opts *o, struct session_result *res, char *err)
+static int run_once(const struct cli_opts *o, int sfd, unsigned *signals,
+		    struct session_result *res, char *err)
 {
 	struct session *s;
 	int ret, fd;
@@ -48,14 +66,25 @@ static int run_once(const struct cli_opts *o, struct session_result *res, char *
 		session_destroy(s);
 		return ret;
 	}
-	current = s;
 	fd = session_event_fd(s);
 	while (!end) {
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		struct pollfd pfd[2] = {
+			{ .fd = fd, .events = POLLIN },
+			{ .fd = sfd, .events = POLLIN },
+		};
 		struct session_event ev;
 
-		if (poll(&pfd, 1, -1) < 0 && errno != EINTR)
+		if (poll(pfd, 2, -1) < 0 && errno != EINTR)
 			break;
+		if (pfd[1].revents) {
+			unsigned before = *signals;
+
+			*signals += run_take_signals(sfd);
+			if (before == 0 && *signals >= 1)
+				session_stop(s);
+			if (*signals >= 2)
+				session_abort(s);
+		}
 		while (session_next_event(s, &ev) == 0) {
 			if (ev.kind == SESSION_EV_END)
 				end = true;
@@ -66,9 +95,46 @@ static int run_once(const struct cli_opts *o, struct session_result *res, char *
 		fflush(stdout);
 	}
 	ret = session_wait(s, res, err);
-	current = NULL;
 	session_destroy(s);
 	return ret;
+}
+
+/*
+ * With no -H: an existing lab (--lab), loopback (--loopback, or no
+ * privilege for a lab), or a lab of the run's own, made here.  The choice
+ * and its reason go into every output.
+ */
+static int run_target(struct cli_opts *o, struct lab **own, char *err)
+{
+	static char why[ERR_MAX + 32];
+	struct lab_opts lo = { .mtu = o->lab_mtu, .rate_bps = o->lab_rate };
+	int ret;
+
+	*own = NULL;
+	if (o->so.host)
+		return 0;
+	if (o->loopback) {
+		o->so.why = "asked for with --loopback";
+		return 0;
+	}
+	if (o->lab_name[0])
+		return lab_open(&o->so.lab, o->lab_name, err);
+	if (!lab_privileged()) {
+		if (o->lab_opts_given)
+			return err_set(err, -EPERM, "--mtu/--rate: a lab needs CAP_NET_ADMIN and CAP_SYS_ADMIN (run as root)");
+		o->so.why = "no CAP_NET_ADMIN for a lab";
+		return 0;
+	}
+	ret = lab_create(own, &lo, err);
+	if (ret && o->lab_opts_given)
+		return ret;
+	if (ret) {
+		snprintf(why, sizeof(why), "the lab could not be made: %s", err);
+		o->so.why = why;
+		return 0;
+	}
+	o->so.lab = *own;
+	return 0;
 }
 
 int run_main(int argc, char **argv)
@@ -77,9 +143,10 @@ int run_main(int argc, char **argv)
 	static struct run_summary sum;
 	double thr[MAX_ITER], lcpu[MAX_ITER], rcpu[MAX_ITER];
 	char err[ERR_MAX] = "";
-	unsigned max_iter;
-	int ret;
-	struct sigaction sa = { .sa_handler = on_signal };
+	struct lab *own_lab = NULL;
+	unsigned max_iter, signals = 0;
+	sigset_t sigs;
+	int ret, sfd;
 
 	ret = options_parse(argc, argv, &o, err);
 	if (ret == 1)
@@ -88,10 +155,18 @@ int run_main(int argc, char **argv)
 		fprintf(stderr, "tunetop run: %s\n", err);
 		return 2;
 	}
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	sfd = run_signals(&sigs);
+	if (sfd < 0) {
+		fprintf(stderr, "tunetop run: signalfd: %s\n", strerror(errno));
+		return 1;
+	}
+	ret = run_target(&o, &own_lab, err);
+	if (ret) {
+		fprintf(stderr, "tunetop run: %s\n", err);
+		close(sfd);
+		return 1;
+	}
 
 	sum.iterating = o.iterating;
 	sum.it = o.it;
@@ -103,7 +178,10 @@ int run_main(int argc, char **argv)
 		if (n)
 			session_result_free(&sum.res);
 		memset(&sum.res, 0, sizeof(sum.res));
-		ret = run_once(&o, &sum.res, err);
+		signals += run_take_signals(sfd);
+		if (n && signals)
+			break;
+		ret = run_once(&o, sfd, &signals, &sum.res, err);
 		sum.iterations = n + 1;
 		if (ret) {
 			sum.failed = true;
@@ -117,7 +195,7 @@ int run_main(int argc, char **argv)
 			figs[nfig++] = lcpu;
 		if (o.remote_cpu)
 			figs[nfig++] = rcpu;
-		if (interrupted || !o.iterating)
+		if (signals || !o.iterating)
 			break;
 		if (o.iterating && stats_iterate_done(&o.it, figs, nfig, n + 1))
 			break;
@@ -147,5 +225,14 @@ int run_main(int argc, char **argv)
 		ret = 1;
 	}
 	session_result_free(&sum.res);
+	if (own_lab && lab_destroy(own_lab, err)) {
+		fprintf(stderr, "tunetop run: %s\n", err);
+		ret = 1;
+	} else if (o.so.lab && !own_lab) {
+		lab_close(o.so.lab);
+	}
+	close(sfd);
+	if (signals >= 2)
+		return 130;
 	return ret ? 1 : 0;
 }

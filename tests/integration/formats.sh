@@ -62,7 +62,12 @@ lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 iv = [l for l in lines if l.get("type") == "interval"]
 assert len(iv) >= 3, len(iv)
 assert lines[-1]["type"] == "result"
-assert "remote" in iv[-1] and iv[-1]["local"]["rate"] > 0
+# Every tick has the local end; the remote end's first sample may still be
+# on its way at the first local tick, never later.
+assert all(x["local"] is not None and x["local"]["rate"] > 0 for x in iv), iv
+assert all(x["remote"] is not None for x in iv[1:]), [x["remote"] is None for x in iv]
+ctx = [x["local"]["ctx_vol"] for x in iv]
+assert ctx == sorted(ctx), ctx
 PY
 ok $? "--json-stream: interval lines with both ends, then the result"
 

@@ -31,10 +31,10 @@ lss=$(jq_py "$TMP/s.json" 'j["result"]["lss_size"]')
 [ "$lss" = 262144 ] || [ "$lss" = 262144.0 ]
 ok $? "-s 128K gives a local send buffer of 2 x 128K as the kernel doubles it (got $lss)"
 
-# Embedded server (no -H): loopback, said so.
-"$TUNETOP" run -t TCP_RR -l 1 >"$TMP/e.txt" 2>&1
+# Embedded server on loopback (no -H, --loopback), said so.
+"$TUNETOP" run -t TCP_RR -l 1 --loopback >"$TMP/e.txt" 2>&1
 ok $? "embedded server run exits 0"
-grep -q "loopback: embedded tunetopd" "$TMP/e.txt"
-ok $? "output says the embedded loopback server was used"
+grep -q "loopback: embedded tunetopd on 127.0.0.1 (asked for with --loopback)" "$TMP/e.txt"
+ok $? "output says the embedded loopback server was used, and why"
 
 done_testing

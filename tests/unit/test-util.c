@@ -222,8 +222,36 @@ static void test_full_io(void)
 	free(in);
 }
 
+
+/* tc's rate syntax: units, "none", and everything else refused. */
+static void test_parse_rate(void)
+{
+	static const struct {
+		const char *in;
+		int rc;
+		uint64_t want;
+	} cases[] = {
+		{ "1gbit", 0, 1000000000ull }, { "10gbit", 0, 10000000000ull },
+		{ "100mbit", 0, 100000000ull }, { "2.5gbit", 0, 2500000000ull },
+		{ "1GBIT", 0, 1000000000ull }, { "125mbps", 0, 1000000000ull },
+		{ "64kbit", 0, 64000ull }, { "none", 0, 0 }, { "8bit", 0, 8 },
+		{ "fast", -EINVAL, 0 }, { "", -EINVAL, 0 }, { "1", -EINVAL, 0 },
+		{ "1gb", -EINVAL, 0 }, { "-1gbit", -EINVAL, 0 }, { "0gbit", -EINVAL, 0 },
+		{ "1e20gbit", -EINVAL, 0 }, { "gbit", -EINVAL, 0 }, { "nan gbit", -EINVAL, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint64_t v = 12345;
+		int rc = parse_rate(cases[i].in, &v);
+
+		ok(rc == cases[i].rc && (rc || v == cases[i].want),
+		   "parse_rate(\"%s\") = %d, %llu", cases[i].in, rc, (unsigned long long)v);
+	}
+}
+
 int main(void)
 {
+	test_parse_rate();
 	signal(SIGPIPE, SIG_IGN);
 	test_parse_size();
 	test_parse_uint();

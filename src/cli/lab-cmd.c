@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* lab-cmd.c - `tunetop lab up|status|down` and `tunetop restore`. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lab-cmd.h"
+#include "lab.h"
+#include "util.h"
+
+static void lab_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: tunetop lab up [--name NAME] [--mtu N] [--rate R]\n"
+		"       tunetop lab status [NAME]\n"
+		"       tunetop lab down NAME... | --all\n"
+		"\n"
+		"A lab is two network namespaces (NAME-a, NAME-b) joined by a veth pair,\n"
+		"198.18.0.1 and fd74:7400::1 on side a, .2 and ::2 on side b.  A lab made\n"
+		"by `lab up` stays until `lab down`; run tests in it with\n"
+		"`tunetop run --lab NAME`, or look inside with `ip netns exec NAME-a ...`.\n"
+		"  --mtu N    MTU of the veth pair, 68-65535 (default 1500)\n"
+		"  --rate R   a tbf rate limit on both ends: 1gbit, 10gbit, 100mbit or none\n");
+}
+
+/* Print one lab as `lab status` shows it. */
+static void lab_print(FILE *f, const struct lab_info *li)
+{
+	char desc[200];
+
+	lab_describe(li, desc, sizeof(desc));
+	fprintf(f, "%s\n", desc);
+	if (li->owner)
+		fprintf(f, "  owner     pid %d (%s)\n", (int)li->owner,
+			li->owner_alive ? "running" : "dead: `tunetop restore` removes it");
+	else
+		fprintf(f, "  owner     none (made by `tunetop lab up`; remove with `tunetop lab down %s`)\n",
+			li->name);
+	for (int side = 0; side < 2; side++)
+		fprintf(f, "  side %c    netns %-20s dev %-8s %s/24  %s/64  mtu %u  qdisc %s\n",
+			side ? 'b' : 'a', li->netns[side], li->dev[side], li->addr4[side],
+			li->addr6[side], li->mtu, li->qdisc[side]);
+}
+
+/* `lab up`: a lab that outlives the command. */
+static int lab_up(int argc, char **argv)
+{
+	struct lab_opts lo = { .persistent = true };
+	struct lab_info li;
+	struct lab *l;
+	char err[ERR_MAX];
+	uint64_t v;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			lab_usage(stdout);
+			return 0;
+		}
+		if (strcmp(a, "--name") && strcmp(a, "--mtu") && strcmp(a, "--rate")) {
+			fprintf(stderr, "tunetop lab up: option %s: unknown; accepted: --name NAME, --mtu N, --rate R\n", a);
+			return 2;
+		}
+		if (!val) {
+			fprintf(stderr, "tunetop lab up: option %s: missing value\n", a);
+			return 2;
+		}
+		i++;
+		if (!strcmp(a, "--name")) {
+			lo.name = val;
+		} else if (!strcmp(a, "--mtu")) {
+			if (parse_uint(val, 68, 65535, &v)) {
+				fprintf(stderr, "tunetop lab up: option --mtu %s: accepted: 68-65535 (e.g. 1500, 9000)\n", val);
+				return 2;
+			}
+			lo.mtu = (unsigned)v;
+		} else if (parse_rate(val, &lo.rate_bps)) {
+			fprintf(stderr, "tunetop lab up: option --rate %s: accepted: a rate like 1gbit, 10gbit, 100mbit or none\n",
+				val);
+			return 2;
+		}
+	}
+	if (lab_create(&l, &lo, err)) {
+		fprintf(stderr, "tunetop lab up: %s\n", err);
+		return 1;
+	}
+	if (lab_info(l, &li, err) == 0)
+		lab_print(stdout, &li);
+	lab_close(l);
+	return 0;
+}
+
+/* `lab status [NAME]`: one lab, or every lab there is. */
+static int lab_status(int argc, char **argv)
+{
+	char names[64][LAB_NAME_MAX];
+	char err[ERR_MAX];
+	unsigned n = 0;
+	int rc = 0;
+
+	if (argc > 2) {
+		fprintf(stderr, "tunetop lab status: one NAME at most; accepted: tunetop lab status [NAME]\n");
+		return 2;
+	}
+	if (argc == 2) {
+		snprintf(names[0], sizeof(names[0]), "%s", argv[1]);
+		n = 1;
+	} else if (lab_list(names, 64, &n, err)) {
+		fprintf(stderr, "tunetop lab status: %s\n", err);
+		return 1;
+	}
+	if (!n)
+		printf("no labs (tunetop lab up makes one)\n");
+	for (unsigned i = 0; i < n; i++) {
+		struct lab_info li;
+		struct lab *l;
+
+		if (lab_open(&l, names[i], err) || lab_info(l, &li, err)) {
+			fprintf(stderr, "tunetop lab status: %s\n", err);
+			rc = 1;
+			if (argc != 2)
+				continue;
+			return rc;
+		}
+		lab_print(stdout, &li);
+		lab_close(l);
+	}
+	return rc;
+}
+
+/* `lab down NAME...|--all`: labs of live runs are left alone with --all. */
+static int lab_down(int argc, char **argv)
+{
+	char names[64][LAB_NAME_MAX];
+	char err[ERR_MAX];
+	bool all = argc == 2 && !strcmp(argv[1], "--all");
+	unsigned n = 0;
+	int rc = 0;
+
+	if (argc < 2) {
+		fprintf(stderr, "tunetop lab down: which lab? accepted: tunetop lab down NAME... | --all\n");
+		return 2;
+	}
+	if (all) {
+		if (lab_list(names, 64, &n, err)) {
+			fprintf(stderr, "tunetop lab down: %s\n", err);
+			return 1;
+		}
+	} else {
+		for (int i = 1; i < argc && n < 64; i++)
+			snprintf(names[n++], sizeof(names[0]), "%s", argv[i]);
+	}
+	for (unsigned i = 0; i < n; i++) {
+		struct lab_info li;
+		struct lab *l;
+
+		if (lab_open(&l, names[i], err)) {
+			fprintf(stderr, "tunetop lab down: %s\n", err);
+			rc = 1;
+			continue;
+		}
+		if (all && lab_info(l, &li, NULL) == 0 && li.owner && li.owner_alive) {
+			printf("lab %s: left alone, its run (pid %d) is still going\n", names[i], (int)li.owner);
+			lab_close(l);
+			continue;
+		}
+		if (lab_destroy(l, err)) {
+			fprintf(stderr, "tunetop lab down: %s\n", err);
+			rc = 1;
+			continue;
+		}
+		printf("lab %s: down\n", names[i]);
+	}
+	return rc;
+}
+
+int lab_main(int argc, char **argv)
+{
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		lab_usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? 2 : 0;
+	}
+	if (!strcmp(argv[1], "up"))
+		return lab_up(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "status"))
+		return lab_status(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "down"))
+		return lab_down(argc - 1, argv + 1);
+	fprintf(stderr, "tunetop lab: unknown command '%s'; accepted: up, status, down\n", argv[1]);
+	return 2;
+}
+
+/* CAP_NET_ADMIN and CAP_SYS_ADMIN (namespaces, mounts) in the effective set. */
+bool lab_privileged(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	unsigned long long eff = 0;
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &eff) == 1)
+			break;
+	fclose(f);
+	return (eff & (1ull << 12)) && (eff & (1ull << 21));
+}
+
+int lab_reap_report(FILE *f, const char *who, bool verbose)
+{
+	char names[512], err[ERR_MAX];
+	unsigned n = 0;
+
+	if (lab_reap(&n, names, sizeof(names), err)) {
+		fprintf(f, "%s: %s\n", who, err);
+		return 1;
+	}
+	if (n)
+		fprintf(f, "%s: removed %u lab%s left by a process that is gone: %s\n",
+			who, n, n == 1 ? "" : "s", names);
+	else if (verbose)
+		fprintf(f, "%s: no lab left behind by a process that is gone\n", who);
+	return 0;
+}
+
+int restore_main(int argc, char **argv)
+{
+	if (argc > 1) {
+		fprintf(stderr, "tunetop restore: takes no arguments\n");
+		return 2;
+	}
+	if (!lab_privileged()) {
+		fprintf(stderr, "tunetop restore: needs CAP_NET_ADMIN and CAP_SYS_ADMIN (run as root)\n");
+		return 1;
+	}
+	return lab_reap_report(stdout, "tunetop restore", true);
+}

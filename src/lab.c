@@ -1,0 +1,1270 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* lab.c - two named network namespaces and a veth pair, made with libnl-route-3. */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <net/if.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <unistd.h>
+
+#include <linux/magic.h>
+#include <linux/netlink.h>
+#include <linux/pkt_sched.h>
+
+#include <netlink/netlink.h>
+#include <netlink/route/addr.h>
+#include <netlink/route/link.h>
+#include <netlink/route/link/veth.h>
+#include <netlink/route/qdisc.h>
+#include <netlink/route/qdisc/tbf.h>
+#include <netlink/route/tc.h>
+
+#include "lab.h"
+#include "util.h"
+
+#define LAB_NETNS_DIR "/run/netns"	/* where iproute2 looks (ip/ipnetns.c) */
+#define LAB_MTU_DEFAULT 1500
+#define LAB_MTU_IPV6 1280		/* RFC 8200 section 5 */
+#define LAB_RATE_MIN 8000ull		/* 1 kbyte/s */
+#define LAB_HZ 250			/* tbf burst: one tick of a HZ=250 kernel */
+
+static const char *const lab_dev[2] = { "veth-a", "veth-b" };
+static const char *const lab_v4[2] = { "198.18.0.1", "198.18.0.2" };
+static const char *const lab_v6[2] = { "fd74:7400::1", "fd74:7400::2" };
+static const int lab_prefix[2] = { 24, 64 };	/* IPv4, IPv6 */
+
+static char lab_rec_dir[PATH_MAX - LAB_NAME_MAX - 16] = LAB_RECORD_DIR;
+static char lab_fail_step[16];
+
+/* A route socket created inside one namespace, with the kernel's last error. */
+struct lab_nl {
+	struct nl_sock *sk;
+	int kerr;		/* errno of the last NLMSG_ERROR, 0 if none */
+	char ext[160];		/* its extack message, "" if none */
+};
+
+struct lab {
+	char name[LAB_NAME_MAX];
+	char path[2][PATH_MAX];		/* /run/netns/<name>-a, -b */
+	int fd[2];			/* -1: side missing */
+	struct lab_nl *nl[2];		/* NULL: side missing */
+	bool has6;
+	bool made[2];			/* lab_create made this netns file */
+	bool claimed;			/* lab_create wrote the owner record */
+};
+
+/* What an owner record says. */
+struct lab_rec {
+	bool present;
+	bool valid;
+	bool persistent;
+	pid_t pid;
+	unsigned long long start;
+};
+
+void lab_set_record_dir(const char *dir)
+{
+	snprintf(lab_rec_dir, sizeof(lab_rec_dir), "%s",
+		 dir ? dir : LAB_RECORD_DIR);
+}
+
+void lab_fail_at(const char *step)
+{
+	snprintf(lab_fail_step, sizeof(lab_fail_step), "%s", step ? step : "");
+}
+
+static bool lab_fail_here(const char *step)
+{
+	return lab_fail_step[0] && !strcmp(lab_fail_step, step);
+}
+
+/* True when name is [A-Za-z0-9_.-]{1,40}, not "." or "..", no leading '-'. */
+static bool lab_name_ok(const char *name)
+{
+	size_t i, len = strlen(name);
+
+	if (len < 1 || len > LAB_NAME_LEN || name[0] == '-' ||
+	    !strcmp(name, ".") || !strcmp(name, ".."))
+		return false;
+	for (i = 0; i < len; i++) {
+		char c = name[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+		      c == '-'))
+			return false;
+	}
+	return true;
+}
+
+/* lab_name_ok, with the accepted form in the error. */
+static int lab_name_check(const char *name, char *err)
+{
+	if (lab_name_ok(name))
+		return 0;
+	return err_set(err, -EINVAL,
+		       "lab name \"%.48s\": invalid (1 to %d of A-Z a-z 0-9 _ . -, not starting with -, not . or ..)",
+		       name, LAB_NAME_LEN);
+}
+
+static void lab_rec_path(const char *name, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%s", lab_rec_dir, name);
+}
+
+/* mkdir -p with mode for every missing component. */
+static int lab_mkdir_p(const char *dir, mode_t mode, char *err)
+{
+	char buf[PATH_MAX];
+	char *p;
+
+	snprintf(buf, sizeof(buf), "%s", dir);
+	for (p = buf + 1;; p++) {
+		char c = *p;
+
+		if (c != '/' && c)
+			continue;
+		*p = '\0';
+		if (mkdir(buf, mode) && errno != EEXIST) {
+			int e = -errno;
+
+			return err_set(err, e, "mkdir %s: %s", buf, strerror(-e));
+		}
+		if (!c)
+			return 0;
+		*p = c;
+	}
+}
+
+/*
+ * Make /run/netns exist and be a shared mount point, as ip/ipnetns.c does,
+ * so a namespace unmounted here is unmounted in every mount namespace that
+ * sees it and can be freed.
+ */
+static int lab_netns_dir(char *err)
+{
+	bool made = false;
+
+	if (mkdir(LAB_NETNS_DIR, 0755) && errno != EEXIST) {
+		int e = -errno;
+
+		return err_set(err, e, "mkdir %s: %s", LAB_NETNS_DIR,
+			       strerror(-e));
+	}
+	while (mount("", LAB_NETNS_DIR, "none", MS_SHARED | MS_REC, NULL)) {
+		int e = -errno;
+
+		if (e != -EINVAL || made)
+			return err_set(err, e, "%s: make a shared mount: %s",
+				       LAB_NETNS_DIR, strerror(-e));
+		/* Not a mount point yet: make it one, bound onto itself. */
+		if (mount(LAB_NETNS_DIR, LAB_NETNS_DIR, "none",
+			  MS_BIND | MS_REC, NULL)) {
+			e = -errno;
+			return err_set(err, e, "%s: bind mount onto itself: %s",
+				       LAB_NETNS_DIR, strerror(-e));
+		}
+		made = true;
+	}
+	return 0;
+}
+
+/* Read state (field 3) and start time (field 22) of /proc/<pid>/stat. */
+static int lab_proc_start(pid_t pid, char *state, unsigned long long *start)
+{
+	char path[48], buf[1024];
+	ssize_t n;
+	char *p, *end;
+	int fd, i;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -EIO;
+	buf[n] = '\0';
+	/* comm may hold spaces and ')': the fields start after the last ')'. */
+	p = strrchr(buf, ')');
+	if (!p)
+		return -EIO;
+	p++;
+	for (i = 3; i <= 22; i++) {
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			return -EIO;
+		if (i == 3)
+			*state = *p;
+		if (i == 22) {
+			*start = strtoull(p, &end, 10);
+			return end == p ? -EIO : 0;
+		}
+		while (*p && *p != ' ')
+			p++;
+	}
+	return -EIO;
+}
+
+/* True when pid runs (not a zombie) and started at start. */
+static bool lab_owner_alive(pid_t pid, unsigned long long start)
+{
+	unsigned long long now;
+	char state = '?';
+
+	if (pid <= 0 || lab_proc_start(pid, &state, &now))
+		return false;
+	return now == start && state != 'Z' && state != 'X' && state != 'x';
+}
+
+/* Parse LAB_RECORD_DIR/name; r->present is false when there is none. */
+static void lab_rec_read(const char *name, struct lab_rec *r)
+{
+	char path[PATH_MAX], buf[128];
+	int fd, pid;
+	ssize_t n;
+
+	memset(r, 0, sizeof(*r));
+	lab_rec_path(name, path, sizeof(path));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	r->present = true;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	if (!strcmp(buf, "persistent\n")) {
+		r->valid = r->persistent = true;
+	} else if (sscanf(buf, "owner %d %llu", &pid, &r->start) == 2 &&
+		   pid > 0) {
+		r->pid = pid;
+		r->valid = true;
+	}
+}
+
+/*
+ * Write the owner record: to a temporary name first, then link() it into
+ * place (fails with EEXIST, atomically claiming the name) when exclusive, or
+ * rename() it over the old one.  The temporary name holds a '~', which no
+ * lab name does, so lab_list and lab_reap pass it by.
+ */
+static int lab_rec_write(const char *name, bool persistent, bool exclusive,
+			 char *err)
+{
+	char path[PATH_MAX], tmp[PATH_MAX + 16], buf[96];
+	unsigned long long start = 0;
+	char state;
+	int fd, len, e = 0;
+
+	lab_rec_path(name, path, sizeof(path));
+	snprintf(tmp, sizeof(tmp), "%s~%d", path, (int)getpid());
+	if (persistent) {
+		len = snprintf(buf, sizeof(buf), "persistent\n");
+	} else {
+		e = lab_proc_start(getpid(), &state, &start);
+		if (e)
+			return err_set(err, e, "lab %s: read /proc/self/stat: %s",
+				       name, strerror(-e));
+		len = snprintf(buf, sizeof(buf), "owner %d %llu\n",
+			       (int)getpid(), start);
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		e = -errno;
+		return err_set(err, e, "lab %s: create %s: %s", name, tmp,
+			       strerror(-e));
+	}
+	e = write_full(fd, buf, (size_t)len);
+	if (close(fd) && !e)
+		e = -errno;
+	if (!e && (exclusive ? link(tmp, path) : rename(tmp, path)))
+		e = -errno;
+	unlink(tmp);	/* after rename() it is gone already */
+	if (e == -EEXIST)
+		return err_set(err, e,
+			       "lab %s: exists (tunetop lab down %s to remove it)",
+			       name, name);
+	if (e)
+		return err_set(err, e, "lab %s: write %s: %s", name, path,
+			       strerror(-e));
+	return 0;
+}
+
+/* Map a libnl error code to an errno for the callers that have no kernel one. */
+static int lab_nlerr_errno(int nlerr)
+{
+	switch (nlerr < 0 ? -nlerr : nlerr) {
+	case NLE_NOMEM:
+		return -ENOMEM;
+	case NLE_INVAL:
+		return -EINVAL;
+	case NLE_RANGE:
+		return -ERANGE;
+	case NLE_EXIST:
+		return -EEXIST;
+	case NLE_PERM:
+		return -EPERM;
+	case NLE_NOACCESS:
+		return -EACCES;
+	case NLE_BUSY:
+		return -EBUSY;
+	case NLE_NODEV:
+	case NLE_OBJ_NOTFOUND:
+		return -ENODEV;
+	case NLE_OPNOTSUPP:
+		return -EOPNOTSUPP;
+	case NLE_AGAIN:
+		return -EAGAIN;
+	default:
+		return -EIO;
+	}
+}
+
+/*
+ * Keep the errno and extack text of an NLMSG_ERROR (the socket asked for
+ * NETLINK_EXT_ACK, see Documentation/userspace-api/netlink/intro.rst),
+ * since libnl 3.7 keeps neither.
+ */
+static int lab_nl_err_cb(struct sockaddr_nl *who, struct nlmsgerr *e,
+			 void *arg)
+{
+	struct lab_nl *n = arg;
+	const struct nlmsghdr *h =
+		(const struct nlmsghdr *)((const char *)e - NLMSG_HDRLEN);
+	size_t off = sizeof(*e);
+	const struct nlattr *a;
+	int rem;
+
+	n->kerr = -e->error;
+	n->ext[0] = '\0';
+	if (!(h->nlmsg_flags & NLM_F_ACK_TLVS))
+		return NL_STOP;
+	if (!(h->nlmsg_flags & NLM_F_CAPPED))
+		off += e->msg.nlmsg_len - NLMSG_HDRLEN;
+	off = NLMSG_ALIGN(off);
+	if (h->nlmsg_len < NLMSG_HDRLEN + off)
+		return NL_STOP;
+	rem = (int)(h->nlmsg_len - NLMSG_HDRLEN - off);
+	a = (const struct nlattr *)((const char *)e + off);
+	for (; rem >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN &&
+	       a->nla_len <= rem;
+	     rem -= NLA_ALIGN(a->nla_len),
+	     a = (const struct nlattr *)((const char *)a +
+					 NLA_ALIGN(a->nla_len))) {
+		if ((a->nla_type & NLA_TYPE_MASK) == NLMSGERR_ATTR_MSG) {
+			snprintf(n->ext, sizeof(n->ext), "%.*s",
+				 (int)(a->nla_len - NLA_HDRLEN),
+				 (const char *)a + NLA_HDRLEN);
+			break;
+		}
+	}
+	return NL_STOP;
+}
+
+/* Create a route socket in the calling thread's namespace. */
+static int lab_nl_open(struct lab_nl **np, char *err)
+{
+	struct lab_nl *n;
+	struct nl_cb *cb;
+	int one = 1, r;
+
+	n = calloc(1, sizeof(*n));
+	if (!n)
+		return err_set(err, -ENOMEM, "netlink socket: %s",
+			       strerror(ENOMEM));
+	n->sk = nl_socket_alloc();
+	if (!n->sk) {
+		free(n);
+		return err_set(err, -ENOMEM, "netlink socket: %s",
+			       strerror(ENOMEM));
+	}
+	r = nl_connect(n->sk, NETLINK_ROUTE);
+	if (r < 0) {
+		nl_socket_free(n->sk);
+		free(n);
+		return err_set(err, lab_nlerr_errno(r),
+			       "netlink socket: %s", nl_geterror(r));
+	}
+	/* Best effort: without them errors still arrive, without the text. */
+	setsockopt(nl_socket_get_fd(n->sk), SOL_NETLINK, NETLINK_EXT_ACK, &one,
+		   sizeof(one));
+	setsockopt(nl_socket_get_fd(n->sk), SOL_NETLINK, NETLINK_CAP_ACK, &one,
+		   sizeof(one));
+	cb = nl_socket_get_cb(n->sk);
+	nl_cb_err(cb, NL_CB_CUSTOM, lab_nl_err_cb, n);
+	nl_cb_put(cb);
+	*np = n;
+	return 0;
+}
+
+static void lab_nl_free(struct lab_nl *n)
+{
+	if (!n)
+		return;
+	nl_socket_free(n->sk);
+	free(n);
+}
+
+static void lab_nl_reset(struct lab_nl *n)
+{
+	n->kerr = 0;
+	n->ext[0] = '\0';
+}
+
+/* Fill err with "what: why (netlink: extack)" for a failed libnl call. */
+__attribute__((format(printf, 4, 5)))
+static int lab_nl_fail(struct lab_nl *n, int nlerr, char *err,
+		       const char *fmt, ...)
+{
+	char what[200];
+	va_list ap;
+	int e = n->kerr ? -n->kerr : lab_nlerr_errno(nlerr);
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	if (n->ext[0])
+		return err_set(err, e, "%s: %s (netlink: %s)", what,
+			       strerror(-e), n->ext);
+	return err_set(err, e, "%s: %s", what,
+		       n->kerr ? strerror(-e) : nl_geterror(nlerr));
+}
+
+static struct lab *lab_alloc(const char *name)
+{
+	struct lab *l = calloc(1, sizeof(*l));
+	int s;
+
+	if (!l)
+		return NULL;
+	snprintf(l->name, sizeof(l->name), "%s", name);
+	for (s = LAB_A; s <= LAB_B; s++) {
+		l->fd[s] = -1;
+		snprintf(l->path[s], sizeof(l->path[s]), "%s/%s-%c",
+			 LAB_NETNS_DIR, name, s == LAB_A ? 'a' : 'b');
+	}
+	l->has6 = true;
+	return l;
+}
+
+/*
+ * Remove a lab from the system: sockets and fds first (they hold the
+ * namespaces), then the bind mounts and files under /run/netns, then the
+ * record.  With only_made, touch only what lab_create made.  Missing parts
+ * are not errors; the first real error is returned, the rest still done.
+ */
+static int lab_teardown(struct lab *l, bool only_made, char *err)
+{
+	char path[PATH_MAX];
+	int s, ret = 0;
+
+	for (s = LAB_A; s <= LAB_B; s++) {
+		lab_nl_free(l->nl[s]);
+		l->nl[s] = NULL;
+		if (l->fd[s] >= 0)
+			close(l->fd[s]);
+		l->fd[s] = -1;
+	}
+	for (s = LAB_A; s <= LAB_B; s++) {
+		if (only_made && !l->made[s])
+			continue;
+		if (umount2(l->path[s], MNT_DETACH) && errno != EINVAL &&
+		    errno != ENOENT && !ret) {
+			ret = -errno;
+			err_set(err, ret, "lab %s: umount %s: %s", l->name,
+				l->path[s], strerror(-ret));
+		}
+		if (unlink(l->path[s]) && errno != ENOENT && !ret) {
+			ret = -errno;
+			err_set(err, ret, "lab %s: remove %s: %s", l->name,
+				l->path[s], strerror(-ret));
+		}
+		l->made[s] = false;
+	}
+	if (!only_made || l->claimed) {
+		lab_rec_path(l->name, path, sizeof(path));
+		if (unlink(path) && errno != ENOENT && !ret) {
+			ret = -errno;
+			err_set(err, ret, "lab %s: remove %s: %s", l->name,
+				path, strerror(-ret));
+		}
+		l->claimed = false;
+	}
+	return ret;
+}
+
+/* Work a helper thread does inside namespaces, so the caller's stays put. */
+struct lab_job {
+	struct lab *l;
+	bool create;		/* make new namespaces; else setns into l->fd */
+	int ret;
+	char err[ERR_MAX];
+};
+
+/* In the job thread: make side s's namespace and bind it to its file. */
+static int lab_ns_make(struct lab *l, int s, char *err)
+{
+	char proc[64];
+	int fd, e;
+
+	fd = open(l->path[s], O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0);
+	if (fd < 0) {
+		e = -errno;
+		if (e == -EEXIST)
+			return err_set(err, e,
+				       "lab %s: exists (tunetop lab down %s to remove it)",
+				       l->name, l->name);
+		return err_set(err, e, "lab %s: create %s: %s", l->name,
+			       l->path[s], strerror(-e));
+	}
+	close(fd);
+	l->made[s] = true;
+	if (unshare(CLONE_NEWNET)) {
+		e = -errno;
+		return err_set(err, e, "lab %s: unshare a network namespace: %s",
+			       l->name, strerror(-e));
+	}
+	/* /proc/self/ns is the main thread's; this thread's is under task/. */
+	snprintf(proc, sizeof(proc), "/proc/self/task/%d/ns/net", (int)gettid());
+	if (mount(proc, l->path[s], "none", MS_BIND, NULL)) {
+		e = -errno;
+		return err_set(err, e, "lab %s: bind %s: %s", l->name,
+			       l->path[s], strerror(-e));
+	}
+	l->fd[s] = open(l->path[s], O_RDONLY | O_CLOEXEC);
+	if (l->fd[s] < 0) {
+		e = -errno;
+		return err_set(err, e, "lab %s: open %s: %s", l->name,
+			       l->path[s], strerror(-e));
+	}
+	return 0;
+}
+
+/* Thread body: per side, enter or make the namespace and open a socket there. */
+static void *lab_job_run(void *arg)
+{
+	struct lab_job *j = arg;
+	struct lab *l = j->l;
+	int s, r = 0;
+
+	for (s = LAB_A; s <= LAB_B && !r; s++) {
+		if (j->create) {
+			if (s == LAB_B && lab_fail_here("netns")) {
+				r = err_set(j->err, -EIO,
+					    "lab %s: make %s: injected failure",
+					    l->name, l->path[s]);
+				break;
+			}
+			r = lab_ns_make(l, s, j->err);
+		} else if (l->fd[s] < 0) {
+			continue;
+		} else if (setns(l->fd[s], CLONE_NEWNET)) {
+			r = -errno;
+			err_set(j->err, r, "lab %s: enter %s: %s", l->name,
+				l->path[s], strerror(-r));
+		}
+		if (!r) {
+			r = lab_nl_open(&l->nl[s], j->err);
+			if (r) {
+				char why[ERR_MAX];
+
+				snprintf(why, sizeof(why), "%s", j->err);
+				err_set(j->err, r, "lab %s: %s-%c: %s", l->name,
+					l->name, s == LAB_A ? 'a' : 'b', why);
+			}
+		}
+	}
+	j->ret = r;
+	return NULL;
+}
+
+/* Run lab_job_run in a thread of its own and wait for it. */
+static int lab_job(struct lab *l, bool create, char *err)
+{
+	struct lab_job j = { .l = l, .create = create };
+	pthread_t t;
+	int r;
+
+	r = pthread_create(&t, NULL, lab_job_run, &j);
+	if (r)
+		return err_set(err, -r, "lab %s: start a thread: %s", l->name,
+			       strerror(r));
+	pthread_join(t, NULL);
+	if (j.ret)
+		return err_set(err, j.ret, "%s", j.err);
+	return 0;
+}
+
+/* The veth pair, made from inside namespace a with its peer placed in b. */
+static int lab_veth_add(struct lab *l, char *err)
+{
+	struct lab_nl *n = l->nl[LAB_A];
+	struct rtnl_link *link, *peer;
+	int r;
+
+	if (lab_fail_here("veth"))
+		return err_set(err, -EIO, "lab %s: add veth: injected failure",
+			       l->name);
+	link = rtnl_link_veth_alloc();
+	if (!link)
+		return err_set(err, -ENOMEM, "lab %s: add veth: %s", l->name,
+			       strerror(ENOMEM));
+	peer = rtnl_link_veth_get_peer(link);
+	rtnl_link_set_name(link, lab_dev[LAB_A]);
+	rtnl_link_set_ns_fd(link, l->fd[LAB_A]);
+	rtnl_link_set_name(peer, lab_dev[LAB_B]);
+	rtnl_link_set_ns_fd(peer, l->fd[LAB_B]);
+	rtnl_link_put(peer);
+	lab_nl_reset(n);
+	r = rtnl_link_add(n->sk, link, NLM_F_CREATE | NLM_F_EXCL);
+	rtnl_link_veth_release(link);
+	if (r < 0)
+		return lab_nl_fail(n, r, err, "lab %s: add veth %s/%s", l->name,
+				   lab_dev[LAB_A], lab_dev[LAB_B]);
+	return 0;
+}
+
+/* Look dev up by name inside side s; its index there in *ifindex. */
+static int lab_link_get(const struct lab *l, int s, const char *dev,
+			struct rtnl_link **out, char *err)
+{
+	struct lab_nl *n = l->nl[s];
+	int r;
+
+	lab_nl_reset(n);
+	r = rtnl_link_get_kernel(n->sk, 0, dev, out);
+	if (r < 0) {
+		if (r == -NLE_OBJ_NOTFOUND || r == -NLE_NODEV)
+			return err_set(err, -ENODEV, "lab %s: %s-%c: %s: %s",
+				       l->name, l->name, s == LAB_A ? 'a' : 'b',
+				       dev, strerror(ENODEV));
+		return lab_nl_fail(n, r, err, "lab %s: %s-%c: get %s", l->name,
+				   l->name, s == LAB_A ? 'a' : 'b', dev);
+	}
+	return 0;
+}
+
+/* Set dev's MTU (0: leave it) and bring it up, from inside side s. */
+static int lab_link_up(struct lab *l, int s, const char *dev, unsigned mtu,
+		       int *ifindex, char *err)
+{
+	struct lab_nl *n = l->nl[s];
+	struct rtnl_link *orig = NULL, *chg;
+	int r;
+
+	r = lab_link_get(l, s, dev, &orig, err);
+	if (r)
+		return r;
+	chg = rtnl_link_alloc();
+	if (!chg) {
+		rtnl_link_put(orig);
+		return err_set(err, -ENOMEM, "lab %s: %s: %s", l->name, dev,
+			       strerror(ENOMEM));
+	}
+	if (mtu)
+		rtnl_link_set_mtu(chg, mtu);
+	rtnl_link_set_flags(chg, IFF_UP);
+	lab_nl_reset(n);
+	r = rtnl_link_change(n->sk, orig, chg, 0);
+	if (ifindex)
+		*ifindex = rtnl_link_get_ifindex(orig);
+	rtnl_link_put(chg);
+	rtnl_link_put(orig);
+	if (r < 0) {
+		if (mtu)
+			return lab_nl_fail(n, r, err,
+					   "lab %s: %s-%c: %s: set mtu %u and up",
+					   l->name, l->name,
+					   s == LAB_A ? 'a' : 'b', dev, mtu);
+		return lab_nl_fail(n, r, err, "lab %s: %s-%c: %s: set up",
+				   l->name, l->name, s == LAB_A ? 'a' : 'b',
+				   dev);
+	}
+	return 0;
+}
+
+/* Add side s's address of family (no DAD for IPv6, so it is usable at once). */
+static int lab_addr_add(struct lab *l, int s, int ifindex, int family,
+			char *err)
+{
+	struct lab_nl *n = l->nl[s];
+	const char *txt = family == AF_INET ? lab_v4[s] : lab_v6[s];
+	int plen = lab_prefix[family == AF_INET ? 0 : 1];
+	struct nl_addr *local = NULL;
+	struct rtnl_addr *a;
+	int r;
+
+	r = nl_addr_parse(txt, family, &local);
+	if (r < 0)
+		return err_set(err, lab_nlerr_errno(r), "lab %s: %s: %s",
+			       l->name, txt, nl_geterror(r));
+	nl_addr_set_prefixlen(local, plen);
+	a = rtnl_addr_alloc();
+	if (!a) {
+		nl_addr_put(local);
+		return err_set(err, -ENOMEM, "lab %s: %s: %s", l->name, txt,
+			       strerror(ENOMEM));
+	}
+	rtnl_addr_set_ifindex(a, ifindex);
+	rtnl_addr_set_local(a, local);
+	if (family == AF_INET6)
+		rtnl_addr_set_flags(a, IFA_F_NODAD);
+	lab_nl_reset(n);
+	r = rtnl_addr_add(n->sk, a, 0);
+	rtnl_addr_put(a);
+	nl_addr_put(local);
+	if (r < 0)
+		return lab_nl_fail(n, r, err, "lab %s: %s: add %s/%d", l->name,
+				   lab_dev[s], txt, plen);
+	return 0;
+}
+
+/*
+ * A tbf on the root of side s's veth.  Burst: one HZ=250 tick of tokens but
+ * at least ten frames, so a full-size frame always fits; limit: the burst
+ * plus 10 ms of queue at the rate.
+ */
+static int lab_tbf_add(struct lab *l, int s, int ifindex, uint64_t rate_bps,
+		       unsigned mtu, char *err)
+{
+	struct lab_nl *n = l->nl[s];
+	uint64_t bytes = rate_bps / 8;
+	uint64_t burst = bytes / LAB_HZ;
+	uint64_t limit;
+	struct rtnl_qdisc *q;
+	int r;
+
+	if (burst < 10ull * (mtu + 14))
+		burst = 10ull * (mtu + 14);
+	limit = burst + bytes / 100;
+	if (limit > INT_MAX)
+		limit = INT_MAX;
+	q = rtnl_qdisc_alloc();
+	if (!q)
+		return err_set(err, -ENOMEM, "lab %s: tbf: %s", l->name,
+			       strerror(ENOMEM));
+	rtnl_tc_set_ifindex(TC_CAST(q), ifindex);
+	rtnl_tc_set_parent(TC_CAST(q), TC_H_ROOT);
+	r = rtnl_tc_set_kind(TC_CAST(q), "tbf");
+	if (r < 0) {
+		rtnl_qdisc_put(q);
+		return err_set(err, lab_nlerr_errno(r), "lab %s: tbf: %s",
+			       l->name, nl_geterror(r));
+	}
+	rtnl_qdisc_tbf_set_limit(q, (int)limit);
+	rtnl_qdisc_tbf_set_rate(q, (int)bytes, (int)burst, 0);
+	lab_nl_reset(n);
+	r = rtnl_qdisc_add(n->sk, q, NLM_F_CREATE | NLM_F_REPLACE);
+	rtnl_qdisc_put(q);
+	if (r < 0)
+		return lab_nl_fail(n, r, err,
+				   "lab %s: %s: add tbf rate %llu bit/s",
+				   l->name, lab_dev[s],
+				   (unsigned long long)rate_bps);
+	return 0;
+}
+
+/* Configure the made namespaces: veth, MTU, links up, addresses, tbf. */
+static int lab_build(struct lab *l, unsigned mtu, uint64_t rate_bps,
+		     char *err)
+{
+	int ifindex[2], s, r;
+
+	r = lab_veth_add(l, err);
+	for (s = LAB_A; s <= LAB_B && !r; s++) {
+		unsigned m = mtu;
+
+		if (s == LAB_B && lab_fail_here("mtu"))
+			m = LAB_MTU_MAX + 1;
+		r = lab_link_up(l, s, lab_dev[s], m, &ifindex[s], err);
+		if (!r)
+			r = lab_link_up(l, s, "lo", 0, NULL, err);
+	}
+	for (s = LAB_A; s <= LAB_B && !r; s++) {
+		if (s == LAB_B && lab_fail_here("addr"))
+			return err_set(err, -EIO,
+				       "lab %s: %s: add addresses: injected failure",
+				       l->name, lab_dev[s]);
+		r = lab_addr_add(l, s, ifindex[s], AF_INET, err);
+		if (!r && l->has6)
+			r = lab_addr_add(l, s, ifindex[s], AF_INET6, err);
+	}
+	for (s = LAB_A; s <= LAB_B && !r && rate_bps; s++) {
+		if (s == LAB_B && lab_fail_here("qdisc"))
+			return err_set(err, -EIO,
+				       "lab %s: %s: add tbf: injected failure",
+				       l->name, lab_dev[s]);
+		r = lab_tbf_add(l, s, ifindex[s], rate_bps, mtu, err);
+	}
+	return r;
+}
+
+/* Check mtu and rate against what the veth and libnl's tbf accept. */
+static int lab_opts_check(const char *name, unsigned mtu, uint64_t rate,
+			  char *err)
+{
+	if (mtu < LAB_MTU_MIN || mtu > LAB_MTU_MAX)
+		return err_set(err, -EINVAL,
+			       "lab %s: mtu %u: out of range (accepted %d..%d, the veth maximum)",
+			       name, mtu, LAB_MTU_MIN, LAB_MTU_MAX);
+	if (rate && (rate < LAB_RATE_MIN || rate > LAB_RATE_MAX))
+		return err_set(err, -EINVAL,
+			       "lab %s: rate %llu bit/s: out of range (accepted %llu..%llu bit/s, about 17.1 Gbit/s, the most libnl's tbf can express)",
+			       name, (unsigned long long)rate, LAB_RATE_MIN,
+			       LAB_RATE_MAX);
+	return 0;
+}
+
+int lab_create(struct lab **lp, const struct lab_opts *o, char *err)
+{
+	char def[LAB_NAME_MAX], rec[PATH_MAX];
+	const char *name = o->name;
+	unsigned mtu = o->mtu ? o->mtu : LAB_MTU_DEFAULT;
+	struct stat st;
+	struct lab *l;
+	int s, r;
+
+	*lp = NULL;
+	if (!name) {
+		snprintf(def, sizeof(def), "tunetop-%d", (int)getpid());
+		name = def;
+	}
+	r = lab_name_check(name, err);
+	if (!r)
+		r = lab_opts_check(name, mtu, o->rate_bps, err);
+	if (r)
+		return r;
+	l = lab_alloc(name);
+	if (!l)
+		return err_set(err, -ENOMEM, "lab %s: %s", name,
+			       strerror(ENOMEM));
+	l->has6 = mtu >= LAB_MTU_IPV6;
+	r = lab_mkdir_p(lab_rec_dir, 0755, err);
+	if (!r)
+		r = lab_netns_dir(err);
+	if (r)
+		goto fail;
+	/* Fail early and clearly; the O_EXCL creations below decide races. */
+	lab_rec_path(name, rec, sizeof(rec));
+	for (s = LAB_A; s <= LAB_B; s++)
+		if (!lstat(l->path[s], &st))
+			break;
+	if (s <= LAB_B || !lstat(rec, &st)) {
+		r = err_set(err, -EEXIST,
+			    "lab %s: exists (tunetop lab down %s to remove it)",
+			    name, name);
+		goto fail;
+	}
+	/* The record comes first, so a crash from here on leaves a lab that
+	 * lab_reap() finds with a dead owner. */
+	r = lab_rec_write(name, false, true, err);
+	if (r)
+		goto fail;
+	l->claimed = true;
+	r = lab_job(l, true, err);
+	if (!r)
+		r = lab_build(l, mtu, o->rate_bps, err);
+	if (!r && lab_fail_here("record"))
+		r = err_set(err, -EIO, "lab %s: write record: injected failure",
+			    name);
+	if (!r && o->persistent)
+		r = lab_rec_write(name, true, false, err);
+	if (r)
+		goto fail;
+	l->made[LAB_A] = l->made[LAB_B] = l->claimed = false;
+	*lp = l;
+	return 0;
+fail:
+	lab_teardown(l, true, NULL);
+	free(l);
+	return r;
+}
+
+/* The global addresses and root qdisc of side s's veth, and its MTU. */
+static int lab_side_read(const struct lab *l, int s, struct lab_info *out,
+			 char *err)
+{
+	struct lab_nl *n = l->nl[s];
+	struct nl_cache *cache = NULL;
+	struct rtnl_link *link = NULL;
+	struct nl_object *obj;
+	struct rtnl_qdisc *q;
+	int idx, r;
+
+	if (!n)
+		return err_set(err, -ENOENT,
+			       "lab %s: namespace %s-%c missing (tunetop lab down %s removes the rest)",
+			       l->name, l->name, s == LAB_A ? 'a' : 'b',
+			       l->name);
+	r = lab_link_get(l, s, lab_dev[s], &link, err);
+	if (r)
+		return r;
+	idx = rtnl_link_get_ifindex(link);
+	if (s == LAB_A)
+		out->mtu = rtnl_link_get_mtu(link);
+	rtnl_link_put(link);
+
+	lab_nl_reset(n);
+	r = rtnl_addr_alloc_cache(n->sk, &cache);
+	if (r < 0)
+		return lab_nl_fail(n, r, err, "lab %s: %s: dump addresses",
+				   l->name, lab_dev[s]);
+	for (obj = nl_cache_get_first(cache); obj;
+	     obj = nl_cache_get_next(obj)) {
+		struct rtnl_addr *a = (struct rtnl_addr *)obj;
+		struct nl_addr *local = rtnl_addr_get_local(a);
+		int fam = rtnl_addr_get_family(a);
+
+		if (rtnl_addr_get_ifindex(a) != idx || !local ||
+		    rtnl_addr_get_scope(a) != RT_SCOPE_UNIVERSE)
+			continue;
+		if (fam == AF_INET && !out->addr4[s][0])
+			inet_ntop(AF_INET, nl_addr_get_binary_addr(local),
+				  out->addr4[s], sizeof(out->addr4[s]));
+		else if (fam == AF_INET6 && !out->addr6[s][0])
+			inet_ntop(AF_INET6, nl_addr_get_binary_addr(local),
+				  out->addr6[s], sizeof(out->addr6[s]));
+	}
+	nl_cache_free(cache);
+
+	lab_nl_reset(n);
+	r = rtnl_qdisc_alloc_cache(n->sk, &cache);
+	if (r < 0)
+		return lab_nl_fail(n, r, err, "lab %s: %s: dump qdiscs",
+				   l->name, lab_dev[s]);
+	q = rtnl_qdisc_get_by_parent(cache, idx, TC_H_ROOT);
+	if (!q) {
+		snprintf(out->qdisc[s], sizeof(out->qdisc[s]), "none");
+	} else {
+		const char *kind = rtnl_tc_get_kind(TC_CAST(q));
+
+		if (kind && !strcmp(kind, "tbf")) {
+			uint64_t bps = (uint64_t)rtnl_qdisc_tbf_get_rate(q) * 8;
+			char rate[24];
+
+			if (bps && bps % 1000000000ull == 0)
+				snprintf(rate, sizeof(rate), "%llugbit",
+					 (unsigned long long)(bps / 1000000000ull));
+			else if (bps && bps % 1000000ull == 0)
+				snprintf(rate, sizeof(rate), "%llumbit",
+					 (unsigned long long)(bps / 1000000ull));
+			else if (bps && bps % 1000ull == 0)
+				snprintf(rate, sizeof(rate), "%llukbit",
+					 (unsigned long long)(bps / 1000ull));
+			else
+				snprintf(rate, sizeof(rate), "%llubit",
+					 (unsigned long long)bps);
+			snprintf(out->qdisc[s], sizeof(out->qdisc[s]), "tbf %s",
+				 rate);
+			if (s == LAB_A)
+				out->rate_bps = bps;
+		} else {
+			snprintf(out->qdisc[s], sizeof(out->qdisc[s]), "%s",
+				 kind ? kind : "?");
+		}
+		rtnl_qdisc_put(q);
+	}
+	nl_cache_free(cache);
+	return 0;
+}
+
+int lab_open(struct lab **lp, const char *name, char *err)
+{
+	struct lab_info tmp;
+	struct lab_rec rec;
+	struct statfs sf;
+	struct stat st;
+	bool any = false;
+	struct lab *l;
+	int s, r;
+
+	*lp = NULL;
+	r = lab_name_check(name, err);
+	if (r)
+		return r;
+	l = lab_alloc(name);
+	if (!l)
+		return err_set(err, -ENOMEM, "lab %s: %s", name,
+			       strerror(ENOMEM));
+	for (s = LAB_A; s <= LAB_B; s++) {
+		if (lstat(l->path[s], &st))
+			continue;
+		any = true;
+		l->fd[s] = open(l->path[s], O_RDONLY | O_CLOEXEC);
+		/* A file not (or no longer) bound to a namespace is no side. */
+		if (l->fd[s] >= 0 &&
+		    (fstatfs(l->fd[s], &sf) || sf.f_type != NSFS_MAGIC)) {
+			close(l->fd[s]);
+			l->fd[s] = -1;
+		}
+	}
+	lab_rec_read(name, &rec);
+	if (!any && !rec.present) {
+		free(l);
+		return err_set(err, -ENOENT,
+			       "lab %s: no such lab (no %s/%s-a, -b, no record)",
+			       name, LAB_NETNS_DIR, name);
+	}
+	r = lab_job(l, false, err);
+	if (r) {
+		lab_close(l);
+		return r;
+	}
+	memset(&tmp, 0, sizeof(tmp));
+	l->has6 = l->nl[LAB_A] && !lab_side_read(l, LAB_A, &tmp, NULL) &&
+		  tmp.addr6[LAB_A][0];
+	*lp = l;
+	return 0;
+}
+
+int lab_netns_fd(const struct lab *l, enum lab_side side)
+{
+	return l->fd[side] >= 0 ? l->fd[side] : -ENOENT;
+}
+
+int lab_enter(const struct lab *l, enum lab_side side, char *err)
+{
+	int e;
+
+	if (l->fd[side] < 0)
+		return err_set(err, -ENOENT, "lab %s: namespace %s-%c missing",
+			       l->name, l->name, side == LAB_A ? 'a' : 'b');
+	if (setns(l->fd[side], CLONE_NEWNET)) {
+		e = -errno;
+		return err_set(err, e, "lab %s: enter %s: %s", l->name,
+			       l->path[side], strerror(-e));
+	}
+	return 0;
+}
+
+const char *lab_addr(const struct lab *l, enum lab_side side, int family)
+{
+	if (family == AF_INET)
+		return lab_v4[side];
+	if (family == AF_INET6 && l->has6)
+		return lab_v6[side];
+	return NULL;
+}
+
+const char *lab_name(const struct lab *l)
+{
+	return l->name;
+}
+
+int lab_info(const struct lab *l, struct lab_info *out, char *err)
+{
+	struct lab_rec rec;
+	int s, r;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(out->name, sizeof(out->name), "%s", l->name);
+	for (s = LAB_A; s <= LAB_B; s++) {
+		snprintf(out->netns[s], sizeof(out->netns[s]), "%s-%c",
+			 l->name, s == LAB_A ? 'a' : 'b');
+		snprintf(out->dev[s], sizeof(out->dev[s]), "%s", lab_dev[s]);
+	}
+	for (s = LAB_A; s <= LAB_B; s++) {
+		r = lab_side_read(l, s, out, err);
+		if (r)
+			return r;
+	}
+	lab_rec_read(l->name, &rec);
+	out->recorded = rec.present;
+	if (rec.valid && !rec.persistent) {
+		out->owner = rec.pid;
+		out->owner_alive = lab_owner_alive(rec.pid, rec.start);
+	}
+	return 0;
+}
+
+int lab_destroy(struct lab *l, char *err)
+{
+	int r;
+
+	if (!l)
+		return 0;
+	r = lab_teardown(l, false, err);
+	free(l);
+	return r;
+}
+
+void lab_close(struct lab *l)
+{
+	int s;
+
+	if (!l)
+		return;
+	for (s = LAB_A; s <= LAB_B; s++) {
+		lab_nl_free(l->nl[s]);
+		if (l->fd[s] >= 0)
+			close(l->fd[s]);
+	}
+	free(l);
+}
+
+/* Collected names for lab_list. */
+struct lab_names {
+	char (*v)[LAB_NAME_MAX];
+	unsigned n, cap;
+};
+
+/* Append name unless it is there already. */
+static int lab_names_add(struct lab_names *ns, const char *name)
+{
+	unsigned i;
+
+	for (i = 0; i < ns->n; i++)
+		if (!strcmp(ns->v[i], name))
+			return 0;
+	if (ns->n == ns->cap) {
+		unsigned cap = ns->cap ? ns->cap * 2 : 16;
+		void *v = realloc(ns->v, cap * sizeof(*ns->v));
+
+		if (!v)
+			return -ENOMEM;
+		ns->v = v;
+		ns->cap = cap;
+	}
+	snprintf(ns->v[ns->n++], LAB_NAME_MAX, "%s", name);
+	return 0;
+}
+
+static int lab_names_cmp(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+int lab_list(char names[][LAB_NAME_MAX], unsigned max, unsigned *n, char *err)
+{
+	struct lab_names ns = { 0 };
+	struct dirent *de;
+	unsigned i;
+	DIR *d;
+	int r = 0;
+
+	*n = 0;
+	d = opendir(lab_rec_dir);
+	if (!d && errno != ENOENT) {
+		r = -errno;
+		return err_set(err, r, "%s: %s", lab_rec_dir, strerror(-r));
+	}
+	while (d && !r && (de = readdir(d)))
+		if (lab_name_ok(de->d_name))
+			r = lab_names_add(&ns, de->d_name);
+	if (d)
+		closedir(d);
+	d = opendir(LAB_NETNS_DIR);
+	if (!r && !d && errno != ENOENT) {
+		r = -errno;
+		free(ns.v);
+		return err_set(err, r, "%s: %s", LAB_NETNS_DIR, strerror(-r));
+	}
+	/* Record-less namespaces of tunetop's default naming, e.g. half-made. */
+	while (d && !r && (de = readdir(d))) {
+		char base[LAB_NAME_MAX];
+		size_t len = strlen(de->d_name);
+
+		if (len < 3 || len - 2 >= sizeof(base) ||
+		    strncmp(de->d_name, "tunetop-", 8) ||
+		    de->d_name[len - 2] != '-' ||
+		    (de->d_name[len - 1] != 'a' && de->d_name[len - 1] != 'b'))
+			continue;
+		memcpy(base, de->d_name, len - 2);
+		base[len - 2] = '\0';
+		if (lab_name_ok(base))
+			r = lab_names_add(&ns, base);
+	}
+	if (d)
+		closedir(d);
+	if (r) {
+		free(ns.v);
+		return err_set(err, r, "lab list: %s", strerror(-r));
+	}
+	if (ns.n)
+		qsort(ns.v, ns.n, sizeof(*ns.v), lab_names_cmp);
+	for (i = 0; i < ns.n && i < max; i++)
+		snprintf(names[i], LAB_NAME_MAX, "%s", ns.v[i]);
+	*n = ns.n;
+	free(ns.v);
+	return 0;
+}
+
+int lab_reap(unsigned *reaped, char *names_out, size_t len, char *err)
+{
+	struct dirent *de;
+	struct lab *l;
+	size_t used = 0;
+	int r, ret = 0;
+	DIR *d;
+
+	*reaped = 0;
+	if (names_out && len)
+		names_out[0] = '\0';
+	d = opendir(lab_rec_dir);
+	if (!d) {
+		r = -errno;
+		if (r == -ENOENT)
+			return 0;
+		return err_set(err, r, "%s: %s", lab_rec_dir, strerror(-r));
+	}
+	while ((de = readdir(d))) {
+		struct lab_rec rec;
+		char e2[ERR_MAX];
+
+		if (!lab_name_ok(de->d_name))
+			continue;
+		lab_rec_read(de->d_name, &rec);
+		/* Unreadable or half-written records are left alone too. */
+		if (!rec.present || !rec.valid || rec.persistent ||
+		    lab_owner_alive(rec.pid, rec.start))
+			continue;
+		r = lab_open(&l, de->d_name, e2);
+		if (r == -ENOENT)
+			continue;	/* gone meanwhile */
+		if (!r)
+			r = lab_destroy(l, e2);
+		if (r) {
+			if (!ret)
+				ret = err_set(err, r, "%s", e2);
+			continue;
+		}
+		(*reaped)++;
+		if (names_out && len > used + 1) {
+			int w = snprintf(names_out + used, len - used, "%s%s",
+					 used ? "," : "", de->d_name);
+
+			if (w > 0)
+				used += (size_t)w < len - used ? (size_t)w :
+								len - used - 1;
+		}
+	}
+	closedir(d);
+	return ret;
+}
+
+void lab_describe(const struct lab_info *li, char *buf, size_t len)
+{
+	char rate[32] = "no rate limit";
+
+	if (li->rate_bps >= 1000000000ull && li->rate_bps % 1000000000ull == 0)
+		snprintf(rate, sizeof(rate), "tbf %llu Gbit/s", (unsigned long long)(li->rate_bps / 1000000000ull));
+	else if (li->rate_bps)
+		snprintf(rate, sizeof(rate), "tbf %.1f Mbit/s", (double)li->rate_bps / 1e6);
+	snprintf(buf, len, "lab: %s (veth, MTU %u, %s)", li->name, li->mtu, rate);
+}

@@ -1,0 +1,177 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The lab: every test type through it, rate limit and MTU, lab up/status/down,
+# teardown on signals, restore after SIGKILL, and no packet on the host.
+. "$(dirname "$0")/lib.sh"
+
+if [ "$(id -u)" -ne 0 ]; then
+	if [ "${CI:-}" = true ]; then
+		echo "not ok 1 - the lab tests need root, and CI runs as root"
+		echo "1..1"
+		exit 1
+	fi
+	echo "1..0 # SKIP not root"
+	exit 0
+fi
+
+# labs_of PID: this run's namespaces present in /run/netns.
+labs_of() {
+	ls /run/netns 2>/dev/null | grep -c "^tunetop-$1-[ab]$"
+}
+
+# The default target with privilege: a lab of the run's own, named in the output.
+"$TUNETOP" run -t TCP_RR -l 1 >"$TMP/d.txt" 2>&1
+ok $? "a run with no -H exits 0"
+grep -q "^Target: lab: tunetop-[0-9]* (veth, MTU 1500, no rate limit)" "$TMP/d.txt"
+ok $? "and says it ran in a lab of its own, with the lab's shape"
+"$TUNETOP" run -t TCP_RR -l 1 --loopback >"$TMP/l.txt" 2>&1
+grep -q "loopback: embedded tunetopd on 127.0.0.1 (asked for with --loopback)" "$TMP/l.txt"
+ok $? "--loopback asks for loopback and says why"
+
+# Every test type through the lab over IPv4 and IPv6.
+for fam in 4 6; do
+	for t in TCP_RR TCP_CRR TCP_STREAM TCP_MAERTS UDP_RR UDP_STREAM; do
+		"$TUNETOP" run -"$fam" -t "$t" -l 1 -- -o TEST,COUNTS_AGREE,TARGET,REMOTE_ADDR >"$TMP/t.csv" 2>&1
+		rc=$?
+		line=$(tail -1 "$TMP/t.csv")
+		case "$line" in
+		"$t,yes,lab: tunetop-"*",198.18.0.2:"*|"$t,yes,lab: tunetop-"*",[fd74:7400::2]:"*) r=0 ;;
+		*) r=1 ;;
+		esac
+		[ $rc -eq 0 ] && [ $r -eq 0 ]
+		ok $? "$t over IPv$fam through the lab: counts agree ($line)"
+	done
+done
+
+# A 1 Gbit/s tbf gives a stream between 0.85 and 1.0 Gbit/s.
+"$TUNETOP" run -t TCP_STREAM -l 3 --rate 1gbit -- -k THROUGHPUT,TARGET >"$TMP/r.txt" 2>&1
+thr=$(sed -n 's/^THROUGHPUT=//p' "$TMP/r.txt")
+python3 -c "import sys; t=float(sys.argv[1]); sys.exit(0 if 850 <= t <= 1000 else 1)" "${thr:-0}"
+ok $? "--rate 1gbit: a stream of ${thr} 10^6bits/s, between 850 and 1000"
+grep -q "TARGET=lab: .*tbf 1 Gbit/s" "$TMP/r.txt"
+ok $? "the target names the rate limit"
+
+# MTU 9000 shows an MSS of 8948 (IPv4, timestamps on).
+"$TUNETOP" run -t TCP_RR -l 1 --mtu 9000 -- -k LOCAL_MSS,REMOTE_MSS >"$TMP/m.txt" 2>&1
+grep -q "^LOCAL_MSS=8948$" "$TMP/m.txt" && grep -q "^REMOTE_MSS=8948$" "$TMP/m.txt"
+ok $? "--mtu 9000: both ends' MSS is 8948"
+
+# Bad lab input: one line, nothing left behind.
+before=$(ls /run/netns 2>/dev/null | grep -c '^tunetop-')
+"$TUNETOP" run -t TCP_RR -l 1 --mtu 70000 >"$TMP/o" 2>"$TMP/e"
+[ $? -eq 2 ] && grep -q -- "--mtu 70000" "$TMP/e" && [ "$(wc -l <"$TMP/e")" -eq 1 ]
+ok $? "--mtu 70000 is refused in one line naming it"
+"$TUNETOP" run -t TCP_RR -l 1 --rate fast >"$TMP/o" 2>"$TMP/e"
+[ $? -eq 2 ] && grep -q -- "--rate fast" "$TMP/e"
+ok $? "--rate fast is refused naming it"
+"$TUNETOP" run -t TCP_RR -l 1 --rate 100gbit >"$TMP/o" 2>"$TMP/e"
+[ $? -eq 1 ] && grep -qi "rate" "$TMP/e"
+ok $? "--rate 100gbit (beyond tbf via libnl) is refused: $(head -c 120 "$TMP/e")"
+after=$(ls /run/netns 2>/dev/null | grep -c '^tunetop-')
+[ "$before" -eq "$after" ]
+ok $? "refused labs leave no namespace behind"
+
+# lab up / status / run --lab / down.
+name="ttlabsh-$$"
+"$TUNETOP" lab up --name "$name" --mtu 9000 >"$TMP/up.txt" 2>&1
+ok $? "lab up --name $name --mtu 9000"
+ip netns list | grep -q "^$name-a" && ip netns list | grep -q "^$name-b"
+ok $? "its namespaces are visible to ip netns"
+ip netns exec "$name-a" ip -br addr show veth-a | grep -q "198.18.0.1/24"
+ok $? "ip netns exec shows 198.18.0.1/24 on veth-a"
+"$TUNETOP" lab status "$name" >"$TMP/st.txt" 2>&1
+grep -q "mtu 9000" "$TMP/st.txt" && grep -q "netns $name-b" "$TMP/st.txt" && grep -q "owner     none" "$TMP/st.txt"
+ok $? "lab status shows the namespaces, MTU and that nobody owns it"
+"$TUNETOP" lab up --name "$name" >"$TMP/o" 2>"$TMP/e"
+[ $? -eq 1 ] && grep -q "exists" "$TMP/e"
+ok $? "lab up with a name in use is refused: $(cat "$TMP/e")"
+"$TUNETOP" run --lab "$name" -t TCP_RR -l 1 -- -k TARGET,LOCAL_MSS >"$TMP/rl.txt" 2>&1
+grep -q "TARGET=lab: $name (veth, MTU 9000" "$TMP/rl.txt" && grep -q "LOCAL_MSS=8948" "$TMP/rl.txt"
+ok $? "run --lab $name runs in it"
+ip netns list | grep -q "^$name-a"
+ok $? "and leaves it standing"
+"$TUNETOP" lab down "$name" >"$TMP/dn.txt" 2>&1
+ok $? "lab down $name"
+! ip netns list | grep -q "^$name-" && [ ! -e "/run/tunetop/labs/$name" ]
+ok $? "leaves no namespace and no record"
+"$TUNETOP" lab up --mtu 70000 >"$TMP/o" 2>"$TMP/e"
+[ $? -eq 2 ]
+ok $? "lab up --mtu 70000 is refused (exit 2)"
+"$TUNETOP" lab down nosuchlab >"$TMP/o" 2>"$TMP/e"
+[ $? -eq 1 ] && grep -q nosuchlab "$TMP/e"
+ok $? "lab down of a lab that is not there names it"
+
+# 20 ups and downs leave nothing: no namespace, record, mount or process.
+mounts=$(grep -c /run/netns /proc/self/mountinfo)
+i=0
+while [ $i -lt 20 ]; do
+	"$TUNETOP" lab up --name "$name-$i" >/dev/null 2>&1 || break
+	"$TUNETOP" lab down "$name-$i" >/dev/null 2>&1 || break
+	i=$((i + 1))
+done
+[ $i -eq 20 ] && ! ls /run/netns | grep -q "^$name" && ! ls /run/tunetop/labs | grep -q "^$name" &&
+	[ "$(grep -c /run/netns /proc/self/mountinfo)" -eq "$mounts" ] && ! pgrep -f "lab up --name $name" >/dev/null
+ok $? "20 lab up/down cycles leave no namespace, record, mount or process"
+
+# Signals: the run's lab is gone after SIGINT, SIGTERM and SIGHUP.
+for sig in INT TERM HUP; do
+	"$TUNETOP" run -t TCP_RR -l 20 >"$TMP/s.txt" 2>&1 &
+	p=$!
+	for _ in $(seq 50); do [ "$(labs_of $p)" -eq 2 ] && break; sleep 0.1; done
+	sleep 0.5
+	kill -$sig $p
+	wait $p
+	rc=$?
+	[ "$(labs_of $p)" -eq 0 ] && [ $rc -eq 0 ] && grep -q "Counts agree" "$TMP/s.txt"
+	ok $? "SIG$sig: results printed, exit 0, the lab is gone (rc $rc)"
+done
+
+# kill -9: restore removes exactly that lab and leaves a live one alone.
+"$TUNETOP" run -t TCP_RR -l 30 >/dev/null 2>&1 &
+victim=$!
+"$TUNETOP" run -t TCP_RR -l 4 -- -k COUNTS_AGREE >"$TMP/live.txt" 2>&1 &
+live=$!
+for _ in $(seq 50); do [ "$(labs_of $victim)" -eq 2 ] && [ "$(labs_of $live)" -eq 2 ] && break; sleep 0.1; done
+kill -9 $victim
+wait $victim 2>/dev/null
+[ "$(labs_of $victim)" -eq 2 ]
+ok $? "after SIGKILL the run's lab is still there"
+"$TUNETOP" restore >"$TMP/rs.txt" 2>&1
+ok $? "tunetop restore exits 0"
+grep -q "tunetop-$victim" "$TMP/rs.txt" && [ "$(labs_of $victim)" -eq 0 ]
+ok $? "it removed the dead run's lab tunetop-$victim"
+[ "$(labs_of $live)" -eq 2 ]
+ok $? "and left the live run's lab alone"
+wait $live
+ok $? "the live run completes"
+grep -q "COUNTS_AGREE=yes" "$TMP/live.txt"
+ok $? "with its counts agreeing"
+"$TUNETOP" restore >"$TMP/rs2.txt" 2>&1
+grep -q "no lab left behind" "$TMP/rs2.txt"
+ok $? "restore again is a no-op"
+
+# No packet to or from a lab address on any of the host's own interfaces,
+# while loopback traffic (the control) is seen by the same capture.
+tcpdump -i any -nn -p -U -w "$TMP/host.pcap" \
+	"net 198.18.0.0/24 or net fd74:7400::/64 or (host 127.0.0.1 and tcp port 5)" >"$TMP/tcpdump.log" 2>&1 &
+tpid=$!
+PIDS="$PIDS $tpid"
+for _ in $(seq 50); do grep -q "listening on" "$TMP/tcpdump.log" && break; sleep 0.1; done
+for t in TCP_RR TCP_STREAM UDP_RR; do
+	"$TUNETOP" run -t "$t" -l 1 >/dev/null 2>&1
+	"$TUNETOP" run -6 -t "$t" -l 1 >/dev/null 2>&1
+done
+python3 -c 'import socket
+try: socket.create_connection(("127.0.0.1", 5), timeout=1)
+except OSError: pass'
+sleep 0.5
+kill -INT $tpid
+wait $tpid 2>/dev/null
+lab=$(tcpdump -nn -r "$TMP/host.pcap" "net 198.18.0.0/24 or net fd74:7400::/64" 2>/dev/null | wc -l)
+ctl=$(tcpdump -nn -r "$TMP/host.pcap" "host 127.0.0.1 and tcp port 5" 2>/dev/null | wc -l)
+[ "$ctl" -gt 0 ]
+ok $? "the host capture works (it saw $ctl loopback packets to port 5)"
+[ "$lab" -eq 0 ]
+ok $? "and saw no packet to or from a lab address during six lab runs ($lab)"
+
+done_testing
