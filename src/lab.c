@@ -14,12 +14,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <unistd.h>
 
+#include <linux/ethtool.h>
 #include <linux/magic.h>
+#include <linux/sockios.h>
 #include <linux/netlink.h>
 #include <linux/pkt_sched.h>
 
@@ -984,6 +987,65 @@ static int lab_side_read(const struct lab *l, int s, struct lab_info *out,
 	return 0;
 }
 
+struct lab_sock_job {
+	int nsfd;
+	int fd;
+};
+
+/* A thread of its own enters the namespace to make the socket, which keeps
+ * that namespace for good; the caller's thread stays where it is. */
+static void *lab_sock_thread(void *arg)
+{
+	struct lab_sock_job *j = arg;
+
+	if (setns(j->nsfd, CLONE_NEWNET) == 0)
+		j->fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	return NULL;
+}
+
+/*
+ * The offload state of side s's veth, read with the legacy SIOCETHTOOL
+ * gets from a socket made inside its namespace (device names, not
+ * indexes, so the host's devices are never asked).
+ */
+static void lab_side_offloads(const struct lab *l, int s, struct lab_info *out)
+{
+	static const struct {
+		const char *name;
+		__u32 cmd;
+	} feats[] = {
+		{ "tso", ETHTOOL_GTSO }, { "gso", ETHTOOL_GGSO },
+		{ "gro", ETHTOOL_GGRO }, { "sg", ETHTOOL_GSG },
+		{ "rx-csum", ETHTOOL_GRXCSUM }, { "tx-csum", ETHTOOL_GTXCSUM },
+	};
+	struct lab_sock_job j = { .nsfd = l->fd[s], .fd = -1 };
+	char *p = out->offloads[s];
+	size_t left = sizeof(out->offloads[s]);
+	pthread_t t;
+
+	snprintf(p, left, "n/a");
+	if (l->fd[s] < 0 || pthread_create(&t, NULL, lab_sock_thread, &j))
+		return;
+	pthread_join(t, NULL);
+	if (j.fd < 0)
+		return;
+	for (size_t i = 0; i < sizeof(feats) / sizeof(feats[0]); i++) {
+		struct ethtool_value ev = { .cmd = feats[i].cmd };
+		struct ifreq ifr = { 0 };
+		int n;
+
+		snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", lab_dev[s]);
+		ifr.ifr_data = (void *)&ev;
+		n = snprintf(p, left, "%s%s %s", i ? ", " : "", feats[i].name,
+			     ioctl(j.fd, SIOCETHTOOL, &ifr) < 0 ? "n/a" : ev.data ? "on" : "off");
+		if (n < 0 || (size_t)n >= left)
+			break;
+		p += n;
+		left -= (size_t)n;
+	}
+	close(j.fd);
+}
+
 int lab_open(struct lab **lp, const char *name, char *err)
 {
 	struct lab_info tmp;
@@ -1083,6 +1145,7 @@ int lab_info(const struct lab *l, struct lab_info *out, char *err)
 		r = lab_side_read(l, s, out, err);
 		if (r)
 			return r;
+		lab_side_offloads(l, s, out);
 	}
 	lab_rec_read(l->name, &rec);
 	out->recorded = rec.present;

@@ -50,6 +50,7 @@ struct lab_info {
 	unsigned mtu;				/* of veth-a */
 	uint64_t rate_bps;			/* 0 = none, from the qdisc */
 	char qdisc[2][32];	/* "tbf 1gbit", or the kind ("noqueue") */
+	char offloads[2][96];	/* "tso on, gso on, gro on, sg on, rx-csum on, tx-csum on" */
 	pid_t owner;		/* 0 = persistent or no record */
 	bool owner_alive;
 	bool recorded;		/* false: no owner record (not reaped) */

@@ -39,10 +39,12 @@ static void lab_print(FILE *f, const struct lab_info *li)
 	else
 		fprintf(f, "  owner     none (made by `tunetop lab up`; remove with `tunetop lab down %s`)\n",
 			li->name);
-	for (int side = 0; side < 2; side++)
+	for (int side = 0; side < 2; side++) {
 		fprintf(f, "  side %c    netns %-20s dev %-8s %s/24  %s/64  mtu %u  qdisc %s\n",
 			side ? 'b' : 'a', li->netns[side], li->dev[side], li->addr4[side],
 			li->addr6[side], li->mtu, li->qdisc[side]);
+		fprintf(f, "            offloads %s\n", li->offloads[side]);
+	}
 }
 
 /* `lab up`: a lab that outlives the command. */

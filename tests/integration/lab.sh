@@ -82,6 +82,12 @@ ok $? "ip netns exec shows 198.18.0.1/24 on veth-a"
 "$TUNETOP" lab status "$name" >"$TMP/st.txt" 2>&1
 grep -q "mtu 9000" "$TMP/st.txt" && grep -q "netns $name-b" "$TMP/st.txt" && grep -q "owner     none" "$TMP/st.txt"
 ok $? "lab status shows the namespaces, MTU and that nobody owns it"
+ip netns exec "$name-a" ethtool -K veth-a gro on tso off >/dev/null 2>&1
+"$TUNETOP" lab status "$name" >"$TMP/st2.txt" 2>&1
+[ "$(grep -c "offloads" "$TMP/st2.txt")" -eq 2 ] &&
+	grep -A1 "side a" "$TMP/st2.txt" | grep -q "tso off, gso on, gro on" &&
+	grep -A1 "side b" "$TMP/st2.txt" | grep -q "tso on, gso on, gro off"
+ok $? "lab status shows each end's offloads, as ethtool -K left them inside the namespace"
 "$TUNETOP" lab up --name "$name" >"$TMP/o" 2>"$TMP/e"
 [ $? -eq 1 ] && grep -q "exists" "$TMP/e"
 ok $? "lab up with a name in use is refused: $(cat "$TMP/e")"
