@@ -60,6 +60,37 @@ assert time.time() - t < 12
 PY
 ok $? "a silent connection is closed by tunetopd within its HELLO timeout"
 
+# Idle between tests: a client that said HELLO and then nothing for -t 1 s
+# gets an ERROR "timeout" and a close (a second daemon, with -t 1).
+PORT1=$(free_port)
+"$TUNETOPD" -f -p "$PORT1" -t 1 >>"$TMP/idle.log" 2>&1 &
+PIDS="$PIDS $!"
+for _ in $(seq 50); do grep -q "listening" "$TMP/idle.log" 2>/dev/null && break; sleep 0.1; done
+python3 - "$PORT1" <<'PY'
+import json, socket, struct, sys, time
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+b = json.dumps({"name": "idle", "version": "1"}).encode()
+s.sendall(b"TT" + struct.pack(">BBI", 1, 1, len(b)) + b)
+s.settimeout(10)
+t = time.time()
+data = b""
+while True:
+    chunk = s.recv(4096)
+    if not chunk:
+        break
+    data += chunk
+took = time.time() - t
+types, off = [], 0
+while off + 8 <= len(data):
+    _, _, ty, ln = struct.unpack(">2sBBI", data[off:off + 8])
+    types.append((ty, data[off + 8:off + 8 + ln]))
+    off += 8 + ln
+assert [t for t, _ in types] == [2, 9], types
+assert json.loads(types[1][1])["code"] == "timeout", types
+assert 0.8 < took < 4, took
+PY
+ok $? "a client idle beyond tunetopd -t 1 gets ERROR timeout and a close"
+
 # A daemon killed mid-run: the client names the remote end, prints what it
 # measured, and exits non-zero.
 "$TUNETOP" run -H 127.0.0.1 -p "$PORT" -t TCP_RR -l 10 >"$TMP/killed.txt" 2>&1 &
