@@ -314,32 +314,54 @@ int taskstat_ctx(const char *proc_root, pid_t pid, pid_t tid, uint64_t *vol,
 	return 0;
 }
 
-int taskstat_cpu(const char *proc_root, pid_t pid, pid_t tid, int *cpu)
+int procstat_field(const char *path, unsigned n, char *out, size_t len)
 {
-	char path[256], buf[1024];
+	char buf[1024];
 	const char *p;
-	ssize_t n;
-	int fd, field;
+	ssize_t r;
+	size_t k = 0;
+	int fd;
+	unsigned field;
 
-	snprintf(path, sizeof(path), "%s/%d/task/%d/stat", proc_root, (int)pid, (int)tid);
+	if (n < 3 || !len)
+		return -EINVAL;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
+	r = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
-	if (n <= 0)
-		return n < 0 ? -errno : -ENODATA;
-	buf[n] = '\0';
+	if (r <= 0)
+		return r < 0 ? -errno : -ENODATA;
+	buf[r] = '\0';
 	/* The command name may hold spaces and ')': fields count from the
-	 * last ')', which ends it; after it comes field 3 (state). */
+	 * last ')', which ends field 2; after it comes field 3 (state). */
 	p = strrchr(buf, ')');
 	if (!p)
 		return -EINVAL;
-	for (field = 2; *p && field < 39; p++)
+	for (field = 2, p++; *p && field < n; p++)
 		if (*p == ' ')
 			field++;
-	if (field != 39 || !isdigit((unsigned char)*p))
+	if (field != n || !*p || *p == ' ')
 		return -EINVAL;
-	*cpu = atoi(p);
+	while (p[k] && p[k] != ' ' && p[k] != '\n' && k + 1 < len) {
+		out[k] = p[k];
+		k++;
+	}
+	out[k] = '\0';
+	return 0;
+}
+
+int taskstat_cpu(const char *proc_root, pid_t pid, pid_t tid, int *cpu)
+{
+	char path[256], val[16];
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/%d/task/%d/stat", proc_root, (int)pid, (int)tid);
+	ret = procstat_field(path, 39, val, sizeof(val));
+	if (ret)
+		return ret;
+	if (!isdigit((unsigned char)val[0]))
+		return -EINVAL;
+	*cpu = atoi(val);
 	return 0;
 }

@@ -3,6 +3,7 @@
 #ifndef TT_CPUSTAT_H
 #define TT_CPUSTAT_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -28,6 +29,10 @@ void cpustat_delta(const struct cpustat_raw *before, const struct cpustat_raw *a
 /* Voluntary and involuntary context switches of thread tid of process pid,
  * from <proc_root>/<pid>/task/<tid>/status.  0 or -errno. */
 int taskstat_ctx(const char *proc_root, pid_t pid, pid_t tid, uint64_t *vol, uint64_t *invol);
+
+/* Field n (>= 3, numbered as in proc(5)) of a /proc/.../stat file at path,
+ * as text.  0, or -errno (-EINVAL when the file has no such field). */
+int procstat_field(const char *path, unsigned n, char *out, size_t len);
 
 /* The CPU thread tid last ran on (field 39 of <proc_root>/<pid>/task/<tid>/stat).
  * 0 or -errno. */

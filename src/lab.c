@@ -34,6 +34,7 @@
 #include <netlink/route/qdisc/tbf.h>
 #include <netlink/route/tc.h>
 
+#include "cpustat.h"
 #include "lab.h"
 #include "util.h"
 
@@ -187,40 +188,19 @@ static int lab_netns_dir(char *err)
 /* Read state (field 3) and start time (field 22) of /proc/<pid>/stat. */
 static int lab_proc_start(pid_t pid, char *state, unsigned long long *start)
 {
-	char path[48], buf[1024];
-	ssize_t n;
-	char *p, *end;
-	int fd, i;
+	char path[48], val[32], *end;
+	int r;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -EIO;
-	buf[n] = '\0';
-	/* comm may hold spaces and ')': the fields start after the last ')'. */
-	p = strrchr(buf, ')');
-	if (!p)
-		return -EIO;
-	p++;
-	for (i = 3; i <= 22; i++) {
-		while (*p == ' ')
-			p++;
-		if (!*p)
-			return -EIO;
-		if (i == 3)
-			*state = *p;
-		if (i == 22) {
-			*start = strtoull(p, &end, 10);
-			return end == p ? -EIO : 0;
-		}
-		while (*p && *p != ' ')
-			p++;
-	}
-	return -EIO;
+	r = procstat_field(path, 3, val, sizeof(val));
+	if (r)
+		return r == -ENOENT ? r : -EIO;
+	*state = val[0];
+	r = procstat_field(path, 22, val, sizeof(val));
+	if (r)
+		return r == -ENOENT ? r : -EIO;
+	*start = strtoull(val, &end, 10);
+	return end == val || *end ? -EIO : 0;
 }
 
 /* True when pid runs (not a zombie) and started at start. */

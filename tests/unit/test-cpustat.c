@@ -357,12 +357,41 @@ static void test_taskstat(void)
 	   (unsigned long long)vol, (unsigned long long)vol2);
 }
 
+/* Fields count from the last ')' of the command name, which may hold both. */
+static void test_procstat_field_counts_after_comm(void)
+{
+	char path[] = "/tmp/tt-procstat-XXXXXX", val[32];
+	const char *line = "4242 (a b) c) S 1 4242 4242 0 -1 4194560 10 0 0 0 "
+			   "1 2 0 0 20 0 1 0 777 1000 10 18446744073709551615 "
+			   "1 1 0 0 0 0 0 0 0 0 0 0 17 1 0 0\n";
+	int fd = mkstemp(path);
+
+	if (!ok(fd >= 0 && write(fd, line, strlen(line)) == (ssize_t)strlen(line),
+		"procstat: temp file"))
+		return;
+	close(fd);
+	ok(procstat_field(path, 3, val, sizeof(val)) == 0 && !strcmp(val, "S"),
+	   "field 3 is the state even with ') ' in the name (%s)", val);
+	ok(procstat_field(path, 22, val, sizeof(val)) == 0 && !strcmp(val, "777"),
+	   "field 22 is the start time (%s)", val);
+	ok(procstat_field(path, 39, val, sizeof(val)) == 0 && !strcmp(val, "1"),
+	   "field 39 is the CPU last run on (%s)", val);
+	ok(procstat_field(path, 60, val, sizeof(val)) == -EINVAL,
+	   "a field past the end is -EINVAL");
+	ok(procstat_field(path, 2, val, sizeof(val)) == -EINVAL,
+	   "the name's own field is refused");
+	unlink(path);
+	ok(procstat_field(path, 3, val, sizeof(val)) == -ENOENT,
+	   "a missing file is -ENOENT");
+}
+
 int main(void)
 {
 	const char *top = getenv("top_srcdir");
 
 	snprintf(data_dir, sizeof(data_dir), "%s/tests/data/proc",
 		 top && *top ? top : ".");
+	test_procstat_field_counts_after_comm();
 	test_handmade();
 	test_sparse();
 	test_oldkernel();
