@@ -21,49 +21,6 @@ enum { F_USER, F_NICE, F_SYSTEM, F_IDLE, F_IOWAIT, F_IRQ, F_SOFTIRQ, F_STEAL };
 /* Buffer size that held the last whole file; grows on big machines. */
 static _Atomic size_t cpustat_bufsz = 16384;
 
-/*
- * Read the whole of path with one read() into a malloc'd, NUL-terminated
- * buffer.  A read that fills the buffer may have been cut short, so the
- * buffer doubles and the file is read again from the start.  0 or -errno.
- */
-static int cpustat_slurp(const char *path, _Atomic size_t *hint, char **bufp)
-{
-	size_t size = atomic_load(hint);
-
-	for (;;) {
-		char *buf = malloc(size);
-		ssize_t n;
-		int fd, err;
-
-		if (!buf)
-			return -ENOMEM;
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0) {
-			err = -errno;
-			free(buf);
-			return err;
-		}
-		do {
-			n = read(fd, buf, size);
-		} while (n < 0 && errno == EINTR);
-		err = n < 0 ? -errno : 0;
-		close(fd);
-		if (err) {
-			free(buf);
-			return err;
-		}
-		if ((size_t)n < size) {
-			buf[n] = '\0';
-			*bufp = buf;
-			return 0;
-		}
-		free(buf);
-		if (size > SIZE_MAX / 2)
-			return -EFBIG;
-		size *= 2;
-		atomic_store(hint, size);
-	}
-}
 
 /*
  * Parse the counters after "cpu" or "cpuN": up to CPUSTAT_FIELDS numbers.
@@ -108,7 +65,7 @@ int cpustat_read(const char *proc_root, struct cpustat_raw *out, char *err)
 	    (int)sizeof(path))
 		return err_set(err, -ENAMETOOLONG, "%s/stat: %s", proc_root,
 			       strerror(ENAMETOOLONG));
-	rc = cpustat_slurp(path, &cpustat_bufsz, &buf);
+	rc = proc_slurp(path, &cpustat_bufsz, &buf);
 	if (rc)
 		return err_set(err, rc, "%s: %s", path, strerror(-rc));
 
@@ -300,7 +257,7 @@ int taskstat_ctx(const char *proc_root, pid_t pid, pid_t tid, uint64_t *vol,
 	if (snprintf(path, sizeof(path), "%s/%d/task/%d/status", proc_root,
 		     (int)pid, (int)tid) >= (int)sizeof(path))
 		return -ENAMETOOLONG;
-	rc = cpustat_slurp(path, &taskstat_bufsz, &buf);
+	rc = proc_slurp(path, &taskstat_bufsz, &buf);
 	if (rc)
 		return rc;
 	rc = taskstat_field(buf, "voluntary_ctxt_switches", &v);

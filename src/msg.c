@@ -486,6 +486,67 @@ static void cpu_read(struct rd *parent, const char *name, struct cpu_sample *cs)
 	r_end(&r);
 }
 
+/* --- interrupts and softirqs of the test's device ------------------------------ */
+
+json_t *irq_to_json(const struct irq_sample *q)
+{
+	json_t *arr;
+	struct wr w;
+
+	w_begin(&w);
+	if (q->ncpu > TT_MAX_CPUS)
+		w.bad = true;
+	w_u64(&w, "ncpu", q->ncpu);
+	w_u64(&w, "nlines", q->nlines);
+	w_real(&w, "irq", q->irq_total);
+	w_real(&w, "net_rx", q->rx_total);
+	w_real(&w, "net_tx", q->tx_total);
+	arr = json_array();
+	for (unsigned i = 0; arr && !w.bad && i < q->ncpu; i++) {
+		struct wr c;
+
+		w_begin(&c);
+		w_int(&c, "id", q->id[i]);
+		w_real(&c, "irq", q->irq_rate[i]);
+		w_real(&c, "net_rx", q->rx_rate[i]);
+		w_real(&c, "net_tx", q->tx_rate[i]);
+		if (json_array_append_new(arr, w_end(&c)))
+			w.bad = true;
+	}
+	w_set(&w, "cpus", arr);
+	return w_end(&w);
+}
+
+static void irq_read(struct rd *parent, const char *name, struct irq_sample *q)
+{
+	const json_t *j = r_obj(parent, name, false), *arr;
+	char path[128], sub[128];
+	struct rd r;
+
+	if (!r_begin(&r, parent->c, j, r_path(parent, name, -1, path, sizeof(path))))
+		return;
+	memset(q, 0, sizeof(*q));
+	r_u32(&r, "ncpu", 0, TT_MAX_CPUS, &q->ncpu);
+	r_u32(&r, "nlines", 0, 65535, &q->nlines);
+	r_real(&r, "irq", 0, DBL_MAX, &q->irq_total);
+	r_real(&r, "net_rx", 0, DBL_MAX, &q->rx_total);
+	r_real(&r, "net_tx", 0, DBL_MAX, &q->tx_total);
+	arr = r_arr(&r, "cpus", q->ncpu);
+	for (unsigned i = 0; arr && i < q->ncpu; i++) {
+		struct rd c;
+
+		if (!r_begin(&c, r.c, json_array_get(arr, i),
+			     r_path(&r, "cpus", i, sub, sizeof(sub))))
+			break;
+		r_int(&c, "id", 0, CPU_ID_MAX, &q->id[i]);
+		r_real(&c, "irq", 0, DBL_MAX, &q->irq_rate[i]);
+		r_real(&c, "net_rx", 0, DBL_MAX, &q->rx_rate[i]);
+		r_real(&c, "net_tx", 0, DBL_MAX, &q->tx_rate[i]);
+		r_end(&c);
+	}
+	r_end(&r);
+}
+
 /* --- sockets ---------------------------------------------------------------- */
 
 static json_t *tcp_to_json(const struct tcp_figures *t)
@@ -849,6 +910,8 @@ json_t *sample_to_json(const struct end_sample *s)
 	w_u64(&w, "ctx_invol", s->ctx_invol);
 	w_u64(&w, "iv_ctx_vol", s->iv_ctx_vol);
 	w_u64(&w, "iv_ctx_invol", s->iv_ctx_invol);
+	w_str(&w, "irq_dev", s->irq_dev);
+	w_set(&w, "irq", irq_to_json(&s->irq));
 	return w_end(&w);
 }
 
@@ -881,6 +944,8 @@ int sample_from_json(const json_t *j, struct end_sample *s, char *err)
 		r_u64(&r, "ctx_invol", &s->ctx_invol);
 		r_u64(&r, "iv_ctx_vol", &s->iv_ctx_vol);
 		r_u64(&r, "iv_ctx_invol", &s->iv_ctx_invol);
+		r_str(&r, "irq_dev", 0, s->irq_dev, sizeof(s->irq_dev));
+		irq_read(&r, "irq", &s->irq);
 		r_end(&r);
 	}
 	if (c.rc)
@@ -905,6 +970,8 @@ json_t *result_to_json(const struct end_result *r)
 	w_set(&w, "cpu", cpu_to_json(&r->cpu));
 	w_u64(&w, "ctx_vol", r->ctx_vol);
 	w_u64(&w, "ctx_invol", r->ctx_invol);
+	w_str(&w, "irq_dev", r->irq_dev);
+	w_set(&w, "irq", irq_to_json(&r->irq));
 	w_int(&w, "cpu_bind", r->cpu_bind);
 	w_int(&w, "cpu_main", r->cpu_main);
 	w_u64(&w, "ncpus_used", r->ncpus_used);
@@ -944,6 +1011,8 @@ int result_from_json(const json_t *j, struct end_result *res, char *err)
 		cpu_read(&r, "cpu", &res->cpu);
 		r_u64(&r, "ctx_vol", &res->ctx_vol);
 		r_u64(&r, "ctx_invol", &res->ctx_invol);
+		r_str(&r, "irq_dev", 0, res->irq_dev, sizeof(res->irq_dev));
+		irq_read(&r, "irq", &res->irq);
 		r_int(&r, "cpu_bind", -1, 4095, &res->cpu_bind);
 		r_int(&r, "cpu_main", -1, 4095, &res->cpu_main);
 		r_u32(&r, "ncpus_used", 0, TT_MAX_CPUS, &ncpus_used);

@@ -32,6 +32,7 @@ int result_from_json(const json_t *j, struct end_result *r, char *err);
 
 json_t *lat_to_json(const struct lat_summary *l);
 json_t *cpu_to_json(const struct cpu_sample *c);
+json_t *irq_to_json(const struct irq_sample *q);
 json_t *counters_to_json(const struct flow_counters *c);
 json_t *socks_to_json(const struct sock_sample *s, unsigned n);
 

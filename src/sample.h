@@ -48,6 +48,17 @@ struct cpu_sample {
 	int peak_id;
 };
 
+/* Rates between two readings, per second. */
+struct irq_sample {
+	unsigned ncpu;			/* CPUs in both readings */
+	int id[TT_MAX_CPUS];
+	double irq_rate[TT_MAX_CPUS];	/* the device's interrupts/s */
+	double rx_rate[TT_MAX_CPUS];	/* NET_RX softirqs/s */
+	double tx_rate[TT_MAX_CPUS];	/* NET_TX softirqs/s */
+	double irq_total, rx_total, tx_total;
+	unsigned nlines;		/* 0: no IRQ figures this tick */
+};
+
 /* Counters one worker keeps; written by it alone, read by the sampler. */
 struct flow_counters {
 	uint64_t trans;		/* transactions completed (RR/CRR) */
@@ -78,6 +89,8 @@ struct end_sample {
 	struct cpu_sample cpu;
 	uint64_t ctx_vol, ctx_invol;		/* totals of the test's threads */
 	uint64_t iv_ctx_vol, iv_ctx_invol;
+	char irq_dev[32];		/* the device carrying the test; "" unknown */
+	struct irq_sample irq;		/* its interrupts and NET_RX/TX softirqs */
 };
 
 /* The final figures of one end. */
@@ -91,6 +104,8 @@ struct end_result {
 	struct sock_sample *socks;	/* final values; *_init kept */
 	struct cpu_sample cpu;		/* average over the run */
 	uint64_t ctx_vol, ctx_invol;
+	char irq_dev[32];
+	struct irq_sample irq;		/* rates averaged over the run */
 	int64_t segs_out, segs_in;	/* over the run, TCP_INFO deltas; -1 n/a */
 	int cpu_bind;			/* -1 = not pinned */
 	int cpu_main;			/* CPU the workers were seen on most; -1 n/a */

@@ -3,8 +3,12 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stddef.h>
+#include <ifaddrs.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -12,6 +16,7 @@
 #include <unistd.h>
 
 #include "cpustat.h"
+#include "irqstat.h"
 #include "sampler.h"
 #include "sockinfo.h"
 
@@ -36,6 +41,12 @@ struct sampler {
 	uint64_t ctx_prev_vol, ctx_prev_invol;
 	uint32_t cpu_ticks[TT_MAX_CPUS];	/* worker-ticks seen on each CPU */
 	uint64_t *ctx_last;		/* per flow: vol, invol last read */
+	char irq_dev[32];		/* the device carrying the test */
+	char irq_names[4][IRQSTAT_NAME_MAX];	/* it and its driver aliases */
+	const char *irq_name_ptr[4];
+	unsigned irq_nnames;
+	struct irqstat_raw *irq0, *irq_prev, *irq_now;
+	uint64_t irq_prev_ns;
 	struct sock_sample *init;	/* buffer sizes before the run */
 };
 
@@ -143,6 +154,73 @@ static void sampler_tasks(struct sampler *s, uint64_t *vol, uint64_t *invol)
 	}
 }
 
+/*
+ * The IP address of sa as bytes (an IPv4-mapped IPv6 address as its IPv4
+ * one); 4, 16, or 0 for another family.  Copied out with memcpy, never
+ * read through a cast of another sockaddr type (strict aliasing).
+ */
+static size_t ip_bytes(const void *sa, unsigned char out[16])
+{
+	sa_family_t fam;
+	struct sockaddr_in v4;
+	struct sockaddr_in6 v6;
+	static const unsigned char mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+
+	memcpy(&fam, (const char *)sa + offsetof(struct sockaddr, sa_family), sizeof(fam));
+	if (fam == AF_INET) {
+		memcpy(&v4, sa, sizeof(v4));
+		memcpy(out, &v4.sin_addr, 4);
+		return 4;
+	}
+	if (fam != AF_INET6)
+		return 0;
+	memcpy(&v6, sa, sizeof(v6));
+	if (!memcmp(v6.sin6_addr.s6_addr, mapped, sizeof(mapped))) {
+		memcpy(out, v6.sin6_addr.s6_addr + 12, 4);
+		return 4;
+	}
+	memcpy(out, v6.sin6_addr.s6_addr, 16);
+	return 16;
+}
+
+/*
+ * The device that carries the test: the one holding the data socket's
+ * local address (looked up in the sampler's own network namespace), and
+ * its driver's names in /proc/interrupts (virtio0 for eth0).
+ */
+static void sampler_find_dev(struct sampler *s)
+{
+	struct sockaddr_storage la;
+	socklen_t len = sizeof(la);
+	unsigned char want[16], have[16];
+	struct ifaddrs *ifa, *i;
+	size_t wlen;
+	int fd = -1;
+
+	for (unsigned k = 0; k < s->n && fd < 0; k++)
+		fd = s->flows[k].fd >= 0 ? s->flows[k].fd : s->flows[k].listen_fd;
+	if (fd < 0 || getsockname(fd, (struct sockaddr *)&la, &len) < 0)
+		return;
+	wlen = ip_bytes(&la, want);
+	if (!wlen || getifaddrs(&ifa) < 0)
+		return;
+	for (i = ifa; i; i = i->ifa_next) {
+		if (i->ifa_addr && ip_bytes(i->ifa_addr, have) == wlen &&
+		    !memcmp(want, have, wlen)) {
+			snprintf(s->irq_dev, sizeof(s->irq_dev), "%s", i->ifa_name);
+			break;
+		}
+	}
+	freeifaddrs(ifa);
+	if (!s->irq_dev[0] ||
+	    irqstat_dev_aliases("/sys", s->irq_dev, s->irq_names, 4, &s->irq_nnames) < 0) {
+		snprintf(s->irq_names[0], sizeof(s->irq_names[0]), "%s", s->irq_dev);
+		s->irq_nnames = s->irq_dev[0] ? 1 : 0;
+	}
+	for (unsigned k = 0; k < s->irq_nnames; k++)
+		s->irq_name_ptr[k] = s->irq_names[k];
+}
+
 /* One tick: build the snapshot and hand it to the callback. */
 static void sampler_tick(struct sampler *s)
 {
@@ -177,6 +255,15 @@ static void sampler_tick(struct sampler *s)
 	if (cpustat_read("/proc", &s->cpu_now, NULL) == 0) {
 		cpustat_delta(&s->cpu_prev, &s->cpu_now, &smp.cpu);
 		s->cpu_prev = s->cpu_now;
+	}
+	snprintf(smp.irq_dev, sizeof(smp.irq_dev), "%s", s->irq_dev);
+	if (irqstat_read("/proc", s->irq_name_ptr, s->irq_nnames, s->irq_now, NULL) == 0) {
+		irqstat_delta(s->irq_prev, s->irq_now, (double)(now - s->irq_prev_ns) / 1e9, &smp.irq);
+		struct irqstat_raw *t = s->irq_prev;
+
+		s->irq_prev = s->irq_now;
+		s->irq_now = t;
+		s->irq_prev_ns = now;
 	}
 	sampler_tasks(s, &smp.ctx_vol, &smp.ctx_invol);
 	smp.iv_ctx_vol = smp.ctx_vol - s->ctx_prev_vol;
@@ -235,7 +322,11 @@ int sampler_create(struct sampler **sp, struct flow *flows, unsigned n,
 	s->h_iv = malloc(sizeof(struct hist));
 	s->init = calloc(n ? n : 1, sizeof(*s->init));
 	s->ctx_last = calloc(2 * (n ? n : 1), sizeof(*s->ctx_last));
-	if (!s->h_prev || !s->h_now || !s->h_tmp || !s->h_iv || !s->init || !s->ctx_last) {
+	s->irq0 = calloc(1, sizeof(*s->irq0));
+	s->irq_prev = calloc(1, sizeof(*s->irq_prev));
+	s->irq_now = calloc(1, sizeof(*s->irq_now));
+	if (!s->h_prev || !s->h_now || !s->h_tmp || !s->h_iv || !s->init || !s->ctx_last ||
+	    !s->irq0 || !s->irq_prev || !s->irq_now) {
 		ret = err_set(err, -ENOMEM, "sampler: out of memory");
 		goto fail;
 	}
@@ -253,6 +344,7 @@ int sampler_create(struct sampler **sp, struct flow *flows, unsigned n,
 	ret = cpustat_read("/proc", &s->cpu0, err);
 	if (ret)
 		goto fail;
+	sampler_find_dev(s);
 	s->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
 	s->efd = eventfd(0, EFD_CLOEXEC);
 	if (s->tfd < 0 || s->efd < 0) {
@@ -271,9 +363,11 @@ int sampler_start(struct sampler *s, char *err)
 	struct itimerspec its = { 0 };
 	int ret;
 
-	s->t0 = s->last_ns = now_ns();
+	s->t0 = s->last_ns = s->irq_prev_ns = now_ns();
 	cpustat_read("/proc", &s->cpu0, NULL);
 	s->cpu_prev = s->cpu0;
+	if (irqstat_read("/proc", s->irq_name_ptr, s->irq_nnames, s->irq0, NULL) == 0)
+		*s->irq_prev = *s->irq0;
 	its.it_interval.tv_sec = s->p->sample_ms / 1000;
 	its.it_interval.tv_nsec = (long)(s->p->sample_ms % 1000) * 1000000L;
 	its.it_value = its.it_interval;
@@ -329,6 +423,9 @@ int sampler_final(struct sampler *s, struct end_result *r, char *err)
 	}
 	if (cpustat_read("/proc", &end, NULL) == 0)
 		cpustat_delta(&s->cpu0, &end, &r->cpu);
+	snprintf(r->irq_dev, sizeof(r->irq_dev), "%s", s->irq_dev);
+	if (irqstat_read("/proc", s->irq_name_ptr, s->irq_nnames, s->irq_now, NULL) == 0)
+		irqstat_delta(s->irq0, s->irq_now, (double)(now_ns() - s->t0) / 1e9, &r->irq);
 	r->cpu_main = -1;
 	r->ncpus_used = 0;
 	for (int c = 0; c < TT_MAX_CPUS; c++) {
@@ -361,5 +458,8 @@ void sampler_destroy(struct sampler *s)
 	free(s->h_iv);
 	free(s->init);
 	free(s->ctx_last);
+	free(s->irq0);
+	free(s->irq_prev);
+	free(s->irq_now);
 	free(s);
 }

@@ -4,7 +4,10 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,4 +174,48 @@ int read_full(int fd, void *buf, size_t len)
 		len -= (size_t)n;
 	}
 	return 0;
+}
+
+/*
+ * Read the whole of path with one read() into a malloc'd, NUL-terminated
+ * buffer.  A read that fills the buffer may have been cut short, so the
+ * buffer doubles and the file is read again from the start.  0 or -errno.
+ */
+int proc_slurp(const char *path, _Atomic size_t *hint, char **bufp)
+{
+	size_t size = atomic_load(hint);
+
+	for (;;) {
+		char *buf = malloc(size);
+		ssize_t n;
+		int fd, err;
+
+		if (!buf)
+			return -ENOMEM;
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			err = -errno;
+			free(buf);
+			return err;
+		}
+		do {
+			n = read(fd, buf, size);
+		} while (n < 0 && errno == EINTR);
+		err = n < 0 ? -errno : 0;
+		close(fd);
+		if (err) {
+			free(buf);
+			return err;
+		}
+		if ((size_t)n < size) {
+			buf[n] = '\0';
+			*bufp = buf;
+			return 0;
+		}
+		free(buf);
+		if (size > SIZE_MAX / 2)
+			return -EFBIG;
+		size *= 2;
+		atomic_store(hint, size);
+	}
 }

@@ -50,4 +50,11 @@ int parse_double(const char *s, double min, double max, double *out);
 int write_full(int fd, const void *buf, size_t len);
 int read_full(int fd, void *buf, size_t len);
 
+/*
+ * Read a whole (proc) file with one read() into a NUL-terminated buffer
+ * the caller frees, growing from *hint and remembering the size that
+ * worked.  0 or -errno.
+ */
+int proc_slurp(const char *path, _Atomic size_t *hint, char **bufp);
+
 #endif

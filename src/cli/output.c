@@ -615,6 +615,12 @@ static void print_cpu(FILE *f, const struct cli_opts *o,
 		fprintf(f, "\nContext switches/s: local %s, remote %s\n",
 			sv(b, r, "LOCAL_CTX_PER_SEC"), sv(b, r, "REMOTE_CTX_PER_SEC"));
 	}
+	/* Coalescing only means something next to the interrupts it causes. */
+	fprintf(f, "Interrupts/s: local %s IRQs %s, NET_RX %s, NET_TX %s; remote %s IRQs %s, NET_RX %s, NET_TX %s\n",
+		sv(b, r, "LOCAL_IRQ_DEV"), sv(b, r, "LOCAL_IRQ_RATE"),
+		sv(b, r, "LOCAL_NET_RX_RATE"), sv(b, r, "LOCAL_NET_TX_RATE"),
+		sv(b, r, "REMOTE_IRQ_DEV"), sv(b, r, "REMOTE_IRQ_RATE"),
+		sv(b, r, "REMOTE_NET_RX_RATE"), sv(b, r, "REMOTE_NET_TX_RATE"));
 	print_placement(f, r);
 }
 

@@ -456,6 +456,31 @@ static void get_ctx(const struct run_summary *r, int arg, struct sel_value *v)
 	v_int(v, (int64_t)(arg & 2 ? e->ctx_invol : e->ctx_vol));
 }
 
+/* The device carrying the test at an end ("" = not found: n/a). */
+static void get_irq_dev(const struct run_summary *r, int arg, struct sel_value *v)
+{
+	v_str(v, end_of(r, arg)->irq_dev);
+}
+
+/* Interrupts/s (arg bit 1: NET_RX, bit 2: NET_TX softirqs/s) over the run. */
+static void get_irq_rate(const struct run_summary *r, int arg, struct sel_value *v)
+{
+	const struct end_result *e = end_of(r, arg & 1);
+
+	if (!e->irq_dev[0]) {
+		v_na(v);
+		return;
+	}
+	if (arg & 2)
+		v_real(v, e->irq.rx_total, 1);
+	else if (arg & 4)
+		v_real(v, e->irq.tx_total, 1);
+	else if (e->irq.nlines)
+		v_real(v, e->irq.irq_total, 1);
+	else
+		v_na(v);	/* lo and veth have no IRQ lines of their own */
+}
+
 static void get_ctx_rate(const struct run_summary *r, int arg,
 			 struct sel_value *v)
 {
@@ -606,6 +631,14 @@ static const struct selector sel_table[] = {
 	{ "REMOTE_CTX_VOLUNTARY", "voluntary context switches of the remote test threads", get_ctx, R },
 	{ "REMOTE_CTX_INVOLUNTARY", "involuntary context switches of the remote test threads", get_ctx, R | 2 },
 	{ "LOCAL_CTX_PER_SEC", "context switches per second of the local test threads", get_ctx_rate, L },
+	{ "LOCAL_IRQ_DEV", "the local device carrying the test (its IRQ lines are counted)", get_irq_dev, L },
+	{ "REMOTE_IRQ_DEV", "the remote device carrying the test", get_irq_dev, R },
+	{ "LOCAL_IRQ_RATE", "interrupts/s of the local device's IRQ lines (n/a: it has none, e.g. lo, veth)", get_irq_rate, L },
+	{ "REMOTE_IRQ_RATE", "interrupts/s of the remote device's IRQ lines", get_irq_rate, R },
+	{ "LOCAL_NET_RX_RATE", "NET_RX softirqs/s on the local host, all CPUs", get_irq_rate, L | 2 },
+	{ "REMOTE_NET_RX_RATE", "NET_RX softirqs/s on the remote host, all CPUs", get_irq_rate, R | 2 },
+	{ "LOCAL_NET_TX_RATE", "NET_TX softirqs/s on the local host, all CPUs", get_irq_rate, L | 4 },
+	{ "REMOTE_NET_TX_RATE", "NET_TX softirqs/s on the remote host, all CPUs", get_irq_rate, R | 4 },
 	{ "REMOTE_CTX_PER_SEC", "context switches per second of the remote test threads", get_ctx_rate, R },
 	{ "UDP_LOST", "UDP datagrams lost (sent - received)", get_udp_lost, 0 },
 	{ "COUNTS_AGREE", "yes when both ends' transaction/byte counts agree", get_counts_agree, 0 },

@@ -355,6 +355,37 @@ static bool socks_equal(const struct sock_sample *a, const struct sock_sample *b
 
 static struct sock_sample sock_fixture[3];
 
+/* Two CPUs (ids 0 and 3) of interrupt and softirq rates on "eth0". */
+static void fill_irq(char *dev, struct irq_sample *q)
+{
+	strcpy(dev, "eth0");
+	memset(q, 0, sizeof(*q));
+	q->ncpu = 2;
+	q->nlines = 3;
+	q->id[0] = 0;
+	q->id[1] = 3;
+	q->irq_rate[0] = 1500.5;
+	q->irq_rate[1] = 20;
+	q->rx_rate[0] = 900;
+	q->rx_rate[1] = 1.25;
+	q->tx_rate[1] = 7;
+	q->irq_total = 1520.5;
+	q->rx_total = 901.25;
+	q->tx_total = 7;
+}
+
+static bool irq_equal(const struct irq_sample *a, const struct irq_sample *b)
+{
+	if (a->ncpu != b->ncpu || a->nlines != b->nlines || a->irq_total != b->irq_total ||
+	    a->rx_total != b->rx_total || a->tx_total != b->tx_total)
+		return false;
+	for (unsigned i = 0; i < a->ncpu; i++)
+		if (a->id[i] != b->id[i] || a->irq_rate[i] != b->irq_rate[i] ||
+		    a->rx_rate[i] != b->rx_rate[i] || a->tx_rate[i] != b->tx_rate[i])
+			return false;
+	return true;
+}
+
 static void fill_sample(struct end_sample *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -375,6 +406,7 @@ static void fill_sample(struct end_sample *s)
 	s->ctx_invol = 17;
 	s->iv_ctx_vol = 1234;
 	s->iv_ctx_invol = 2;
+	fill_irq(s->irq_dev, &s->irq);
 }
 
 static bool sample_equal(const struct end_sample *a, const struct end_sample *b)
@@ -388,7 +420,8 @@ static bool sample_equal(const struct end_sample *a, const struct end_sample *b)
 	       a->nsocks == b->nsocks && socks_equal(a->socks, b->socks, a->nsocks) &&
 	       cpu_equal(&a->cpu, &b->cpu) && a->ctx_vol == b->ctx_vol &&
 	       a->ctx_invol == b->ctx_invol && a->iv_ctx_vol == b->iv_ctx_vol &&
-	       a->iv_ctx_invol == b->iv_ctx_invol;
+	       a->iv_ctx_invol == b->iv_ctx_invol && !strcmp(a->irq_dev, b->irq_dev) &&
+	       irq_equal(&a->irq, &b->irq);
 }
 
 static void test_sample_round_trip(void)
@@ -614,6 +647,7 @@ static void fill_result(struct end_result *r, bool with_hist)
 	r->ctx_invol = 3;
 	r->cpu_bind = 1;
 	strcpy(r->host, "lab-b.example");
+	fill_irq(r->irq_dev, &r->irq);
 }
 
 static bool hist_equal(const struct hist *a, const struct hist *b)
@@ -632,7 +666,8 @@ static bool result_equal(const struct end_result *a, const struct end_result *b)
 	       a->nsocks == b->nsocks && socks_equal(a->socks, b->socks, a->nsocks) &&
 	       cpu_equal(&a->cpu, &b->cpu) && a->ctx_vol == b->ctx_vol &&
 	       a->ctx_invol == b->ctx_invol && a->cpu_bind == b->cpu_bind &&
-	       !strcmp(a->host, b->host);
+	       !strcmp(a->host, b->host) && !strcmp(a->irq_dev, b->irq_dev) &&
+	       irq_equal(&a->irq, &b->irq);
 }
 
 static void test_result_round_trip(void)
