@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "auth.h"
 #include "params.h"
 #include "server.h"
 #include "util.h"
@@ -28,7 +29,9 @@ static void usage(FILE *f)
 		"  -f        stay in the foreground and log to stderr\n"
 		"  -m max    sessions served at once; more get \"busy\" (default 16)\n"
 		"  -t secs   drop a control connection idle this long (default 30)\n"
-		"  -h        this help;  -V  version\n", TT_DEFAULT_PORT);
+		"  -h        this help;  -V  version\n"
+		"  --gen-key FILE  write a new knob-control key to FILE (mode 0600) and exit\n",
+		TT_DEFAULT_PORT);
 }
 
 /* A log line: stderr with a timestamp in the foreground, syslog otherwise. */
@@ -57,8 +60,15 @@ int main(int argc, char **argv)
 	uint64_t v;
 	int c, sig;
 
+	static const struct option longopts[] = {
+		{ "gen-key", required_argument, NULL, 'G' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":L:p:fm:t:hV")) != -1) {
+	while ((c = getopt_long(argc, argv, ":L:p:fm:t:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'L':
 			o.listen_addr = optarg;
@@ -87,6 +97,14 @@ int main(int argc, char **argv)
 			}
 			o.idle_timeout = (unsigned)v;
 			break;
+		case 'G':
+			if (auth_init(err) || auth_key_generate(optarg, err)) {
+				fprintf(stderr, "tunetopd: %s\n", err);
+				return 1;
+			}
+			printf("tunetopd: wrote a new key to %s (mode 0600); give the same file to tunetop\n",
+			       optarg);
+			return 0;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -94,10 +112,17 @@ int main(int argc, char **argv)
 			printf("tunetopd %s\n", PACKAGE_VERSION);
 			return 0;
 		case ':':
-			fprintf(stderr, "tunetopd: -%c needs an argument; see tunetopd -h\n", optopt);
+			if (optopt == 'G')
+				fprintf(stderr, "tunetopd: --gen-key needs a FILE; see tunetopd -h\n");
+			else
+				fprintf(stderr, "tunetopd: -%c needs an argument; see tunetopd -h\n", optopt);
 			return 2;
 		default:
-			fprintf(stderr, "tunetopd: unknown option -%c; accepted are -L -p -f -m -t -h -V\n", optopt);
+			if (optopt)
+				fprintf(stderr, "tunetopd: unknown option -%c; accepted are -L -p -f -m -t -h -V --gen-key\n", optopt);
+			else
+				fprintf(stderr, "tunetopd: unknown option %s; accepted are -L -p -f -m -t -h -V --gen-key\n",
+					argv[optind - 1]);
 			return 2;
 		}
 	}

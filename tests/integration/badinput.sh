@@ -34,6 +34,13 @@ check "--connect-timeout" run --connect-timeout soon
 [ $? -eq 2 ] && grep -q -- "-p" "$TMP/err"
 ok $? "tunetopd -p 99999 -> exit 2 naming -p"
 
+"$TUNETOPD" --gen-key "$TMP/key" >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 0 ] && [ "$(stat -c %a "$TMP/key")" = 600 ] && [ "$(tr -d '\n' <"$TMP/key" | wc -c)" -eq 64 ]
+ok $? "tunetopd --gen-key writes a 64-hex-digit key, mode 0600"
+"$TUNETOPD" --gen-key "$TMP/key" >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 1 ] && grep -q "not overwritten" "$TMP/err"
+ok $? "tunetopd --gen-key never overwrites a key file"
+
 # A port nobody listens on: refused at once.
 port=$(free_port)
 start=$(date +%s)
