@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "knobs-cmd.h"
 #include "lab-cmd.h"
 #include "lab.h"
 #include "util.h"
@@ -231,6 +232,8 @@ int lab_reap_report(FILE *f, const char *who, bool verbose)
 
 int restore_main(int argc, char **argv)
 {
+	int rc;
+
 	if (argc > 1) {
 		fprintf(stderr, "tunetop restore: takes no arguments\n");
 		return 2;
@@ -239,5 +242,9 @@ int restore_main(int argc, char **argv)
 		fprintf(stderr, "tunetop restore: needs CAP_NET_ADMIN and CAP_SYS_ADMIN (run as root)\n");
 		return 1;
 	}
-	return lab_reap_report(stdout, "tunetop restore", true);
+	rc = lab_reap_report(stdout, "tunetop restore", true);
+	/* After the labs: values journaled for a lab just removed are dropped. */
+	if (knobs_restore_report(stdout, "tunetop restore"))
+		rc = 1;
+	return rc;
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "knobs-cmd.h"
 #include "lab-cmd.h"
 #include "run.h"
 
@@ -17,7 +18,9 @@ static void usage(FILE *f)
 		"  run      run one netperf-style test and print its results\n"
 		"           (tunetop run -h lists the options)\n"
 		"  lab      up|status|down: a private two-host network of namespaces\n"
-		"  restore  remove labs left behind by a tunetop that was killed\n"
+		"  knobs    list|get|set|snapshot|diff|restore: sysctls, ethtool settings\n"
+		"  restore  remove labs left behind by a tunetop that was killed and\n"
+		"           put back knob values changed by tunetop knobs set\n"
 		"\n"
 		"With no subcommand tunetop runs the default test (TCP_RR, 10 s) live\n"
 		"against its embedded server, one line per second: in a lab of its own\n"
@@ -44,10 +47,12 @@ int main(int argc, char **argv)
 		return run_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "lab"))
 		return lab_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "knobs"))
+		return knobs_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "restore"))
 		return restore_main(argc - 1, argv + 1);
 	if (argc > 1 && argv[1][0] != '-') {
-		fprintf(stderr, "tunetop: unknown subcommand '%s'; accepted: run, lab, restore (see tunetop -h)\n",
+		fprintf(stderr, "tunetop: unknown subcommand '%s'; accepted: run, lab, knobs, restore (see tunetop -h)\n",
 			argv[1]);
 		return 2;
 	}

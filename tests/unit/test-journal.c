@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* test-journal.c - the knob journal: record, first original wins, crash, restore. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "journal.h"
+#include "util.h"
+#include "tap.h"
+
+static char base[256];
+
+/* A journal entry for the test. */
+static struct journal_entry entry(const char *side, const char *lab, const char *dev,
+				  const char *knob, const char *text)
+{
+	struct journal_entry e;
+
+	memset(&e, 0, sizeof(e));
+	snprintf(e.side, sizeof(e.side), "%s", side);
+	snprintf(e.lab, sizeof(e.lab), "%s", lab);
+	snprintf(e.dev, sizeof(e.dev), "%s", dev);
+	snprintf(e.knob, sizeof(e.knob), "%s", knob);
+	snprintf(e.text, sizeof(e.text), "%s", text);
+	return e;
+}
+
+/* Restore callback: "fail" knobs fail, "gone" labs are gone, the rest restore. */
+struct cb_log {
+	unsigned calls;
+	char seen[16][KNOB_NAME_MAX + KNOB_TEXT_MAX + 2];
+};
+
+static int fake_restore(const struct journal_entry *e, void *arg, char *err)
+{
+	struct cb_log *log = arg;
+
+	if (log->calls < 16)
+		snprintf(log->seen[log->calls], sizeof(log->seen[0]), "%s=%s", e->knob, e->text);
+	log->calls++;
+	if (!strcmp(e->lab, "gone"))
+		return -ENOENT;
+	if (!strcmp(e->knob, "fail"))
+		return err_set(err, -EPERM, "kernel refused it");
+	return 0;
+}
+
+/* Whether log saw "knob=text". */
+static bool saw(const struct cb_log *log, const char *s)
+{
+	for (unsigned i = 0; i < log->calls && i < 16; i++)
+		if (!strcmp(log->seen[i], s))
+			return true;
+	return false;
+}
+
+int main(void)
+{
+	char dir[300], err[ERR_MAX], failed[512];
+	struct journal_entry *a, e;
+	struct cb_log log = { 0 };
+	unsigned n, restored, dropped;
+	struct stat st;
+	pid_t pid;
+	int status;
+
+	snprintf(base, sizeof(base), "/tmp/tt-journal-XXXXXX");
+	if (!mkdtemp(base))
+		return 1;
+	snprintf(dir, sizeof(dir), "%s/state/deep", base);
+	setenv("TUNETOP_STATE_DIR", dir, 1);
+
+	ok(journal_dir(dir, sizeof(dir), err) == 0 && !strcmp(dir + strlen(base), "/state/deep"),
+	   "the state dir comes from TUNETOP_STATE_DIR and is made: %s", dir);
+	memset(&st, 0, sizeof(st));
+	stat(dir, &st);
+	ok((st.st_mode & 0777) == 0700, "and it is mode 0700 (%o)", st.st_mode & 0777);
+	unsetenv("TUNETOP_STATE_DIR");
+	setenv("XDG_STATE_HOME", base, 1);
+	{
+		char d2[300];
+
+		ok(journal_dir(d2, sizeof(d2), err) == 0 &&
+		   !strcmp(d2 + strlen(base), "/tunetop"), "without it, $XDG_STATE_HOME/tunetop: %s", d2);
+	}
+	setenv("TUNETOP_STATE_DIR", dir, 1);
+
+	ok(journal_load(dir, &a, &n, err) == 0 && n == 0, "an empty state dir has no entries");
+	free(a);
+
+	e = entry("lab-a", "ttlab", "veth-a", "rx-usecs", "0");
+	ok(journal_record(dir, &e, err) == 1, "record rx-usecs=0 on lab-a: a new entry");
+	ok(e.pid == getpid() && e.start > 0, "the entry names this process (pid %d, start %llu)",
+	   (int)e.pid, e.start);
+	e = entry("lab-a", "ttlab", "veth-a", "rx-usecs", "64");
+	ok(journal_record(dir, &e, err) == 0, "a second change of rx-usecs finds the entry there");
+	e = entry("local", "", "", "net.ipv4.tcp_rmem", "4096 131072 6291456");
+	ok(journal_record(dir, &e, err) == 1, "a value with spaces records");
+	e = entry("lab-b", "ttlab", "veth-b", "rx-usecs", "8");
+	journal_record(dir, &e, err);
+	n = 0;
+	journal_load(dir, &a, &n, err);
+	ok(n == 3, "three keys, three entries (%u)", n);
+	ok(n == 3 && !strcmp(a[0].knob, "rx-usecs") && !strcmp(a[0].text, "0"),
+	   "the second change did not overwrite the original: rx-usecs=%s", n ? a[0].text : "?");
+	ok(n == 3 && !strcmp(a[1].text, "4096 131072 6291456") && !a[1].lab[0] && !a[1].dev[0],
+	   "the spaced value and empty lab/dev read back as written");
+	ok(n == 3 && !strcmp(a[2].side, "lab-b") && !strcmp(a[2].dev, "veth-b"),
+	   "the same knob on another side is its own entry");
+	free(a);
+
+	/* A child journals, then dies without any cleanup: the entry is on disk. */
+	pid = fork();
+	if (pid == 0) {
+		struct journal_entry c = entry("lab-a", "ttlab", "veth-a", "gro", "on");
+
+		_exit(journal_record(dir, &c, err) == 1 ? 0 : 1);
+	}
+	waitpid(pid, &status, 0);
+	ok(WIFEXITED(status) && WEXITSTATUS(status) == 0, "a child journals gro=on and _exits");
+	ok(journal_load(dir, &a, &n, err) == 0 && n == 4 && !strcmp(a[3].knob, "gro") &&
+	   a[3].pid == pid, "its entry is there, naming the dead child (pid %d)", (int)pid);
+	free(a);
+
+	/* A refused change is forgotten; other entries stay. */
+	e = entry("lab-b", "ttlab", "veth-b", "mtu", "1500");
+	journal_record(dir, &e, err);
+	ok(journal_forget(dir, &e, err) == 0, "forget the mtu entry");
+	journal_load(dir, &a, &n, err);
+	ok(n == 4 && strcmp(a[n - 1].knob, "mtu"), "it is gone and the four others stay (%u)", n);
+	free(a);
+
+	/* One entry fails, one lab is gone, the rest restore. */
+	e = entry("lab-a", "gone", "veth-a", "tso", "on");
+	journal_record(dir, &e, err);
+	e = entry("local", "", "", "fail", "1");
+	journal_record(dir, &e, err);
+	ok(journal_restore_all(dir, fake_restore, &log, &restored, &dropped, failed,
+			       sizeof(failed), err) == -EIO,
+	   "restore with one failing entry reports -EIO: %s", err);
+	ok(restored == 4 && dropped == 1, "the other four are restored, the gone lab's dropped (%u, %u)",
+	   restored, dropped);
+	ok(saw(&log, "rx-usecs=0") && saw(&log, "net.ipv4.tcp_rmem=4096 131072 6291456") &&
+	   !saw(&log, "rx-usecs=64"), "restore puts back the originals, not later values");
+	ok(strstr(failed, "fail on local: kernel refused it") != NULL,
+	   "the failing entry is named with why: %s", failed);
+	journal_load(dir, &a, &n, err);
+	ok(n == 1 && !strcmp(a[0].knob, "fail"),
+	   "only the failing entry stays in the journal (%u)", n);
+	free(a);
+
+	memset(&log, 0, sizeof(log));
+	journal_restore_all(dir, fake_restore, &log, &restored, &dropped, failed, sizeof(failed), err);
+	ok(log.calls == 1 && restored == 0, "a second restore tries only the failed one again");
+
+	/* Once nothing fails, restore empties the journal and then does nothing. */
+	{
+		char path[400];
+
+		snprintf(path, sizeof(path), "%s/journal", dir);
+		e = entry("local", "", "", "x", "1");
+		/* Rewrite: drop "fail" by restoring through a callback that accepts all. */
+		memset(&log, 0, sizeof(log));
+		ok(journal_restore_all(dir, fake_restore, &log, &restored, &dropped, failed,
+				       sizeof(failed), err) == -EIO, "still failing: kept");
+		unlink(path);
+		journal_record(dir, &e, err);
+		memset(&log, 0, sizeof(log));
+		ok(journal_restore_all(dir, fake_restore, &log, &restored, &dropped, failed,
+				       sizeof(failed), err) == 0 && restored == 1,
+		   "a restorable journal restores fully");
+		ok(access(path, F_OK) != 0, "and the journal file is gone");
+		memset(&log, 0, sizeof(log));
+		ok(journal_restore_all(dir, fake_restore, &log, &restored, &dropped, failed,
+				       sizeof(failed), err) == 0 && log.calls == 0 && restored == 0,
+		   "restore again is a no-op");
+	}
+
+	{
+		char cmd[300];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
+		if (system(cmd))
+			return 1;
+	}
+	return tap_done();
+}
