@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <jansson.h>
 #include <stdarg.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -698,4 +699,36 @@ int knobs_restore_journal(const struct catalog *c, unsigned *restored,
 		return rc;
 	return journal_restore_all(dir, restore_cb, (void *)c, restored, dropped,
 				   failed, flen, err);
+}
+
+/* One knob as a JSON object. */
+json_t *knobs_knob_to_json(const struct knob_def *d, const char *name,
+			 const struct knob_value *v)
+{
+	json_t *j = json_object();
+
+	json_object_set_new(j, "name", json_string(name));
+	if (d) {
+		json_object_set_new(j, "group", json_string(d->group));
+		json_object_set_new(j, "scope", json_string(knob_scope_text(d)));
+		json_object_set_new(j, "unit", json_string(d->unit));
+	}
+	json_object_set_new(j, "value", v->present ? json_string(v->text) : json_null());
+	if (!v->present)
+		json_object_set_new(j, "reason", json_string(v->reason));
+	return j;
+}
+
+/* A snapshot as JSON: {"side", "dev", "knobs": [...]}. */
+json_t *knobs_snapshot_to_json(const struct catalog *c, const struct knob_snapshot *s)
+{
+	json_t *j = json_object(), *a = json_array();
+
+	json_object_set_new(j, "side", json_string(s->side));
+	json_object_set_new(j, "dev", json_string(s->dev));
+	for (unsigned i = 0; i < s->n; i++)
+		json_array_append_new(a, knobs_knob_to_json(catalog_find(c, s->item[i].name),
+						   s->item[i].name, &s->item[i].v));
+	json_object_set_new(j, "knobs", a);
+	return j;
 }

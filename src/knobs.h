@@ -5,6 +5,8 @@
 
 #include <stdbool.h>
 
+#include <jansson.h>
+
 #include "catalog.h"
 #include "knob.h"
 #include "lab.h"
@@ -80,5 +82,11 @@ unsigned knobs_snapshot_diff(const struct knob_snapshot *a,
 int knobs_restore_journal(const struct catalog *c, unsigned *restored,
 			  unsigned *dropped, char *failed, unsigned flen,
 			  char *err);
+
+/* One knob as JSON: {name, group, scope, unit, value (null: n/a), reason}. */
+json_t *knobs_knob_to_json(const struct knob_def *d, const char *name,
+			   const struct knob_value *v);
+/* A snapshot as JSON: {side, dev, knobs: [...]}. */
+json_t *knobs_snapshot_to_json(const struct catalog *c, const struct knob_snapshot *s);
 
 #endif

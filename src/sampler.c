@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <stddef.h>
-#include <ifaddrs.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
@@ -155,63 +154,18 @@ static void sampler_tasks(struct sampler *s, uint64_t *vol, uint64_t *invol)
 }
 
 /*
- * The IP address of sa as bytes (an IPv4-mapped IPv6 address as its IPv4
- * one); 4, 16, or 0 for another family.  Copied out with memcpy, never
- * read through a cast of another sockaddr type (strict aliasing).
- */
-static size_t ip_bytes(const void *sa, unsigned char out[16])
-{
-	sa_family_t fam;
-	struct sockaddr_in v4;
-	struct sockaddr_in6 v6;
-	static const unsigned char mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
-
-	memcpy(&fam, (const char *)sa + offsetof(struct sockaddr, sa_family), sizeof(fam));
-	if (fam == AF_INET) {
-		memcpy(&v4, sa, sizeof(v4));
-		memcpy(out, &v4.sin_addr, 4);
-		return 4;
-	}
-	if (fam != AF_INET6)
-		return 0;
-	memcpy(&v6, sa, sizeof(v6));
-	if (!memcmp(v6.sin6_addr.s6_addr, mapped, sizeof(mapped))) {
-		memcpy(out, v6.sin6_addr.s6_addr + 12, 4);
-		return 4;
-	}
-	memcpy(out, v6.sin6_addr.s6_addr, 16);
-	return 16;
-}
-
-/*
  * The device that carries the test: the one holding the data socket's
  * local address (looked up in the sampler's own network namespace), and
  * its driver's names in /proc/interrupts (virtio0 for eth0).
  */
 static void sampler_find_dev(struct sampler *s)
 {
-	struct sockaddr_storage la;
-	socklen_t len = sizeof(la);
-	unsigned char want[16], have[16];
-	struct ifaddrs *ifa, *i;
-	size_t wlen;
 	int fd = -1;
 
 	for (unsigned k = 0; k < s->n && fd < 0; k++)
 		fd = s->flows[k].fd >= 0 ? s->flows[k].fd : s->flows[k].listen_fd;
-	if (fd < 0 || getsockname(fd, (struct sockaddr *)&la, &len) < 0)
-		return;
-	wlen = ip_bytes(&la, want);
-	if (!wlen || getifaddrs(&ifa) < 0)
-		return;
-	for (i = ifa; i; i = i->ifa_next) {
-		if (i->ifa_addr && ip_bytes(i->ifa_addr, have) == wlen &&
-		    !memcmp(want, have, wlen)) {
-			snprintf(s->irq_dev, sizeof(s->irq_dev), "%s", i->ifa_name);
-			break;
-		}
-	}
-	freeifaddrs(ifa);
+	if (fd < 0 || sockinfo_netdev(fd, s->irq_dev, sizeof(s->irq_dev)))
+		s->irq_dev[0] = '\0';
 	if (!s->irq_dev[0] ||
 	    irqstat_dev_aliases("/sys", s->irq_dev, s->irq_names, 4, &s->irq_nnames) < 0) {
 		snprintf(s->irq_names[0], sizeof(s->irq_names[0]), "%s", s->irq_dev);

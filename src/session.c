@@ -20,6 +20,7 @@
 #include "msg.h"
 #include "proto.h"
 #include "sampler.h"
+#include "sockinfo.h"
 #include "server.h"
 #include "session.h"
 #include "wire.h"
@@ -522,6 +523,39 @@ static int session_embed(struct session *s, char *err)
 	return 0;
 }
 
+/*
+ * Record every catalog knob of both ends before the run (DESIGN's data
+ * flow, step 1): the lab's two sides, or this host twice for the embedded
+ * loopback server; a remote tunetopd's knobs are not read yet.
+ */
+static void session_snapshot(struct session *s)
+{
+	struct session_result *r = &s->res;
+	struct knob_target lt = { .where = KT_LOCAL }, rt = { .where = KT_LOCAL };
+	char err[ERR_MAX];
+
+	if (catalog_load(&r->catalog, catalog_default_path(), err)) {
+		snprintf(r->knobs_note, sizeof(r->knobs_note), "knobs not recorded: %.200s", err);
+		return;
+	}
+	if (s->o.lab && !s->o.host) {
+		lt = (struct knob_target){ .where = KT_LAB_A, .lab = s->o.lab, .dev = "veth-a" };
+		rt = (struct knob_target){ .where = KT_LAB_B, .lab = s->o.lab, .dev = "veth-b" };
+	} else if (sockinfo_netdev(s->cfd, lt.dev, sizeof(lt.dev))) {
+		lt.dev[0] = '\0';
+	}
+	if (knobs_snapshot(r->catalog, &lt, &r->knobs_local, err))
+		snprintf(r->knobs_note, sizeof(r->knobs_note), "local knobs not recorded: %.200s", err);
+	if (s->o.host) {
+		snprintf(r->knobs_note, sizeof(r->knobs_note),
+			 "remote knobs not recorded: tunetopd does not serve knob reads yet");
+		return;
+	}
+	snprintf(rt.dev, sizeof(rt.dev), "%s", s->o.lab ? "veth-b" : lt.dev);
+	if (knobs_snapshot(r->catalog, &rt, &r->knobs_remote, err))
+		snprintf(r->knobs_note, sizeof(r->knobs_note), "remote knobs not recorded: %.200s", err);
+}
+
 /* The whole run, on the session's own thread. */
 static int session_run(struct session *s, char *err)
 {
@@ -543,6 +577,7 @@ static int session_run(struct session *s, char *err)
 	ret = session_connect(s, err);
 	if (ret)
 		return ret;
+	session_snapshot(s);
 	ret = session_handshake(s, &ready, err);
 	if (ret)
 		return ret;
@@ -763,8 +798,11 @@ int session_wait(struct session *s, struct session_result *r, char *err)
 	pthread_join(s->thread, NULL);
 	s->started = false;
 	*r = s->res;
+	/* The caller owns what r points to now. */
 	memset(&s->res.local, 0, sizeof(s->res.local));
 	memset(&s->res.remote, 0, sizeof(s->res.remote));
+	s->res.knobs_local = s->res.knobs_remote = NULL;
+	s->res.catalog = NULL;
 	if (s->ret)
 		snprintf(err, ERR_MAX, "%s", s->err);
 	return s->ret;
@@ -774,6 +812,11 @@ void session_result_free(struct session_result *r)
 {
 	result_free(&r->local);
 	result_free(&r->remote);
+	knobs_snapshot_free(r->knobs_local);
+	knobs_snapshot_free(r->knobs_remote);
+	catalog_free(r->catalog);
+	r->knobs_local = r->knobs_remote = NULL;
+	r->catalog = NULL;
 }
 
 void session_destroy(struct session *s)

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 
+#include "knobs.h"
 #include "lab.h"
 #include "params.h"
 #include "sample.h"
@@ -38,6 +39,11 @@ struct session_result {
 	bool counts_agree;
 	char counts[ERR_MAX];		/* what was compared, and how it came out */
 	uint64_t udp_lost;		/* UDP: datagrams lost (sent - received) */
+	/* Every catalog knob of both ends before the run; NULL = not read,
+	 * and knobs_note says why. */
+	struct catalog *catalog;
+	struct knob_snapshot *knobs_local, *knobs_remote;
+	char knobs_note[ERR_MAX];
 };
 
 enum session_event_kind { SESSION_EV_SAMPLE, SESSION_EV_END };

@@ -3,6 +3,9 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <stddef.h>
+#include <ifaddrs.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -112,4 +115,61 @@ int sockinfo_read(int fd, bool tcp, struct sock_sample *out)
 	if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) < 0)
 		return -errno;
 	return sockinfo_tcp_decode(&ti, len, &out->tcp, NULL);
+}
+
+/*
+ * The IP address of sa as bytes (an IPv4-mapped IPv6 address as its IPv4
+ * one); 4, 16, or 0 for another family.  Copied out with memcpy, never
+ * read through a cast of another sockaddr type (strict aliasing).
+ */
+static size_t ip_bytes(const void *sa, unsigned char out[16])
+{
+	sa_family_t fam;
+	struct sockaddr_in v4;
+	struct sockaddr_in6 v6;
+	static const unsigned char mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+
+	memcpy(&fam, (const char *)sa + offsetof(struct sockaddr, sa_family), sizeof(fam));
+	if (fam == AF_INET) {
+		memcpy(&v4, sa, sizeof(v4));
+		memcpy(out, &v4.sin_addr, 4);
+		return 4;
+	}
+	if (fam != AF_INET6)
+		return 0;
+	memcpy(&v6, sa, sizeof(v6));
+	if (!memcmp(v6.sin6_addr.s6_addr, mapped, sizeof(mapped))) {
+		memcpy(out, v6.sin6_addr.s6_addr + 12, 4);
+		return 4;
+	}
+	memcpy(out, v6.sin6_addr.s6_addr, 16);
+	return 16;
+}
+
+int sockinfo_netdev(int fd, char *dev, size_t len)
+{
+	struct sockaddr_storage la;
+	socklen_t alen = sizeof(la);
+	unsigned char want[16], have[16];
+	struct ifaddrs *ifa, *i;
+	size_t wlen;
+	int ret = -ENODEV;
+
+	if (getsockname(fd, (struct sockaddr *)&la, &alen) < 0)
+		return -errno;
+	wlen = ip_bytes(&la, want);
+	if (!wlen)
+		return -EAFNOSUPPORT;
+	if (getifaddrs(&ifa) < 0)
+		return -errno;
+	for (i = ifa; i; i = i->ifa_next) {
+		if (i->ifa_addr && ip_bytes(i->ifa_addr, have) == wlen &&
+		    !memcmp(want, have, wlen)) {
+			snprintf(dev, len, "%s", i->ifa_name);
+			ret = 0;
+			break;
+		}
+	}
+	freeifaddrs(ifa);
+	return ret;
 }

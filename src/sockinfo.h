@@ -34,4 +34,11 @@ int sockinfo_read(int fd, bool tcp, struct sock_sample *out);
 int sockinfo_tcp_decode(const void *buf, size_t len, struct tcp_figures *out,
 			unsigned *present);
 
+/*
+ * The network device holding fd's local address, looked up in the calling
+ * thread's namespace (an IPv4-mapped address counts as its IPv4 one).
+ * 0, or -ENODEV when no device holds it, or -errno.
+ */
+int sockinfo_netdev(int fd, char *dev, size_t len);
+
 #endif

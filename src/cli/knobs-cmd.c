@@ -155,38 +155,6 @@ static void value_show(const struct knob_value *v, char *buf, size_t len)
 		snprintf(buf, len, "n/a (%s)", v->reason);
 }
 
-/* One knob as a JSON object. */
-static json_t *knob_json(const struct knob_def *d, const char *name,
-			 const struct knob_value *v)
-{
-	json_t *j = json_object();
-
-	json_object_set_new(j, "name", json_string(name));
-	if (d) {
-		json_object_set_new(j, "group", json_string(d->group));
-		json_object_set_new(j, "scope", json_string(knob_scope_text(d)));
-		json_object_set_new(j, "unit", json_string(d->unit));
-	}
-	json_object_set_new(j, "value", v->present ? json_string(v->text) : json_null());
-	if (!v->present)
-		json_object_set_new(j, "reason", json_string(v->reason));
-	return j;
-}
-
-/* A snapshot as JSON: {"side", "dev", "knobs": [...]}. */
-static json_t *snapshot_json(const struct catalog *c, const struct knob_snapshot *s)
-{
-	json_t *j = json_object(), *a = json_array();
-
-	json_object_set_new(j, "side", json_string(s->side));
-	json_object_set_new(j, "dev", json_string(s->dev));
-	for (unsigned i = 0; i < s->n; i++)
-		json_array_append_new(a, knob_json(catalog_find(c, s->item[i].name),
-						   s->item[i].name, &s->item[i].v));
-	json_object_set_new(j, "knobs", a);
-	return j;
-}
-
 /* Print a snapshot as a table. */
 static void snapshot_print(const struct catalog *c, const struct knob_snapshot *s)
 {
@@ -223,7 +191,7 @@ static int knobs_list(const struct catalog *c, struct knobs_opts *o)
 		return 1;
 	}
 	if (o->json)
-		json_print(snapshot_json(c, s));
+		json_print(knobs_snapshot_to_json(c, s));
 	else
 		snapshot_print(c, s);
 	knobs_snapshot_free(s);
@@ -258,7 +226,7 @@ static int knobs_get_cmd(const struct catalog *c, struct knobs_opts *o)
 			continue;
 		}
 		if (o->json) {
-			json_array_append_new(a, knob_json(d, d->name, &v));
+			json_array_append_new(a, knobs_knob_to_json(d, d->name, &v));
 		} else {
 			value_show(&v, buf, sizeof(buf));
 			printf("%s: %s\n", d->name, buf);

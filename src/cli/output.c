@@ -221,6 +221,17 @@ static json_t *result_selectors_json(const struct run_summary *r)
 	return res;
 }
 
+/* Both ends' knob snapshots: {local, remote, note}; null where not read. */
+static json_t *knobs_json(const struct session_result *res)
+{
+	return json_pack("{s:o, s:o, s:o}",
+			 "local", res->knobs_local ?
+				or_null(knobs_snapshot_to_json(res->catalog, res->knobs_local)) : json_null(),
+			 "remote", res->knobs_remote ?
+				or_null(knobs_snapshot_to_json(res->catalog, res->knobs_remote)) : json_null(),
+			 "note", res->knobs_note[0] ? json_str(res->knobs_note) : json_null());
+}
+
 json_t *output_result_json(const struct cli_opts *o,
 			   const struct run_summary *r)
 {
@@ -245,7 +256,7 @@ json_t *output_result_json(const struct cli_opts *o,
 		conf = json_null();
 	if (!conf)
 		goto out;
-	doc = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:b, s:o, s:b, s:o}",
+	doc = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:b, s:o, s:b, s:o, s:o}",
 			"test", test_type_name(res->p.type),
 			"params", or_null(params_to_json(&res->p)),
 			"target", json_str(res->target),
@@ -257,7 +268,8 @@ json_t *output_result_json(const struct cli_opts *o,
 			"counts_agree", res->counts_agree,
 			"counts", json_str(res->counts),
 			"failed", m->failed,
-			"failure", m->failed ? json_str(m->failure) : json_null());
+			"failure", m->failed ? json_str(m->failure) : json_null(),
+			"knobs", knobs_json(res));
 out:
 	free(m);
 	return doc;
@@ -594,6 +606,26 @@ static const char *cpu_util(struct vbufs *b, const struct run_summary *r,
 	return buf;
 }
 
+/* Which knobs were recorded, and those that differ between the two ends. */
+static void print_knobs(FILE *f, const struct session_result *res)
+{
+	char names[16][KNOB_NAME_MAX];
+	unsigned n;
+
+	if (!res->knobs_local || !res->knobs_remote) {
+		if (res->knobs_note[0])
+			fprintf(f, "Knobs: %s\n", res->knobs_note);
+		return;
+	}
+	n = knobs_snapshot_diff(res->knobs_local, res->knobs_remote, names, 16);
+	fprintf(f, "Knobs: %u recorded on each end (--json lists them); ", res->knobs_local->n);
+	if (!n)
+		fprintf(f, "both ends alike\n");
+	for (unsigned i = 0; i < n && i < 16; i++)
+		fprintf(f, "%s%s%s", i ? ", " : "differ between the ends: ", names[i],
+			i + 1 == n || i == 15 ? (n > 16 ? ", ...\n" : "\n") : "");
+}
+
 static void print_cpu(FILE *f, const struct cli_opts *o,
 		      const struct run_summary *r, struct vbufs *b)
 {
@@ -615,6 +647,7 @@ static void print_cpu(FILE *f, const struct cli_opts *o,
 		fprintf(f, "\nContext switches/s: local %s, remote %s\n",
 			sv(b, r, "LOCAL_CTX_PER_SEC"), sv(b, r, "REMOTE_CTX_PER_SEC"));
 	}
+	print_knobs(f, &r->res);
 	/* Coalescing only means something next to the interrupts it causes. */
 	fprintf(f, "Interrupts/s: local %s IRQs %s, NET_RX %s, NET_TX %s; remote %s IRQs %s, NET_RX %s, NET_TX %s\n",
 		sv(b, r, "LOCAL_IRQ_DEV"), sv(b, r, "LOCAL_IRQ_RATE"),

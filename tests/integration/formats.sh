@@ -51,8 +51,10 @@ j = json.load(open(sys.argv[1]))
 r = j["result"]
 assert r["throughput"] > 0 and r["p50_latency"] > 0 and r["local_sd"] > 0, r
 assert j["counts_agree"] is True
+# A remote tunetopd's knobs are not read yet; the local end's are, and say so.
+assert j["knobs"]["local"]["knobs"] and j["knobs"]["remote"] is None and j["knobs"]["note"], j["knobs"]
 PY
-ok $? "--json is one document with throughput, latency and service demand"
+ok $? "--json is one document with throughput, latency, service demand and the local knobs"
 
 run -t TCP_RR -D 0.25 --json-stream >"$TMP/js.txt" 2>&1
 ok $? "--json-stream exits 0"

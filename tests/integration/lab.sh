@@ -96,6 +96,9 @@ grep -q "TARGET=lab: $name (veth, MTU 9000" "$TMP/rl.txt" && grep -q "LOCAL_MSS=
 ok $? "run --lab $name runs in it"
 ip netns list | grep -q "^$name-a"
 ok $? "and leaves it standing"
+"$TUNETOP" run --lab "$name" -t TCP_RR -l 1 >"$TMP/kd.txt" 2>&1
+grep "^Knobs:" "$TMP/kd.txt" | grep -q "differ between the ends: .*tso.*gro\|differ between the ends: .*gro.*tso"
+ok $? "the run records both ends' knobs and names those flipped on one end: $(grep '^Knobs' "$TMP/kd.txt")"
 "$TUNETOP" lab down "$name" >"$TMP/dn.txt" 2>&1
 ok $? "lab down $name"
 ! ip netns list | grep -q "^$name-" && [ ! -e "/run/tunetop/labs/$name" ]

@@ -301,8 +301,48 @@ static void note_kernel_len(void)
 		close(fd);
 }
 
+/* The device of a socket's address: lo for 127.0.0.1, ::1 and ::ffff:127.0.0.1. */
+static void test_netdev(void)
+{
+	static const struct {
+		int family;
+		const char *addr;
+	} cases[] = {
+		{ AF_INET, "127.0.0.1" }, { AF_INET6, "::1" }, { AF_INET6, "::ffff:127.0.0.1" },
+	};
+	char dev[32];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sockaddr_storage a = { .ss_family = (sa_family_t)cases[i].family };
+		int fd = socket(cases[i].family, SOCK_DGRAM, 0), zero = 0;
+		socklen_t len;
+
+		if (cases[i].family == AF_INET) {
+			inet_pton(AF_INET, cases[i].addr, &((struct sockaddr_in *)&a)->sin_addr);
+			len = sizeof(struct sockaddr_in);
+		} else {
+			setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
+			inet_pton(AF_INET6, cases[i].addr, &((struct sockaddr_in6 *)&a)->sin6_addr);
+			len = sizeof(struct sockaddr_in6);
+		}
+		strcpy(dev, "?");
+		ok(fd >= 0 && bind(fd, (struct sockaddr *)&a, len) == 0 &&
+		   sockinfo_netdev(fd, dev, sizeof(dev)) == 0 && !strcmp(dev, "lo"),
+		   "a socket bound to %s is on lo (%s)", cases[i].addr, dev);
+		close(fd);
+	}
+	{
+		int fd = socket(AF_INET, SOCK_DGRAM, 0);
+
+		ok(sockinfo_netdev(fd, dev, sizeof(dev)) == -ENODEV,
+		   "an unbound socket (0.0.0.0) is on no device");
+		close(fd);
+	}
+}
+
 int main(void)
 {
+	test_netdev();
 	note_kernel_len();
 	test_tcp();
 	test_bufsize();
