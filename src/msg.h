@@ -6,6 +6,7 @@
 #include <jansson.h>
 #include <stdint.h>
 
+#include "knob.h"
 #include "params.h"
 #include "sample.h"
 #include "util.h"
@@ -79,5 +80,73 @@ int msg_stop_from_json(const json_t *j, struct msg_stop *m, char *err);
 int msg_error_from_json(const json_t *j, struct msg_error *m, char *err);
 /* GO and BYE: the body must be {}; what names the message in err. */
 int msg_empty_from_json(const json_t *j, const char *what, char *err);
+
+/*
+ * Remote knobs (docs/protocol.md): KNOB_GET, KNOB_VALUES, AUTH_CHALLENGE,
+ * AUTH_RESPONSE, KNOB_SET, KNOB_RESULT; AUTH_BEGIN and AUTH_OK are {}.
+ * At most MSG_KNOBS_MAX names, values, settings or results in one body.
+ * These structs are large: allocate them, do not put them on a stack.
+ */
+#define MSG_KNOBS_MAX 256
+#define MSG_DEV_MAX 32			/* as struct knob_target.dev */
+#define MSG_AUTH_BYTES 32		/* challenge and mac: 64 hex digits */
+
+struct msg_knob_get {			/* client -> server */
+	char dev[MSG_DEV_MAX];		/* "": the server's default-route device */
+	unsigned n;			/* 0: every catalog knob */
+	char names[MSG_KNOBS_MAX][KNOB_NAME_MAX];
+};
+
+struct msg_knob_value {
+	char name[KNOB_NAME_MAX];
+	bool present;			/* false: n/a, reason says why; text "" */
+	char text[KNOB_TEXT_MAX];
+	char reason[96];		/* as struct knob_value.reason; "" if present */
+};
+
+struct msg_knob_values {		/* server -> client */
+	unsigned n;
+	struct msg_knob_value v[MSG_KNOBS_MAX];
+};
+
+struct msg_knob_setting {
+	char name[KNOB_NAME_MAX];
+	char value[KNOB_TEXT_MAX];
+};
+
+struct msg_knob_set {			/* client -> server */
+	char dev[MSG_DEV_MAX];
+	unsigned n;			/* 1..MSG_KNOBS_MAX */
+	struct msg_knob_setting s[MSG_KNOBS_MAX];
+};
+
+struct msg_knob_outcome {
+	char name[KNOB_NAME_MAX];
+	bool ok;
+	char before[KNOB_TEXT_MAX];	/* "" when it could not be read */
+	char after[KNOB_TEXT_MAX];	/* "" when not ok */
+	char error[ERR_MAX];		/* "" when ok */
+};
+
+struct msg_knob_result {		/* server -> client */
+	unsigned n;
+	struct msg_knob_outcome r[MSG_KNOBS_MAX];
+};
+
+struct msg_auth {			/* AUTH_CHALLENGE {challenge}, AUTH_RESPONSE {mac} */
+	uint8_t bytes[MSG_AUTH_BYTES];
+};
+
+json_t *msg_knob_get_to_json(const struct msg_knob_get *m);
+int msg_knob_get_from_json(const json_t *j, struct msg_knob_get *m, char *err);
+json_t *msg_knob_values_to_json(const struct msg_knob_values *m);
+int msg_knob_values_from_json(const json_t *j, struct msg_knob_values *m, char *err);
+json_t *msg_knob_set_to_json(const struct msg_knob_set *m);
+int msg_knob_set_from_json(const json_t *j, struct msg_knob_set *m, char *err);
+json_t *msg_knob_result_to_json(const struct msg_knob_result *m);
+int msg_knob_result_from_json(const json_t *j, struct msg_knob_result *m, char *err);
+/* challenge: AUTH_CHALLENGE {"challenge": hex}; else AUTH_RESPONSE {"mac": hex}. */
+json_t *msg_auth_to_json(const struct msg_auth *m, bool challenge);
+int msg_auth_from_json(const json_t *j, struct msg_auth *m, bool challenge, char *err);
 
 #endif

@@ -27,6 +27,14 @@ static const char *const type_names[MSG_TYPE_MAX + 1] = {
 	[MSG_RESULT] = "RESULT",
 	[MSG_ERROR] = "ERROR",
 	[MSG_BYE] = "BYE",
+	[MSG_KNOB_GET] = "KNOB_GET",
+	[MSG_KNOB_VALUES] = "KNOB_VALUES",
+	[MSG_AUTH_BEGIN] = "AUTH_BEGIN",
+	[MSG_AUTH_CHALLENGE] = "AUTH_CHALLENGE",
+	[MSG_AUTH_RESPONSE] = "AUTH_RESPONSE",
+	[MSG_AUTH_OK] = "AUTH_OK",
+	[MSG_KNOB_SET] = "KNOB_SET",
+	[MSG_KNOB_RESULT] = "KNOB_RESULT",
 };
 
 const char *proto_type_name(int type)

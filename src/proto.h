@@ -27,7 +27,15 @@ enum msg_type {
 	MSG_RESULT = 8,		/* server -> client: final figures of the server end */
 	MSG_ERROR = 9,		/* either way: code and message, then close */
 	MSG_BYE = 10,		/* client -> server: done with this session */
-	MSG_TYPE_MAX = MSG_BYE
+	MSG_KNOB_GET = 11,	/* client -> server: names, dev; no auth needed */
+	MSG_KNOB_VALUES = 12,	/* server -> client: the values asked for */
+	MSG_AUTH_BEGIN = 13,	/* client -> server: {} */
+	MSG_AUTH_CHALLENGE = 14,	/* server -> client: random bytes, hex */
+	MSG_AUTH_RESPONSE = 15,	/* client -> server: HMAC-SHA256(key, challenge), hex */
+	MSG_AUTH_OK = 16,	/* server -> client: {} */
+	MSG_KNOB_SET = 17,	/* client -> server: settings, dev; needs auth */
+	MSG_KNOB_RESULT = 18,	/* server -> client: per setting before/after or error */
+	MSG_TYPE_MAX = MSG_KNOB_RESULT
 };
 
 const char *proto_type_name(int type);
@@ -64,7 +72,8 @@ void proto_send_error(int fd, const char *code, const char *message);
 /*
  * The MSG_ERROR code that answers a failure rc of proto_recv or of a
  * msg_*_from_json: "version", "malformed", "invalid", "timeout", "busy" or
- * "internal"; NULL for -EPIPE (nobody left to tell).
+ * "internal"; NULL for -EPIPE (nobody left to tell).  ("auth", a refused
+ * or failed knob-control authentication, and "aborted" are sent by name.)
  */
 const char *proto_error_code(int rc);
 

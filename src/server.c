@@ -15,6 +15,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "auth.h"
+#include "catalog.h"
+#include "journal.h"
+#include "knobs.h"
 #include "msg.h"
 #include "proto.h"
 #include "sampler.h"
@@ -43,6 +47,21 @@ struct server {
 	pthread_mutex_t lock;
 	struct srv_session *sessions;
 	unsigned nsessions;
+
+	/* Knobs changed by sessions, newest first, under knob_lock (which
+	 * also serialises every remote knob change and restore). */
+	pthread_mutex_t knob_lock;
+	struct srv_hold *holds;
+};
+
+/* One knob a session changed: put back to orig when the session ends. */
+struct srv_hold {
+	struct srv_session *owner;
+	const struct knob_def *d;
+	char dev[32];			/* "" unless a device-scope knob */
+	char orig[KNOB_TEXT_MAX];
+	bool journaled;			/* this session wrote the journal entry */
+	struct srv_hold *next;
 };
 
 struct srv_session {
@@ -60,6 +79,10 @@ struct srv_session {
 	unsigned nflows;
 	int data_lfd;
 	int stop, abort;
+
+	/* knob control */
+	bool challenged, authed;
+	uint8_t challenge[AUTH_CHALLENGE_LEN];
 };
 
 /* One line to the server's log, if it has one. */
@@ -347,6 +370,312 @@ static const char *ss_code(int ret)
 	return c ? c : "internal";
 }
 
+/* --- remote knobs ------------------------------------------------------------ */
+
+#define KNOBS_OFF_MSG "knob control is off on this tunetopd (start it with --knobs --key FILE)"
+
+/* The device of this namespace's default IPv4 route, or "". */
+static void srv_default_dev(char *dev, size_t len)
+{
+	FILE *f = fopen("/proc/net/route", "re");
+	char line[256], ifname[32];
+	unsigned long dst, mask;
+
+	dev[0] = '\0';
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%31s %lx %*x %*x %*d %*d %*d %lx", ifname, &dst, &mask) == 3 &&
+		    dst == 0 && mask == 0) {
+			snprintf(dev, len, "%s", ifname);
+			break;
+		}
+	fclose(f);
+}
+
+/* The target of a KNOB_GET/KNOB_SET: this host (namespace), dev or the default device. */
+static void ss_knob_target(const char *dev, struct knob_target *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->where = KT_LOCAL;
+	if (dev[0])
+		snprintf(t->dev, sizeof(t->dev), "%s", dev);
+	else
+		srv_default_dev(t->dev, sizeof(t->dev));
+}
+
+/* KNOB_GET: answer with the values; any client may ask. */
+static int ss_knob_get(struct srv_session *ss, const json_t *body, char *err)
+{
+	const struct catalog *cat = ss->srv->o.catalog;
+	struct msg_knob_get *q = calloc(1, sizeof(*q));
+	struct msg_knob_values *a = calloc(1, sizeof(*a));
+	struct knob_target t;
+	json_t *b = NULL;
+	int ret;
+
+	if (!q || !a) {
+		ret = err_set(err, -ENOMEM, "knob_get: out of memory");
+		goto out;
+	}
+	ret = msg_knob_get_from_json(body, q, err);
+	if (ret)
+		goto out;
+	if (!cat) {
+		ret = err_set(err, -ENOENT, "this tunetopd has no knob catalog (see its log)");
+		goto out;
+	}
+	ss_knob_target(q->dev, &t);
+	a->n = q->n ? q->n : catalog_count(cat);
+	if (a->n > MSG_KNOBS_MAX)
+		a->n = MSG_KNOBS_MAX;
+	for (unsigned i = 0; i < a->n; i++) {
+		const struct knob_def *d = q->n ? catalog_find(cat, q->names[i]) : catalog_at(cat, i);
+		struct msg_knob_value *v = &a->v[i];
+		struct knob_value kv;
+		char gerr[ERR_MAX];
+
+		snprintf(v->name, sizeof(v->name), "%s", q->n ? q->names[i] : d->name);
+		if (!d) {
+			snprintf(v->reason, sizeof(v->reason), "not in this tunetopd's knob catalog");
+			continue;
+		}
+		if (knobs_get(d, &t, &kv, gerr)) {
+			snprintf(v->reason, sizeof(v->reason), "%.95s", gerr);
+			continue;
+		}
+		v->present = kv.present && kv.text[0];
+		if (v->present)
+			snprintf(v->text, sizeof(v->text), "%s", kv.text);
+		else
+			snprintf(v->reason, sizeof(v->reason), "%s", kv.present ? "empty" : kv.reason);
+	}
+	b = msg_knob_values_to_json(a);
+	ret = b ? ss_send(ss, MSG_KNOB_VALUES, b, err) :
+		  err_set(err, -ENOMEM, "knob_values: out of memory");
+out:
+	json_decref(b);
+	free(q);
+	free(a);
+	return ret;
+}
+
+/* AUTH_BEGIN: a fresh challenge, when knob control is on. */
+static int ss_auth_begin(struct srv_session *ss, const json_t *body, char *err)
+{
+	struct msg_auth m;
+	json_t *b;
+	int ret;
+
+	ret = msg_empty_from_json(body, "auth_begin", err);
+	if (ret)
+		return ret;
+	if (!ss->srv->o.knob_control)
+		return err_set(err, -EACCES, KNOBS_OFF_MSG);
+	auth_challenge(ss->challenge);
+	ss->challenged = true;
+	ss->authed = false;
+	memcpy(m.bytes, ss->challenge, sizeof(m.bytes));
+	b = msg_auth_to_json(&m, true);
+	ret = b ? ss_send(ss, MSG_AUTH_CHALLENGE, b, err) :
+		  err_set(err, -ENOMEM, "auth_challenge: out of memory");
+	json_decref(b);
+	return ret;
+}
+
+/* AUTH_RESPONSE: AUTH_OK for the right key, else -EACCES "wrong key". */
+static int ss_auth_response(struct srv_session *ss, const json_t *body, char *err)
+{
+	struct msg_auth m;
+	bool good;
+	int ret;
+
+	ret = msg_auth_from_json(body, &m, false, err);
+	if (ret)
+		return ret;
+	if (!ss->challenged)
+		return err_set(err, -EPROTO, "AUTH_RESPONSE without AUTH_BEGIN first");
+	good = auth_verify(ss->srv->o.key, ss->challenge, m.bytes);
+	/* A challenge answers once. */
+	ss->challenged = false;
+	memset(ss->challenge, 0, sizeof(ss->challenge));
+	if (!good) {
+		srv_log(ss->srv, "%s: knob control: authentication failed: wrong key", ss->peer);
+		return err_set(err, -EACCES, "wrong key");
+	}
+	ss->authed = true;
+	srv_log(ss->srv, "%s: knob control: authenticated", ss->peer);
+	return ss_send(ss, MSG_AUTH_OK, NULL, err);
+}
+
+/* The hold of d on dev, by any session; under knob_lock. */
+static struct srv_hold *srv_hold_find(struct server *srv, const struct knob_def *d,
+				      const char *dev)
+{
+	for (struct srv_hold *h = srv->holds; h; h = h->next)
+		if (h->d == d && !strcmp(h->dev, dev))
+			return h;
+	return NULL;
+}
+
+/* Whether the journal already holds an original for e's knob. */
+static bool journal_has(const struct journal_entry *e)
+{
+	struct journal_entry *a;
+	char dir[4096], jerr[ERR_MAX];
+	unsigned n;
+	bool found = false;
+
+	if (journal_dir(dir, sizeof(dir), jerr) || journal_load(dir, &a, &n, jerr))
+		return false;
+	for (unsigned i = 0; i < n && !found; i++)
+		found = !strcmp(a[i].side, e->side) && !strcmp(a[i].lab, e->lab) &&
+			!strcmp(a[i].dev, e->dev) && !strcmp(a[i].knob, e->knob);
+	free(a);
+	return found;
+}
+
+/* One setting of a KNOB_SET, under knob_lock. */
+static void ss_knob_set_one(struct srv_session *ss, const struct knob_target *t,
+			    const struct msg_knob_setting *st, struct msg_knob_outcome *o)
+{
+	struct server *srv = ss->srv;
+	const struct knob_def *d = catalog_find(srv->o.catalog, st->name);
+	struct journal_entry e = { .side = "local" };
+	struct knob_value before, after;
+	struct srv_hold *h;
+	char dev[32] = "";
+	bool had_entry;
+
+	snprintf(o->name, sizeof(o->name), "%s", st->name);
+	if (!d) {
+		snprintf(o->error, sizeof(o->error), "%s: unknown knob (not in this tunetopd's catalog)",
+			 st->name);
+		return;
+	}
+	if (d->scope == KNOB_SCOPE_DEVICE)
+		snprintf(dev, sizeof(dev), "%s", t->dev);
+	h = srv_hold_find(srv, d, dev);
+	if (h && h->owner != ss) {
+		snprintf(o->error, sizeof(o->error), "%s: changed by another client (%s) right now; try again when it is done",
+			 d->name, h->owner->peer);
+		return;
+	}
+	if (knobs_get(d, t, &before, o->error))
+		return;
+	if (before.present)
+		snprintf(o->before, sizeof(o->before), "%s", before.text);
+	snprintf(e.dev, sizeof(e.dev), "%s", dev);
+	snprintf(e.knob, sizeof(e.knob), "%s", d->name);
+	had_entry = journal_has(&e);
+	if (knobs_set(d, t, st->value, &after, o->error)) {
+		srv_log(srv, "%s: refused %s=%s%s%s: %s", ss->peer, d->name, st->value,
+			*dev ? " on " : "", dev, o->error);
+		return;
+	}
+	o->ok = true;
+	snprintf(o->after, sizeof(o->after), "%s", after.text);
+	srv_log(srv, "%s: set %s %s -> %s%s%s", ss->peer, d->name, o->before[0] ? o->before : "?",
+		after.text, *dev ? " on " : "", dev);
+	if (h || !before.present || knob_value_equal(d, &before, &after))
+		return;			/* already held, or nothing changed */
+	h = calloc(1, sizeof(*h));
+	if (!h) {
+		srv_log(srv, "%s: out of memory: %s stays %s (journaled: tunetop restore puts it back)",
+			ss->peer, d->name, after.text);
+		return;
+	}
+	h->owner = ss;
+	h->d = d;
+	snprintf(h->dev, sizeof(h->dev), "%s", dev);
+	snprintf(h->orig, sizeof(h->orig), "%s", before.text);
+	h->journaled = !had_entry;
+	h->next = srv->holds;
+	srv->holds = h;
+}
+
+/* KNOB_SET: only with knob control on and this session authenticated. */
+static int ss_knob_set(struct srv_session *ss, const json_t *body, char *err)
+{
+	struct server *srv = ss->srv;
+	struct msg_knob_set *q;
+	struct msg_knob_result *a;
+	struct knob_target t;
+	json_t *b = NULL;
+	int ret;
+
+	if (!srv->o.knob_control || !srv->o.catalog)
+		return err_set(err, -EACCES, KNOBS_OFF_MSG);
+	if (!ss->authed)
+		return err_set(err, -EACCES, "knob changes need authentication first (AUTH_BEGIN; tunetop --key FILE)");
+	q = calloc(1, sizeof(*q));
+	a = calloc(1, sizeof(*a));
+	if (!q || !a) {
+		ret = err_set(err, -ENOMEM, "knob_set: out of memory");
+		goto out;
+	}
+	ret = msg_knob_set_from_json(body, q, err);
+	if (ret)
+		goto out;
+	ss_knob_target(q->dev, &t);
+	pthread_mutex_lock(&srv->knob_lock);
+	for (unsigned i = 0; i < q->n; i++)
+		ss_knob_set_one(ss, &t, &q->s[i], &a->r[i]);
+	pthread_mutex_unlock(&srv->knob_lock);
+	a->n = q->n;
+	b = msg_knob_result_to_json(a);
+	ret = b ? ss_send(ss, MSG_KNOB_RESULT, b, err) :
+		  err_set(err, -ENOMEM, "knob_result: out of memory");
+out:
+	json_decref(b);
+	free(q);
+	free(a);
+	return ret;
+}
+
+/* Put back every knob this session changed, newest change first. */
+static void ss_knobs_restore(struct srv_session *ss)
+{
+	struct server *srv = ss->srv;
+	struct srv_hold **pp;
+
+	pthread_mutex_lock(&srv->knob_lock);
+	pp = &srv->holds;
+	while (*pp) {
+		struct srv_hold *h = *pp;
+		struct journal_entry e = { .side = "local" };
+		struct knob_target t = { .where = KT_LOCAL };
+		struct knob_value now, want;
+		char rerr[ERR_MAX], dir[4096];
+		int rc = 0;
+
+		if (h->owner != ss) {
+			pp = &h->next;
+			continue;
+		}
+		*pp = h->next;
+		snprintf(t.dev, sizeof(t.dev), "%s", h->dev);
+		if (knobs_get(h->d, &t, &now, rerr) || !now.present)
+			snprintf(now.text, sizeof(now.text), "?");
+		if (!(knob_parse_value(h->d, h->orig, &want, rerr) == 0 && now.present &&
+		      knob_value_equal(h->d, &want, &now)))
+			rc = knobs_apply(h->d, &t, h->orig, NULL, rerr);
+		if (rc) {
+			srv_log(srv, "%s: could not restore %s to %s%s%s: %s (its journal entry stays: tunetop restore)",
+				ss->peer, h->d->name, h->orig, *h->dev ? " on " : "", h->dev, rerr);
+		} else {
+			srv_log(srv, "%s: restored %s %s -> %s%s%s", ss->peer, h->d->name, now.text,
+				h->orig, *h->dev ? " on " : "", h->dev);
+			snprintf(e.dev, sizeof(e.dev), "%s", h->dev);
+			snprintf(e.knob, sizeof(e.knob), "%s", h->d->name);
+			if (h->journaled && journal_dir(dir, sizeof(dir), rerr) == 0)
+				journal_forget(dir, &e, rerr);
+		}
+		free(h);
+	}
+	pthread_mutex_unlock(&srv->knob_lock);
+}
+
 /* One control connection, from HELLO to BYE or an error. */
 static void *ss_thread(void *arg)
 {
@@ -393,6 +722,39 @@ static void *ss_thread(void *arg)
 		}
 		if (t == MSG_BYE)
 			break;
+		if (t >= MSG_KNOB_GET) {
+			const char *code = "malformed";
+
+			switch (t) {
+			case MSG_KNOB_GET:
+				ret = ss_knob_get(ss, b, err);
+				break;
+			case MSG_AUTH_BEGIN:
+				ret = ss_auth_begin(ss, b, err);
+				break;
+			case MSG_AUTH_RESPONSE:
+				ret = ss_auth_response(ss, b, err);
+				break;
+			case MSG_KNOB_SET:
+				ret = ss_knob_set(ss, b, err);
+				break;
+			default:
+				ret = err_set(err, -EPROTO, "unexpected %s frame", proto_type_name(t));
+				break;
+			}
+			json_decref(b);
+			b = NULL;
+			if (ret == -EACCES)
+				code = "auth";
+			else if (ret != -EPROTO)
+				code = ss_code(ret);
+			/* ERROR, then close (docs/protocol.md). */
+			if (ret && ret != -EPIPE)
+				ss_error(ss, code, err);
+			if (ret)
+				break;
+			continue;
+		}
 		if (t != MSG_SETUP) {
 			ret = err_set(err, -EPROTO, "unexpected %s frame", proto_type_name(t));
 			ss_error(ss, "malformed", err);
@@ -415,6 +777,8 @@ out:
 	json_decref(b);
 	if (ret && ret != -EPIPE)
 		srv_log(srv, "%s: session ended: %s", ss->peer, err);
+	/* However the session ended, its knob changes are undone. */
+	ss_knobs_restore(ss);
 	/* srv_reap closes cfd after the join, so server_shutdown can never
 	 * shut down a descriptor number that was already reused. */
 	shutdown(ss->cfd, SHUT_RDWR);
@@ -555,6 +919,7 @@ int server_open(struct server **sp, const struct server_opts *o, char *err)
 		srv->o.idle_timeout = DEFAULT_IDLE_TIMEOUT;
 	srv->lfd = -1;
 	pthread_mutex_init(&srv->lock, NULL);
+	pthread_mutex_init(&srv->knob_lock, NULL);
 	srv->stop_efd = eventfd(0, EFD_CLOEXEC);
 	if (srv->stop_efd < 0) {
 		ret = err_set(err, -errno, "server: eventfd: %s", strerror(errno));
@@ -641,5 +1006,6 @@ void server_destroy(struct server *srv)
 	if (srv->stop_efd >= 0)
 		close(srv->stop_efd);
 	pthread_mutex_destroy(&srv->lock);
+	pthread_mutex_destroy(&srv->knob_lock);
 	free(srv);
 }

@@ -4,6 +4,9 @@
 #define TT_SERVER_H
 
 #include <stdbool.h>
+#include <stdint.h>
+
+struct catalog;
 
 struct server_opts {
 	const char *listen_addr;	/* NULL: all addresses, IPv6 and IPv4 */
@@ -12,6 +15,15 @@ struct server_opts {
 	unsigned idle_timeout;		/* seconds between control frames, 0: 30 */
 	void (*log_cb)(const char *line, void *arg);
 	void *log_arg;
+	/*
+	 * Remote knobs.  catalog: KNOB_GET answered to anyone (NULL: refused).
+	 * knob_control: KNOB_SET allowed to a session that proved it holds
+	 * key (AUTH_KEY_LEN bytes); each change is journaled (journal.h, the
+	 * state directory of this process) and undone when its session ends.
+	 */
+	const struct catalog *catalog;
+	bool knob_control;
+	const uint8_t *key;
 };
 
 struct server;

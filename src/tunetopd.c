@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "auth.h"
+#include "catalog.h"
+#include "journal.h"
 #include "params.h"
 #include "server.h"
 #include "util.h"
@@ -30,7 +32,12 @@ static void usage(FILE *f)
 		"  -m max    sessions served at once; more get \"busy\" (default 16)\n"
 		"  -t secs   drop a control connection idle this long (default 30)\n"
 		"  -h        this help;  -V  version\n"
-		"  --gen-key FILE  write a new knob-control key to FILE (mode 0600) and exit\n",
+		"  --gen-key FILE  write a new knob-control key to FILE (mode 0600) and exit\n"
+		"  --knobs --key FILE\n"
+		"            let clients holding the key in FILE (mode 0600) change catalog\n"
+		"            knobs here; every change is logged, journaled in $TUNETOP_STATE_DIR\n"
+		"            (default /var/lib/tunetop) and undone when its client disconnects.\n"
+		"            Knob reads are answered to any client, with or without --knobs.\n",
 		TT_DEFAULT_PORT);
 }
 
@@ -54,14 +61,19 @@ int main(int argc, char **argv)
 {
 	struct server_opts o = { .log_cb = log_line_cb };
 	struct server *srv;
+	struct catalog *cat = NULL;
+	uint8_t key[AUTH_KEY_LEN];
+	const char *key_path = NULL;
 	char err[ERR_MAX];
-	bool foreground = false;
+	bool foreground = false, knobs = false;
 	sigset_t set;
 	uint64_t v;
 	int c, sig;
 
 	static const struct option longopts[] = {
 		{ "gen-key", required_argument, NULL, 'G' },
+		{ "knobs", no_argument, NULL, 'K' },
+		{ "key", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -105,6 +117,12 @@ int main(int argc, char **argv)
 			printf("tunetopd: wrote a new key to %s (mode 0600); give the same file to tunetop\n",
 			       optarg);
 			return 0;
+		case 'K':
+			knobs = true;
+			break;
+		case 'k':
+			key_path = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -112,16 +130,17 @@ int main(int argc, char **argv)
 			printf("tunetopd %s\n", PACKAGE_VERSION);
 			return 0;
 		case ':':
-			if (optopt == 'G')
-				fprintf(stderr, "tunetopd: --gen-key needs a FILE; see tunetopd -h\n");
+			if (optopt == 'G' || optopt == 'k')
+				fprintf(stderr, "tunetopd: --%s needs a FILE; see tunetopd -h\n",
+					optopt == 'G' ? "gen-key" : "key");
 			else
 				fprintf(stderr, "tunetopd: -%c needs an argument; see tunetopd -h\n", optopt);
 			return 2;
 		default:
 			if (optopt)
-				fprintf(stderr, "tunetopd: unknown option -%c; accepted are -L -p -f -m -t -h -V --gen-key\n", optopt);
+				fprintf(stderr, "tunetopd: unknown option -%c; accepted are -L -p -f -m -t -h -V --gen-key --knobs --key\n", optopt);
 			else
-				fprintf(stderr, "tunetopd: unknown option %s; accepted are -L -p -f -m -t -h -V --gen-key\n",
+				fprintf(stderr, "tunetopd: unknown option %s; accepted are -L -p -f -m -t -h -V --gen-key --knobs --key\n",
 					argv[optind - 1]);
 			return 2;
 		}
@@ -130,6 +149,37 @@ int main(int argc, char **argv)
 		fprintf(stderr, "tunetopd: unexpected argument '%s'; see tunetopd -h\n", argv[optind]);
 		return 2;
 	}
+	if (knobs != (key_path != NULL)) {
+		fprintf(stderr, "tunetopd: %s: knob control needs both --knobs and --key FILE (tunetopd --gen-key FILE writes one)\n",
+			knobs ? "--knobs without --key" : "--key without --knobs");
+		return 2;
+	}
+	if (knobs) {
+		char dir[4096];
+
+		if (auth_init(err) || auth_key_load(key_path, key, err)) {
+			fprintf(stderr, "tunetopd: %s\n", err);
+			return 1;
+		}
+		/* Originals are journaled in the daemon's own state directory. */
+		if (!getenv("TUNETOP_STATE_DIR") || !*getenv("TUNETOP_STATE_DIR"))
+			setenv("TUNETOP_STATE_DIR", "/var/lib/tunetop", 1);
+		if (journal_dir(dir, sizeof(dir), err)) {
+			fprintf(stderr, "tunetopd: --knobs: %s\n", err);
+			return 1;
+		}
+		o.knob_control = true;
+		o.key = key;
+	}
+	if (catalog_load(&cat, catalog_default_path(), err)) {
+		if (knobs) {
+			fprintf(stderr, "tunetopd: --knobs: %s\n", err);
+			return 1;
+		}
+		fprintf(stderr, "tunetopd: knob reads are off: %s\n", err);
+		cat = NULL;
+	}
+	o.catalog = cat;
 
 	/* Signals are taken by sigwait() below, never by a handler. */
 	sigemptyset(&set);
@@ -162,6 +212,22 @@ int main(int argc, char **argv)
 			 server_port(srv));
 		log_line_cb(line, NULL);
 	}
+	if (knobs) {
+		struct journal_entry *je;
+		char dir[4096], line[4300];
+		unsigned n = 0;
+
+		if (journal_dir(dir, sizeof(dir), err) == 0 && journal_load(dir, &je, &n, err) == 0)
+			free(je);
+		snprintf(line, sizeof(line), "knob control on, key %s, journal in %s", key_path, dir);
+		log_line_cb(line, NULL);
+		if (n) {
+			snprintf(line, sizeof(line),
+				 "warning: the journal holds %u original value%s from an earlier run; put %s back with: TUNETOP_STATE_DIR=%s tunetop restore",
+				 n, n == 1 ? "" : "s", n == 1 ? "it" : "them", dir);
+			log_line_cb(line, NULL);
+		}
+	}
 	sigwait(&set, &sig);
 	{
 		char line[64];
@@ -171,5 +237,7 @@ int main(int argc, char **argv)
 	}
 	server_shutdown(srv);
 	server_destroy(srv);
+	catalog_free(cat);
+	memset(key, 0, sizeof(key));
 	return 0;
 }

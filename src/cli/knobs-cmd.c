@@ -3,14 +3,18 @@
 #include "config.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <jansson.h>
 
+#include "auth.h"
 #include "catalog.h"
 #include "knobs-cmd.h"
+#include "knobs-remote.h"
 #include "knobs.h"
 #include "lab.h"
 #include "util.h"
@@ -21,6 +25,11 @@ struct knobs_opts {
 	bool json;
 	int nargs;
 	char **args;
+	/* --side remote */
+	bool remote;
+	const char *host, *port, *key;
+	bool dev_given;
+	unsigned hold;			/* --hold SECS */
 };
 
 static void knobs_usage(FILE *f)
@@ -39,8 +48,17 @@ static void knobs_usage(FILE *f)
 		"                            default route's device, or the lab's veth)\n"
 		"  --json                    JSON output (list, get, snapshot)\n"
 		"\n"
+		"  --side remote -H HOST [-p PORT]   the knobs of the host tunetopd runs on\n"
+		"  --key FILE                tunetopd's knob-control key (set only; reads\n"
+		"                            need none); tunetopd must run with --knobs --key\n"
+		"  --hold SECS               set --side remote: keep the change SECS seconds\n"
+		"\n"
 		"`set` journals each original value before the first change; the change\n"
-		"stays until `tunetop knobs restore` or `tunetop restore`.\n");
+		"stays until `tunetop knobs restore` or `tunetop restore`.\n"
+		"A remote change lives only as long as the client's session: tunetopd\n"
+		"puts it back when the connection closes, so `set --side remote` is\n"
+		"restored when the command exits (after --hold SECS).  The dashboard and\n"
+		"runs hold their remote changes for as long as they run.\n");
 }
 
 /* The device of the host's default IPv4 route, from /proc/net/route. */
@@ -78,7 +96,9 @@ static int knobs_parse(int argc, char **argv, struct knobs_opts *o)
 			o->json = true;
 			continue;
 		}
-		if (!strcmp(a, "--side") || !strcmp(a, "--lab") || !strcmp(a, "--dev")) {
+		if (!strcmp(a, "--side") || !strcmp(a, "--lab") || !strcmp(a, "--dev") ||
+		    !strcmp(a, "-H") || !strcmp(a, "--host") || !strcmp(a, "-p") ||
+		    !strcmp(a, "--port") || !strcmp(a, "--key") || !strcmp(a, "--hold")) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "tunetop knobs: option %s: missing value\n", a);
 				return 2;
@@ -87,18 +107,58 @@ static int knobs_parse(int argc, char **argv, struct knobs_opts *o)
 				side = argv[++i];
 			else if (!strcmp(a, "--lab"))
 				o->lab = argv[++i];
-			else
+			else if (!strcmp(a, "-H") || !strcmp(a, "--host"))
+				o->host = argv[++i];
+			else if (!strcmp(a, "-p") || !strcmp(a, "--port"))
+				o->port = argv[++i];
+			else if (!strcmp(a, "--key"))
+				o->key = argv[++i];
+			else if (!strcmp(a, "--hold")) {
+				uint64_t v;
+
+				if (parse_uint(argv[++i], 0, 86400, &v)) {
+					fprintf(stderr, "tunetop knobs: --hold %s: accepted is 0..86400 seconds\n",
+						argv[i]);
+					return 2;
+				}
+				o->hold = (unsigned)v;
+			} else
 				dev = argv[++i];
 			continue;
 		}
 		if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "tunetop knobs: option %s: unknown; accepted: --side, --lab, --dev, --json\n", a);
+			fprintf(stderr, "tunetop knobs: option %s: unknown; accepted: --side, --lab, --dev, --json, -H, -p, --key, --hold\n", a);
 			return 2;
 		}
 		o->args[o->nargs++] = argv[i];
 	}
 	if (!strcmp(side, "remote")) {
-		fprintf(stderr, "tunetop knobs: --side remote: remote knobs need tunetopd knob control (not built yet)\n");
+		uint64_t v;
+
+		if (!o->host) {
+			fprintf(stderr, "tunetop knobs: --side remote needs -H HOST (where tunetopd runs)\n");
+			return 2;
+		}
+		if (o->lab) {
+			fprintf(stderr, "tunetop knobs: --lab %s needs --side lab-a or lab-b\n", o->lab);
+			return 2;
+		}
+		if (o->port && parse_uint(o->port, 1, 65535, &v)) {
+			fprintf(stderr, "tunetop knobs: -p %s: accepted is a port number 1..65535\n", o->port);
+			return 2;
+		}
+		if (dev && strlen(dev) >= sizeof(o->t.dev)) {
+			fprintf(stderr, "tunetop knobs: --dev %s: name too long\n", dev);
+			return 2;
+		}
+		o->remote = true;
+		o->dev_given = dev != NULL;
+		if (dev)
+			snprintf(o->t.dev, sizeof(o->t.dev), "%s", dev);
+		return 0;
+	}
+	if (o->host || o->port || o->key || o->hold) {
+		fprintf(stderr, "tunetop knobs: -H, -p, --key and --hold need --side remote\n");
 		return 2;
 	}
 	if (!strcmp(side, "local"))
@@ -108,7 +168,7 @@ static int knobs_parse(int argc, char **argv, struct knobs_opts *o)
 	else if (!strcmp(side, "lab-b"))
 		o->t.where = KT_LAB_B;
 	else {
-		fprintf(stderr, "tunetop knobs: --side %s: accepted: local, lab-a, lab-b (remote: not built yet)\n", side);
+		fprintf(stderr, "tunetop knobs: --side %s: accepted: local, remote, lab-a, lab-b\n", side);
 		return 2;
 	}
 	if (o->t.where != KT_LOCAL && !o->lab) {
@@ -387,6 +447,264 @@ static int knobs_diff_cmd(struct knobs_opts *o)
 	return 0;
 }
 
+/* --- --side remote ------------------------------------------------------------ */
+
+/* Connect to the tunetopd of o; 0 or 1 (said on stderr). */
+static int remote_open(const struct knobs_opts *o, struct knobs_remote **rp, const char *who)
+{
+	char err[ERR_MAX];
+
+	signal(SIGPIPE, SIG_IGN);
+	if (knobs_remote_open(rp, o->host, o->port, 5000, err)) {
+		fprintf(stderr, "%s: %s\n", who, err);
+		return 1;
+	}
+	return 0;
+}
+
+/* Read names (none: all) from tunetopd into a new snapshot; 0 or 1. */
+static int remote_read(const struct knobs_opts *o, struct knobs_remote *r, char **names,
+		       int n, struct knob_snapshot **out, const char *who)
+{
+	struct msg_knob_get *q = calloc(1, sizeof(*q));
+	struct msg_knob_values *a = calloc(1, sizeof(*a));
+	struct knob_snapshot *s = calloc(1, sizeof(*s));
+	char err[ERR_MAX];
+	int rc = 1;
+
+	*out = NULL;
+	if (!q || !a || !s || n > MSG_KNOBS_MAX) {
+		fprintf(stderr, "%s: %s\n", who, n > MSG_KNOBS_MAX ? "too many knobs at once" : "out of memory");
+		goto out;
+	}
+	snprintf(q->dev, sizeof(q->dev), "%s", o->t.dev);
+	q->n = (unsigned)n;
+	for (int i = 0; i < n; i++)
+		snprintf(q->names[i], sizeof(q->names[i]), "%s", names[i]);
+	if (knobs_remote_get(r, q, a, err)) {
+		fprintf(stderr, "%s: %s\n", who, err);
+		goto out;
+	}
+	s->item = calloc(a->n ? a->n : 1, sizeof(*s->item));
+	if (!s->item) {
+		fprintf(stderr, "%s: out of memory\n", who);
+		goto out;
+	}
+	snprintf(s->side, sizeof(s->side), "remote");
+	snprintf(s->dev, sizeof(s->dev), "%s", o->t.dev);
+	for (unsigned i = 0; i < a->n; i++) {
+		struct knob_snapshot_item *it = &s->item[s->n++];
+
+		snprintf(it->name, sizeof(it->name), "%s", a->v[i].name);
+		it->v.present = a->v[i].present;
+		snprintf(it->v.text, sizeof(it->v.text), "%s", a->v[i].text);
+		snprintf(it->v.reason, sizeof(it->v.reason), "%s", a->v[i].reason);
+	}
+	*out = s;
+	s = NULL;
+	rc = 0;
+out:
+	knobs_snapshot_free(s);
+	free(q);
+	free(a);
+	return rc;
+}
+
+static int remote_list(const struct catalog *c, struct knobs_opts *o)
+{
+	struct knobs_remote *r;
+	struct knob_snapshot *s;
+	int rc;
+
+	if (remote_open(o, &r, "tunetop knobs"))
+		return 1;
+	rc = remote_read(o, r, NULL, 0, &s, "tunetop knobs");
+	if (!rc && o->json) {
+		json_t *j = knobs_snapshot_to_json(c, s);
+
+		json_object_set_new(j, "host", json_string(knobs_remote_host(r)));
+		json_print(j);
+	} else if (!rc) {
+		printf("# tunetopd on %s (%s)%s\n", knobs_remote_host(r), o->host,
+		       o->dev_given ? "" : "; device: its default route's");
+		snapshot_print(c, s);
+	}
+	knobs_snapshot_free(s);
+	knobs_remote_close(r);
+	return rc;
+}
+
+static int remote_get(const struct catalog *c, struct knobs_opts *o)
+{
+	char buf[KNOB_TEXT_MAX + 112];
+	struct knobs_remote *r;
+	struct knob_snapshot *s;
+	json_t *a;
+	int rc;
+
+	if (!o->nargs) {
+		fprintf(stderr, "tunetop knobs get: which knobs? e.g. tunetop knobs get rx-usecs gro\n");
+		return 2;
+	}
+	if (remote_open(o, &r, "tunetop knobs get"))
+		return 1;
+	rc = remote_read(o, r, o->args, o->nargs, &s, "tunetop knobs get");
+	knobs_remote_close(r);
+	if (rc)
+		return rc;
+	a = json_array();
+	for (unsigned i = 0; i < s->n; i++) {
+		if (o->json) {
+			json_array_append_new(a, knobs_knob_to_json(catalog_find(c, s->item[i].name),
+							      s->item[i].name, &s->item[i].v));
+		} else {
+			value_show(&s->item[i].v, buf, sizeof(buf));
+			printf("%s: %s\n", s->item[i].name, buf);
+		}
+	}
+	if (o->json)
+		json_print(a);
+	else
+		json_decref(a);
+	knobs_snapshot_free(s);
+	return 0;
+}
+
+/* Keep the session open SECS seconds, asking for one value now and then
+ * so tunetopd's idle timeout does not end it. */
+static int remote_hold(struct knobs_remote *r, const char *name, const struct knobs_opts *o,
+		       unsigned secs)
+{
+	struct msg_knob_get *q = calloc(1, sizeof(*q));
+	struct msg_knob_values *a = calloc(1, sizeof(*a));
+	uint64_t end = now_ns() + (uint64_t)secs * 1000000000ull;
+	char err[ERR_MAX];
+	int rc = 0;
+
+	if (!q || !a) {
+		free(q);
+		free(a);
+		return 1;
+	}
+	q->n = 1;
+	snprintf(q->names[0], sizeof(q->names[0]), "%s", name);
+	snprintf(q->dev, sizeof(q->dev), "%s", o->t.dev);
+	while (!rc && now_ns() < end) {
+		uint64_t left = end - now_ns();
+		uint64_t step = left < 5000000000ull ? left : 5000000000ull;
+		struct timespec ts = { .tv_sec = (time_t)(step / 1000000000ull),
+				       .tv_nsec = (long)(step % 1000000000ull) };
+
+		nanosleep(&ts, NULL);
+		if (now_ns() < end && knobs_remote_get(r, q, a, err)) {
+			fprintf(stderr, "tunetop knobs set: holding: %s\n", err);
+			rc = 1;
+		}
+	}
+	free(q);
+	free(a);
+	return rc;
+}
+
+static int remote_set(const struct catalog *c, struct knobs_opts *o)
+{
+	struct msg_knob_set *q = NULL;
+	struct msg_knob_result *a = NULL;
+	struct knobs_remote *r = NULL;
+	uint8_t key[AUTH_KEY_LEN];
+	char err[ERR_MAX];
+	int rc = 1;
+
+	if (!o->nargs) {
+		fprintf(stderr, "tunetop knobs set: what? e.g. tunetop knobs set rx-usecs=64 gro=off\n");
+		return 2;
+	}
+	if (!o->key) {
+		fprintf(stderr, "tunetop knobs set --side remote: --key FILE is required: tunetopd changes knobs only for a client holding its key (tunetopd --gen-key FILE writes one; tunetopd --knobs --key FILE uses it)\n");
+		return 2;
+	}
+	if (o->nargs > MSG_KNOBS_MAX) {
+		fprintf(stderr, "tunetop knobs set: at most %d settings at once\n", MSG_KNOBS_MAX);
+		return 2;
+	}
+	q = calloc(1, sizeof(*q));
+	a = calloc(1, sizeof(*a));
+	if (!q || !a) {
+		fprintf(stderr, "tunetop knobs set: out of memory\n");
+		goto out;
+	}
+	/* Checked here first, and by tunetopd against its own catalog again. */
+	for (int i = 0; i < o->nargs; i++) {
+		char *eq = strchr(o->args[i], '=');
+		const struct knob_def *d;
+		struct knob_value v;
+
+		if (!eq || eq == o->args[i]) {
+			fprintf(stderr, "tunetop knobs set: %s: accepted: NAME=VALUE\n", o->args[i]);
+			rc = 2;
+			goto out;
+		}
+		*eq = '\0';
+		d = catalog_find(c, o->args[i]);
+		snprintf(q->s[i].name, sizeof(q->s[i].name), "%s", d ? d->name : o->args[i]);
+		*eq = '=';
+		if (!d) {
+			fprintf(stderr, "tunetop knobs set: %.*s: unknown knob (tunetop knobs list shows them)\n",
+				(int)(eq - o->args[i]), o->args[i]);
+			rc = 2;
+			goto out;
+		}
+		if (knob_parse_value(d, eq + 1, &v, err)) {
+			fprintf(stderr, "tunetop knobs set: %s\n", err);
+			rc = 2;
+			goto out;
+		}
+		snprintf(q->s[i].value, sizeof(q->s[i].value), "%s", v.text);
+	}
+	q->n = (unsigned)o->nargs;
+	snprintf(q->dev, sizeof(q->dev), "%s", o->t.dev);
+	if (auth_init(err) || auth_key_load(o->key, key, err)) {
+		fprintf(stderr, "tunetop knobs set: %s\n", err);
+		goto out;
+	}
+	if (remote_open(o, &r, "tunetop knobs set"))
+		goto out;
+	if (knobs_remote_auth(r, key, err) || knobs_remote_set(r, q, a, err)) {
+		fprintf(stderr, "tunetop knobs set: %s\n", err);
+		goto out;
+	}
+	rc = 0;
+	for (unsigned i = 0; i < a->n; i++) {
+		if (!a->r[i].ok) {
+			size_t nl = strlen(a->r[i].name);
+
+			if (!strncmp(a->r[i].error, a->r[i].name, nl) && a->r[i].error[nl] == ':')
+				printf("%s\n", a->r[i].error);
+			else
+				printf("%s: %s\n", a->r[i].name, a->r[i].error);
+			rc = 1;
+			continue;
+		}
+		printf("%s: %s -> %s\n", a->r[i].name, a->r[i].before[0] ? a->r[i].before : "?",
+		       a->r[i].after);
+	}
+	if (o->hold)
+		printf("(remote on %s: held for %u s, then restored when this command exits)\n",
+		       knobs_remote_host(r), o->hold);
+	else
+		printf("(remote on %s: restored when this command exits; --hold SECS keeps it longer)\n",
+		       knobs_remote_host(r));
+	fflush(stdout);
+	if (o->hold && remote_hold(r, q->s[0].name, o, o->hold))
+		rc = 1;
+out:
+	memset(key, 0, sizeof(key));
+	knobs_remote_close(r);
+	free(q);
+	free(a);
+	return rc;
+}
+
 int knobs_restore_report(FILE *f, const char *who)
 {
 	struct catalog *c;
@@ -454,6 +772,24 @@ int knobs_main(int argc, char **argv)
 	if (catalog_load(&c, catalog_default_path(), err)) {
 		fprintf(stderr, "tunetop knobs: %s\n", err);
 		rc = 1;
+		goto out;
+	}
+	if (o.remote) {
+		if ((!strcmp(cmd, "list") || !strcmp(cmd, "snapshot")) && o.nargs) {
+			fprintf(stderr, "tunetop knobs %s: takes no names (tunetop knobs get NAME...)\n", cmd);
+			rc = 2;
+		} else if (!strcmp(cmd, "list") || !strcmp(cmd, "snapshot")) {
+			rc = remote_list(c, &o);
+		} else if (!strcmp(cmd, "get")) {
+			rc = remote_get(c, &o);
+		} else {
+			rc = remote_set(c, &o);
+		}
+		goto out;
+	}
+	if (o.hold || o.key) {
+		fprintf(stderr, "tunetop knobs %s: --key and --hold are for set --side remote\n", cmd);
+		rc = 2;
 		goto out;
 	}
 	rc = knobs_open_lab(&o, &l);

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -890,6 +891,217 @@ static void test_small_bodies(void)
 	json_decref(j);
 }
 
+/* --- remote knobs ---------------------------------------------------------- */
+
+/* The JSON text t, parsed strictly (NULL if it is not JSON). */
+static json_t *parse(const char *t)
+{
+	return json_loads(t, JSON_REJECT_DUPLICATES, NULL);
+}
+
+static void test_knob_get(void)
+{
+	struct msg_knob_get *q = calloc(1, sizeof(*q)), *b = calloc(1, sizeof(*b));
+	char err[ERR_MAX] = "";
+	json_t *j;
+	int rc;
+
+	q->n = 2;
+	strcpy(q->names[0], "rx-usecs");
+	strcpy(q->names[1], "net.ipv4.tcp_reordering");
+	strcpy(q->dev, "eth0");
+	j = wire(msg_knob_get_to_json(q));
+	rc = msg_knob_get_from_json(j, b, err);
+	ok(rc == 0 && b->n == 2 && !strcmp(b->names[0], "rx-usecs") &&
+	   !strcmp(b->names[1], "net.ipv4.tcp_reordering") && !strcmp(b->dev, "eth0"),
+	   "KNOB_GET round trip keeps names and dev (%d: %s)", rc, err);
+	json_decref(j);
+
+	j = parse("{\"names\": [], \"dev\": \"\"}");
+	ok(msg_knob_get_from_json(j, b, err) == 0 && b->n == 0 && !b->dev[0],
+	   "KNOB_GET with no names (every knob) and dev \"\" is accepted");
+	json_decref(j);
+
+	j = parse("{\"names\": [\"\"], \"dev\": \"\"}");
+	rc = msg_knob_get_from_json(j, b, err);
+	ok(rc == -EPROTO && has(err, "names[0]") && b->n == 0,
+	   "KNOB_GET with an empty name is refused: %s", err);
+	json_decref(j);
+	j = parse("{\"names\": [3], \"dev\": \"\"}");
+	ok(msg_knob_get_from_json(j, b, err) == -EPROTO && has(err, "names[0]"),
+	   "KNOB_GET with a name that is not a string is refused: %s", err);
+	json_decref(j);
+	j = parse("{\"names\": []}");
+	ok(msg_knob_get_from_json(j, b, err) == -EPROTO && has(err, "'dev' missing"),
+	   "KNOB_GET without dev is refused: %s", err);
+	json_decref(j);
+	j = parse("{\"names\": [], \"dev\": \"0123456789012345678901234567890123\"}");
+	ok(msg_knob_get_from_json(j, b, err) == -EPROTO && has(err, "'dev'"),
+	   "KNOB_GET with a dev name of 34 bytes is refused: %s", err);
+	json_decref(j);
+	j = parse("{\"names\": [], \"dev\": \"\", \"all\": true}");
+	ok(msg_knob_get_from_json(j, b, err) == -EPROTO && has(err, "unknown member 'all'"),
+	   "KNOB_GET with an unknown member is refused: %s", err);
+	json_decref(j);
+	j = json_object();
+	json_object_set_new(j, "dev", json_string(""));
+	json_object_set_new(j, "names", json_array());
+	for (int i = 0; i < MSG_KNOBS_MAX + 1; i++)
+		json_array_append_new(json_object_get(j, "names"), json_string("gro"));
+	ok(msg_knob_get_from_json(j, b, err) == -EPROTO && has(err, "0..256"),
+	   "KNOB_GET with %d names is refused: %s", MSG_KNOBS_MAX + 1, err);
+	json_decref(j);
+	free(q);
+	free(b);
+}
+
+static void test_knob_values(void)
+{
+	struct msg_knob_values *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
+	char err[ERR_MAX] = "";
+	json_t *j;
+	int rc;
+
+	a->n = 2;
+	strcpy(a->v[0].name, "rx-usecs");
+	strcpy(a->v[0].reason, "veth: coalescing not supported");
+	strcpy(a->v[1].name, "gro");
+	a->v[1].present = true;
+	strcpy(a->v[1].text, "on");
+	j = wire(msg_knob_values_to_json(a));
+	rc = msg_knob_values_from_json(j, b, err);
+	ok(rc == 0 && b->n == 2 && !b->v[0].present && !b->v[0].text[0] &&
+	   !strcmp(b->v[0].reason, a->v[0].reason) && b->v[1].present &&
+	   !strcmp(b->v[1].text, "on") && !strcmp(b->v[1].name, "gro"),
+	   "KNOB_VALUES round trip keeps n/a with its reason and present values (%d: %s)", rc, err);
+	json_decref(j);
+
+	j = parse("{\"values\": [{\"name\": \"gro\", \"present\": true, \"text\": \"\", \"reason\": \"\"}]}");
+	ok(msg_knob_values_from_json(j, b, err) == -EPROTO && has(err, "values[0]") && b->n == 0,
+	   "KNOB_VALUES present with an empty text is refused: %s", err);
+	json_decref(j);
+	j = parse("{\"values\": [{\"name\": \"gro\", \"present\": false, \"text\": \"0\", \"reason\": \"n/a\"}]}");
+	ok(msg_knob_values_from_json(j, b, err) == -EPROTO,
+	   "KNOB_VALUES not present with a text (a 0 that is not a value) is refused: %s", err);
+	json_decref(j);
+	j = parse("{\"values\": [{\"name\": \"gro\", \"present\": \"yes\", \"text\": \"on\", \"reason\": \"\"}]}");
+	ok(msg_knob_values_from_json(j, b, err) == -EPROTO && has(err, "'present'"),
+	   "KNOB_VALUES with present not a boolean is refused: %s", err);
+	json_decref(j);
+	j = parse("{\"values\": [{\"name\": \"gro\", \"present\": true, \"text\": \"on\"}]}");
+	ok(msg_knob_values_from_json(j, b, err) == -EPROTO && has(err, "'reason' missing"),
+	   "KNOB_VALUES without reason is refused: %s", err);
+	json_decref(j);
+	free(a);
+	free(b);
+}
+
+static void test_knob_set_and_result(void)
+{
+	struct msg_knob_set *q = calloc(1, sizeof(*q)), *qb = calloc(1, sizeof(*qb));
+	struct msg_knob_result *a = calloc(1, sizeof(*a)), *ab = calloc(1, sizeof(*ab));
+	char err[ERR_MAX] = "";
+	json_t *j;
+	int rc;
+
+	q->n = 2;
+	strcpy(q->s[0].name, "rx-usecs");
+	strcpy(q->s[0].value, "64");
+	strcpy(q->s[1].name, "gro");
+	strcpy(q->s[1].value, "off");
+	strcpy(q->dev, "eth1");
+	j = wire(msg_knob_set_to_json(q));
+	rc = msg_knob_set_from_json(j, qb, err);
+	ok(rc == 0 && qb->n == 2 && !strcmp(qb->s[0].value, "64") &&
+	   !strcmp(qb->s[1].name, "gro") && !strcmp(qb->dev, "eth1"),
+	   "KNOB_SET round trip keeps settings and dev (%d: %s)", rc, err);
+	json_decref(j);
+	q->n = 0;
+	ok(msg_knob_set_to_json(q) == NULL, "KNOB_SET with no settings is not encoded");
+	j = parse("{\"settings\": [], \"dev\": \"\"}");
+	ok(msg_knob_set_from_json(j, qb, err) == -EPROTO && has(err, "1..256"),
+	   "KNOB_SET with no settings is refused: %s", err);
+	json_decref(j);
+	j = parse("{\"settings\": [{\"name\": \"gro\", \"value\": \"\"}], \"dev\": \"\"}");
+	ok(msg_knob_set_from_json(j, qb, err) == -EPROTO && has(err, "settings[0]") && qb->n == 0,
+	   "KNOB_SET with an empty value is refused: %s", err);
+	json_decref(j);
+	j = parse("{\"settings\": [{\"name\": \"gro\", \"value\": \"on\", \"force\": true}], \"dev\": \"\"}");
+	ok(msg_knob_set_from_json(j, qb, err) == -EPROTO && has(err, "unknown member 'force'"),
+	   "KNOB_SET with an unknown member in a setting is refused: %s", err);
+	json_decref(j);
+
+	a->n = 2;
+	strcpy(a->r[0].name, "rx-usecs");
+	a->r[0].ok = true;
+	strcpy(a->r[0].before, "0");
+	strcpy(a->r[0].after, "64");
+	strcpy(a->r[1].name, "gro");
+	strcpy(a->r[1].before, "on");
+	strcpy(a->r[1].error, "gro: Operation not supported");
+	j = wire(msg_knob_result_to_json(a));
+	rc = msg_knob_result_from_json(j, ab, err);
+	ok(rc == 0 && ab->n == 2 && ab->r[0].ok && !strcmp(ab->r[0].before, "0") &&
+	   !strcmp(ab->r[0].after, "64") && !ab->r[1].ok && !strcmp(ab->r[1].error, a->r[1].error),
+	   "KNOB_RESULT round trip keeps before, after and errors (%d: %s)", rc, err);
+	json_decref(j);
+	j = parse("{\"results\": [{\"name\": \"gro\", \"ok\": false, \"before\": \"on\", \"after\": \"\", \"error\": \"\"}]}");
+	ok(msg_knob_result_from_json(j, ab, err) == -EPROTO && has(err, "non-empty 'error'"),
+	   "KNOB_RESULT not ok without an error is refused: %s", err);
+	json_decref(j);
+	j = parse("{\"results\": [{\"name\": \"gro\", \"ok\": true, \"before\": \"on\", \"after\": \"\", \"error\": \"\"}]}");
+	ok(msg_knob_result_from_json(j, ab, err) == -EPROTO && has(err, "'after'"),
+	   "KNOB_RESULT ok without an after is refused: %s", err);
+	json_decref(j);
+	free(q);
+	free(qb);
+	free(a);
+	free(ab);
+}
+
+static void test_auth_bodies(void)
+{
+	struct msg_auth m, b;
+	char err[ERR_MAX] = "";
+	const char *hex;
+	json_t *j;
+	int rc;
+
+	for (unsigned i = 0; i < MSG_AUTH_BYTES; i++)
+		m.bytes[i] = (uint8_t)(i * 37 + 5);
+	j = wire(msg_auth_to_json(&m, true));
+	hex = json_string_value(json_object_get(j, "challenge"));
+	ok(hex && strlen(hex) == 64 && !strncmp(hex, "052a4f", 6),
+	   "AUTH_CHALLENGE carries 64 lower-case hex digits (%s)", hex ? hex : "none");
+	rc = msg_auth_from_json(j, &b, true, err);
+	ok(rc == 0 && !memcmp(m.bytes, b.bytes, sizeof(m.bytes)),
+	   "AUTH_CHALLENGE round trip keeps the bytes (%d: %s)", rc, err);
+	ok(msg_auth_from_json(j, &b, false, err) == -EPROTO && has(err, "'mac' missing"),
+	   "a challenge is not read as a response: %s", err);
+	json_decref(j);
+	j = wire(msg_auth_to_json(&m, false));
+	rc = msg_auth_from_json(j, &b, false, err);
+	ok(rc == 0 && !memcmp(m.bytes, b.bytes, sizeof(m.bytes)),
+	   "AUTH_RESPONSE round trip keeps the mac (%d: %s)", rc, err);
+	json_decref(j);
+	j = parse("{\"mac\": \"abcd\"}");
+	ok(msg_auth_from_json(j, &b, false, err) == -EPROTO && has(err, "64 hex digits"),
+	   "a short mac is refused: %s", err);
+	json_decref(j);
+	j = parse("{\"mac\": \"zz2a4f00000000000000000000000000000000000000000000000000000000ff\"}");
+	ok(msg_auth_from_json(j, &b, false, err) == -EPROTO && has(err, "64 hex digits"),
+	   "a mac with a non-hex digit is refused: %s", err);
+	json_decref(j);
+	j = parse("{\"code\": \"auth\", \"message\": \"wrong key\"}");
+	{
+		struct msg_error e;
+
+		ok(msg_error_from_json(j, &e, err) == 0 && !strcmp(e.code, "auth"),
+		   "ERROR code auth is accepted (%s)", err);
+	}
+	json_decref(j);
+}
+
 int main(void)
 {
 	test_params_round_trip();
@@ -902,5 +1114,9 @@ int main(void)
 	test_result_round_trip();
 	test_result_rejections();
 	test_small_bodies();
+	test_knob_get();
+	test_knob_values();
+	test_knob_set_and_result();
+	test_auth_bodies();
 	return tap_done();
 }

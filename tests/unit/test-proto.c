@@ -170,7 +170,7 @@ static void expect_reject(const char *what, int rc_want, const char *needle,
 static void w_bad_magic(int fd) { raw_frame(fd, 'G', 'E', 'T', ' ', 2, "{}", 2); }
 static void w_bad_version(int fd) { raw_frame(fd, 'T', 'T', 7, MSG_HELLO, 2, "{}", 2); }
 static void w_type0(int fd) { raw_frame(fd, 'T', 'T', 1, 0, 2, "{}", 2); }
-static void w_type11(int fd) { raw_frame(fd, 'T', 'T', 1, 11, 2, "{}", 2); }
+static void w_type19(int fd) { raw_frame(fd, 'T', 'T', 1, 19, 2, "{}", 2); }
 static void w_type255(int fd) { raw_frame(fd, 'T', 'T', 1, 255, 2, "{}", 2); }
 static void w_oversize(int fd) { raw_frame(fd, 'T', 'T', 1, MSG_SAMPLE, 2000000, NULL, 0); }
 static void w_not_json(int fd) { raw_body(fd, MSG_SETUP, "hello", 5); }
@@ -191,7 +191,7 @@ static void test_malformed_frames_are_rejected(void)
 	expect_reject("version 7", -EPROTONOSUPPORT,
 		      "control frame: version 7, accepted is 1", w_bad_version);
 	expect_reject("type 0", -EPROTO, "unknown type 0", w_type0);
-	expect_reject("type 11", -EPROTO, "unknown type 11", w_type11);
+	expect_reject("type 19", -EPROTO, "unknown type 19", w_type19);
 	expect_reject("type 255", -EPROTO, "unknown type 255", w_type255);
 	expect_reject("oversize length, no body sent", -EMSGSIZE,
 		      "control frame: body of 2000000 bytes exceeds 1048576",
@@ -406,8 +406,8 @@ static void test_send_refuses_bad_arguments(void)
 	ok(proto_send(sv[0], MSG_SETUP, arr, err) == -EINVAL,
 	   "a body that is not an object is refused");
 	ok(proto_send(sv[0], 0, NULL, err) == -EINVAL &&
-	   proto_send(sv[0], 11, NULL, err) == -EINVAL,
-	   "types 0 and 11 are refused");
+	   proto_send(sv[0], 19, NULL, err) == -EINVAL,
+	   "types 0 and 19 are refused");
 	json_decref(big);
 	json_decref(arr);
 	free(text);
@@ -539,9 +539,12 @@ static void test_names_and_error_codes(void)
 {
 	ok(!strcmp(proto_type_name(MSG_HELLO), "HELLO") &&
 	   !strcmp(proto_type_name(MSG_HELLO_OK), "HELLO_OK") &&
-	   !strcmp(proto_type_name(MSG_BYE), "BYE"),
+	   !strcmp(proto_type_name(MSG_BYE), "BYE") &&
+	   !strcmp(proto_type_name(MSG_KNOB_GET), "KNOB_GET") &&
+	   !strcmp(proto_type_name(MSG_AUTH_CHALLENGE), "AUTH_CHALLENGE") &&
+	   !strcmp(proto_type_name(MSG_KNOB_RESULT), "KNOB_RESULT"),
 	   "type names are the enum's");
-	ok(!strcmp(proto_type_name(0), "?") && !strcmp(proto_type_name(11), "?") &&
+	ok(!strcmp(proto_type_name(0), "?") && !strcmp(proto_type_name(19), "?") &&
 	   !strcmp(proto_type_name(-1), "?"),
 	   "unknown types are named ?");
 	ok(!strcmp(proto_error_code(-EPROTONOSUPPORT), "version") &&
