@@ -732,3 +732,22 @@ json_t *knobs_snapshot_to_json(const struct catalog *c, const struct knob_snapsh
 	json_object_set_new(j, "knobs", a);
 	return j;
 }
+
+/* The device of this namespace's default IPv4 route, or "". */
+void knobs_default_dev(char *dev, size_t len)
+{
+	FILE *f = fopen("/proc/net/route", "re");
+	char line[256], ifname[32];
+	unsigned long dst, mask;
+
+	dev[0] = '\0';
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%31s %lx %*x %*x %*d %*d %*d %lx", ifname, &dst, &mask) == 3 &&
+		    dst == 0 && mask == 0) {
+			snprintf(dev, len, "%s", ifname);
+			break;
+		}
+	fclose(f);
+}

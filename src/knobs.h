@@ -89,4 +89,7 @@ json_t *knobs_knob_to_json(const struct knob_def *d, const char *name,
 /* A snapshot as JSON: {side, dev, knobs: [...]}. */
 json_t *knobs_snapshot_to_json(const struct catalog *c, const struct knob_snapshot *s);
 
+/* The device of this namespace's default IPv4 route, or "" when none. */
+void knobs_default_dev(char *dev, size_t len);
+
 #endif

@@ -23,6 +23,7 @@
 #include "proto.h"
 #include "sampler.h"
 #include "server.h"
+#include "sockinfo.h"
 #include "wire.h"
 #include "worker.h"
 
@@ -374,34 +375,19 @@ static const char *ss_code(int ret)
 
 #define KNOBS_OFF_MSG "knob control is off on this tunetopd (start it with --knobs --key FILE)"
 
-/* The device of this namespace's default IPv4 route, or "". */
-static void srv_default_dev(char *dev, size_t len)
-{
-	FILE *f = fopen("/proc/net/route", "re");
-	char line[256], ifname[32];
-	unsigned long dst, mask;
-
-	dev[0] = '\0';
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%31s %lx %*x %*x %*d %*d %*d %lx", ifname, &dst, &mask) == 3 &&
-		    dst == 0 && mask == 0) {
-			snprintf(dev, len, "%s", ifname);
-			break;
-		}
-	fclose(f);
-}
-
-/* The target of a KNOB_GET/KNOB_SET: this host (namespace), dev or the default device. */
-static void ss_knob_target(const char *dev, struct knob_target *t)
+/*
+ * The target of a KNOB_GET/KNOB_SET: this host (namespace) and dev, or
+ * the device the client reached us through, or the default route's.
+ */
+static void ss_knob_target(const struct srv_session *ss, const char *dev,
+			   struct knob_target *t)
 {
 	memset(t, 0, sizeof(*t));
 	t->where = KT_LOCAL;
 	if (dev[0])
 		snprintf(t->dev, sizeof(t->dev), "%s", dev);
-	else
-		srv_default_dev(t->dev, sizeof(t->dev));
+	else if (sockinfo_netdev(ss->cfd, t->dev, sizeof(t->dev)))
+		knobs_default_dev(t->dev, sizeof(t->dev));
 }
 
 /* KNOB_GET: answer with the values; any client may ask. */
@@ -425,7 +411,7 @@ static int ss_knob_get(struct srv_session *ss, const json_t *body, char *err)
 		ret = err_set(err, -ENOENT, "this tunetopd has no knob catalog (see its log)");
 		goto out;
 	}
-	ss_knob_target(q->dev, &t);
+	ss_knob_target(ss, q->dev, &t);
 	a->n = q->n ? q->n : catalog_count(cat);
 	if (a->n > MSG_KNOBS_MAX)
 		a->n = MSG_KNOBS_MAX;
@@ -617,7 +603,7 @@ static int ss_knob_set(struct srv_session *ss, const json_t *body, char *err)
 	ret = msg_knob_set_from_json(body, q, err);
 	if (ret)
 		goto out;
-	ss_knob_target(q->dev, &t);
+	ss_knob_target(ss, q->dev, &t);
 	pthread_mutex_lock(&srv->knob_lock);
 	for (unsigned i = 0; i < q->n; i++)
 		ss_knob_set_one(ss, &t, &q->s[i], &a->r[i]);

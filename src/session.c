@@ -239,6 +239,91 @@ static int session_expect(struct session *s, enum msg_type want, json_t **body,
 	}
 }
 
+/*
+ * A remote tunetopd's knobs, asked for with KNOB_GET on the control
+ * connection before the test (any client may read them): the device is the
+ * one the daemon is reached through.
+ */
+static int session_remote_knobs(struct session *s, char *err)
+{
+	struct msg_knob_get *q = calloc(1, sizeof(*q));
+	struct msg_knob_values *a = calloc(1, sizeof(*a));
+	struct knob_snapshot *snap = calloc(1, sizeof(*snap));
+	json_t *b = NULL;
+	int ret;
+
+	if (!q || !a || !snap) {
+		ret = err_set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	b = msg_knob_get_to_json(q);
+	ret = b ? proto_send(s->cfd, MSG_KNOB_GET, b, err) : err_set(err, -ENOMEM, "out of memory");
+	json_decref(b);
+	b = NULL;
+	if (!ret)
+		ret = session_expect(s, MSG_KNOB_VALUES, &b, 10000, err);
+	if (!ret)
+		ret = msg_knob_values_from_json(b, a, err);
+	if (ret)
+		goto out;
+	snap->item = calloc(a->n ? a->n : 1, sizeof(*snap->item));
+	if (!snap->item) {
+		ret = err_set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	snprintf(snap->side, sizeof(snap->side), "remote");
+	for (unsigned i = 0; i < a->n; i++) {
+		struct knob_snapshot_item *it = &snap->item[snap->n++];
+
+		snprintf(it->name, sizeof(it->name), "%s", a->v[i].name);
+		it->v.present = a->v[i].present;
+		snprintf(it->v.text, sizeof(it->v.text), "%s", a->v[i].text);
+		snprintf(it->v.reason, sizeof(it->v.reason), "%s", a->v[i].reason);
+	}
+	s->res.knobs_remote = snap;
+	snap = NULL;
+out:
+	json_decref(b);
+	knobs_snapshot_free(snap);
+	free(q);
+	free(a);
+	return ret;
+}
+
+/*
+ * Record every catalog knob of both ends before the run (DESIGN's data
+ * flow, step 1): the lab's two sides, this host twice for the embedded
+ * loopback server, or this host and a remote tunetopd.
+ */
+static void session_snapshot(struct session *s)
+{
+	struct session_result *r = &s->res;
+	struct knob_target lt = { .where = KT_LOCAL }, rt = { .where = KT_LOCAL };
+	char err[ERR_MAX];
+
+	if (catalog_load(&r->catalog, catalog_default_path(), err)) {
+		snprintf(r->knobs_note, sizeof(r->knobs_note), "knobs not recorded: %.200s", err);
+		return;
+	}
+	if (s->o.lab && !s->o.host) {
+		lt = (struct knob_target){ .where = KT_LAB_A, .lab = s->o.lab, .dev = "veth-a" };
+		rt = (struct knob_target){ .where = KT_LAB_B, .lab = s->o.lab, .dev = "veth-b" };
+	} else if (sockinfo_netdev(s->cfd, lt.dev, sizeof(lt.dev))) {
+		lt.dev[0] = '\0';
+	}
+	if (knobs_snapshot(r->catalog, &lt, &r->knobs_local, err))
+		snprintf(r->knobs_note, sizeof(r->knobs_note), "local knobs not recorded: %.200s", err);
+	if (s->o.host) {
+		if (session_remote_knobs(s, err))
+			snprintf(r->knobs_note, sizeof(r->knobs_note),
+				 "remote knobs not recorded: %.200s", err);
+		return;
+	}
+	snprintf(rt.dev, sizeof(rt.dev), "%s", s->o.lab ? "veth-b" : lt.dev);
+	if (knobs_snapshot(r->catalog, &rt, &r->knobs_remote, err))
+		snprintf(r->knobs_note, sizeof(r->knobs_note), "remote knobs not recorded: %.200s", err);
+}
+
 /* HELLO, then SETUP; returns the data ports of READY. */
 static int session_handshake(struct session *s, struct msg_ready *ready, char *err)
 {
@@ -261,6 +346,8 @@ static int session_handshake(struct session *s, struct msg_ready *ready, char *e
 		return ret;
 	snprintf(s->res.remote_host, sizeof(s->res.remote_host), "%s", hok.host);
 	s->res.remote_ncpu = hok.ncpu;
+	/* Knobs are read between HELLO and SETUP, before anything runs. */
+	session_snapshot(s);
 
 	setup = params_to_json(&s->p);
 	if (!setup)
@@ -523,39 +610,6 @@ static int session_embed(struct session *s, char *err)
 	return 0;
 }
 
-/*
- * Record every catalog knob of both ends before the run (DESIGN's data
- * flow, step 1): the lab's two sides, or this host twice for the embedded
- * loopback server; a remote tunetopd's knobs are not read yet.
- */
-static void session_snapshot(struct session *s)
-{
-	struct session_result *r = &s->res;
-	struct knob_target lt = { .where = KT_LOCAL }, rt = { .where = KT_LOCAL };
-	char err[ERR_MAX];
-
-	if (catalog_load(&r->catalog, catalog_default_path(), err)) {
-		snprintf(r->knobs_note, sizeof(r->knobs_note), "knobs not recorded: %.200s", err);
-		return;
-	}
-	if (s->o.lab && !s->o.host) {
-		lt = (struct knob_target){ .where = KT_LAB_A, .lab = s->o.lab, .dev = "veth-a" };
-		rt = (struct knob_target){ .where = KT_LAB_B, .lab = s->o.lab, .dev = "veth-b" };
-	} else if (sockinfo_netdev(s->cfd, lt.dev, sizeof(lt.dev))) {
-		lt.dev[0] = '\0';
-	}
-	if (knobs_snapshot(r->catalog, &lt, &r->knobs_local, err))
-		snprintf(r->knobs_note, sizeof(r->knobs_note), "local knobs not recorded: %.200s", err);
-	if (s->o.host) {
-		snprintf(r->knobs_note, sizeof(r->knobs_note),
-			 "remote knobs not recorded: tunetopd does not serve knob reads yet");
-		return;
-	}
-	snprintf(rt.dev, sizeof(rt.dev), "%s", s->o.lab ? "veth-b" : lt.dev);
-	if (knobs_snapshot(r->catalog, &rt, &r->knobs_remote, err))
-		snprintf(r->knobs_note, sizeof(r->knobs_note), "remote knobs not recorded: %.200s", err);
-}
-
 /* The whole run, on the session's own thread. */
 static int session_run(struct session *s, char *err)
 {
@@ -577,7 +631,6 @@ static int session_run(struct session *s, char *err)
 	ret = session_connect(s, err);
 	if (ret)
 		return ret;
-	session_snapshot(s);
 	ret = session_handshake(s, &ready, err);
 	if (ret)
 		return ret;

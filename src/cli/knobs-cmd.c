@@ -61,24 +61,6 @@ static void knobs_usage(FILE *f)
 		"runs hold their remote changes for as long as they run.\n");
 }
 
-/* The device of the host's default IPv4 route, from /proc/net/route. */
-static void default_route_dev(char *dev, size_t len)
-{
-	FILE *f = fopen("/proc/net/route", "re");
-	char line[256], ifname[32];
-	unsigned long dst, mask;
-
-	dev[0] = '\0';
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%31s %lx %*x %*x %*d %*d %*d %lx", ifname, &dst, &mask) == 3 &&
-		    dst == 0 && mask == 0) {
-			snprintf(dev, len, "%s", ifname);
-			break;
-		}
-	fclose(f);
-}
 
 /* Parse the options shared by every command; 0, or an exit status. */
 static int knobs_parse(int argc, char **argv, struct knobs_opts *o)
@@ -186,7 +168,7 @@ static int knobs_parse(int argc, char **argv, struct knobs_opts *o)
 	if (dev)
 		snprintf(o->t.dev, sizeof(o->t.dev), "%s", dev);
 	else if (o->t.where == KT_LOCAL)
-		default_route_dev(o->t.dev, sizeof(o->t.dev));
+		knobs_default_dev(o->t.dev, sizeof(o->t.dev));
 	return 0;
 }
 

@@ -51,10 +51,15 @@ j = json.load(open(sys.argv[1]))
 r = j["result"]
 assert r["throughput"] > 0 and r["p50_latency"] > 0 and r["local_sd"] > 0, r
 assert j["counts_agree"] is True
-# A remote tunetopd's knobs are not read yet; the local end's are, and say so.
-assert j["knobs"]["local"]["knobs"] and j["knobs"]["remote"] is None and j["knobs"]["note"], j["knobs"]
+# Both ends' knobs: the local ones, and tunetopd's read over the control
+# connection (KNOB_GET) before the test; here both ends are this host.
+k = j["knobs"]
+assert k["local"]["knobs"] and k["remote"]["knobs"] and k["note"] is None, k.get("note")
+lv = {x["name"]: x.get("value") for x in k["local"]["knobs"]}
+rv = {x["name"]: x.get("value") for x in k["remote"]["knobs"]}
+assert lv["net.ipv4.tcp_sack"] == rv["net.ipv4.tcp_sack"] is not None, (lv, rv)
 PY
-ok $? "--json is one document with throughput, latency, service demand and the local knobs"
+ok $? "--json is one document with throughput, latency, service demand and both ends' knobs"
 
 run -t TCP_RR -D 0.25 --json-stream >"$TMP/js.txt" 2>&1
 ok $? "--json-stream exits 0"
