@@ -439,6 +439,28 @@ static int qdisc_get(const struct knob_def *d, const struct knob_target *t,
 	return 0;
 }
 
+/* The lab's rate on both veth ends, then read back. */
+static int qdisc_set(const struct knob_def *d, const struct knob_target *t,
+		     const struct knob_value *val, struct knob_value *after, char *err)
+{
+	int rc;
+
+	if (t->where == KT_LOCAL || !t->lab)
+		return err_set(err, -EOPNOTSUPP,
+			       "%s: lab-only: the rate limit of a lab (--side lab-a|lab-b --lab NAME)",
+			       d->name);
+	rc = lab_set_rate(t->lab, (uint64_t)val->num[0], err);
+	if (rc)
+		return rc;
+	rc = qdisc_get(d, t, after, err);
+	if (rc)
+		return rc;
+	if (!after->present || !knob_value_equal(d, val, after))
+		return err_set(err, -EIO, "set %s: asked %s, kernel kept %s", d->name, val->text,
+			       after->present ? after->text : "n/a");
+	return 0;
+}
+
 struct one_args {
 	const struct knob_def *d;
 	struct knob_value *v;
@@ -480,9 +502,7 @@ int knobs_apply(const struct knob_def *d, const struct knob_target *t,
 	if (rc)
 		return rc;
 	if (d->kind == KNOB_QDISC)
-		return err_set(err, -EOPNOTSUPP,
-			       "%s: changing a lab's rate here is not supported yet (tunetop lab up --rate)",
-			       d->name);
+		return qdisc_set(d, t, &val, a.v, err);
 	return knobs_run(t, op_set, &a, err);
 }
 

@@ -1311,3 +1311,50 @@ void lab_describe(const struct lab_info *li, char *buf, size_t len)
 		snprintf(rate, sizeof(rate), "tbf %.1f Mbit/s", (double)li->rate_bps / 1e6);
 	snprintf(buf, len, "lab: %s (veth, MTU %u, %s)", li->name, li->mtu, rate);
 }
+
+int lab_set_rate(const struct lab *cl, uint64_t rate_bps, char *err)
+{
+	/* The netlink sockets are the lab's working state, not what it is. */
+	struct lab *l = (struct lab *)cl;
+	int r = lab_opts_check(l->name, 1500, rate_bps, err);
+
+	if (r)
+		return r;
+	for (int s = LAB_A; s <= LAB_B; s++) {
+		struct rtnl_link *link = NULL;
+		unsigned mtu;
+		int idx;
+
+		if (!l->nl[s])
+			return err_set(err, -ENOENT, "lab %s: namespace %s-%c missing",
+				       l->name, l->name, s == LAB_A ? 'a' : 'b');
+		r = lab_link_get(l, s, lab_dev[s], &link, err);
+		if (r)
+			return r;
+		idx = rtnl_link_get_ifindex(link);
+		mtu = rtnl_link_get_mtu(link);
+		rtnl_link_put(link);
+		if (rate_bps) {
+			r = lab_tbf_add(l, s, idx, rate_bps, mtu, err);
+		} else {
+			struct rtnl_qdisc *q = rtnl_qdisc_alloc();
+
+			if (!q)
+				return err_set(err, -ENOMEM, "lab %s: tbf: %s", l->name, strerror(ENOMEM));
+			rtnl_tc_set_ifindex(TC_CAST(q), idx);
+			rtnl_tc_set_parent(TC_CAST(q), TC_H_ROOT);
+			lab_nl_reset(l->nl[s]);
+			r = rtnl_qdisc_delete(l->nl[s]->sk, q);
+			rtnl_qdisc_put(q);
+			/* No root qdisc to remove is "no rate limit" already. */
+			if (r < 0 && r != -NLE_OBJ_NOTFOUND && r != -NLE_NOADDR && r != -NLE_INVAL)
+				r = lab_nl_fail(l->nl[s], r, err, "lab %s: %s: remove tbf",
+						l->name, lab_dev[s]);
+			else
+				r = 0;
+		}
+		if (r)
+			return r;
+	}
+	return 0;
+}

@@ -86,6 +86,12 @@ const char *lab_addr(const struct lab *l, enum lab_side side, int family);
 /* The lab's name. */
 const char *lab_name(const struct lab *l);
 
+/*
+ * Change the lab's rate limit on both veth ends (0 removes it), checked
+ * like lab_create's --rate.  0 or -errno.
+ */
+int lab_set_rate(const struct lab *l, uint64_t rate_bps, char *err);
+
 /* One line for outputs: "lab: NAME (veth, MTU 1500, no rate limit)". */
 void lab_describe(const struct lab_info *li, char *buf, size_t len);
 

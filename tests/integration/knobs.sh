@@ -122,6 +122,11 @@ grep -q "^lab-a $name - net.ipv4.tcp_reordering [0-9]* [0-9]* $reo0$" "$TMP/stat
 ok $? "the journal still holds the first original ($reo0)"
 ip netns exec "$A" ip link show veth-a | grep -q "mtu 9000"
 ok $? "veth-a's MTU is 9000 inside $A"
+"$TUNETOP" knobs set --side lab-a --lab "$name" lab-rate=1gbit >"$TMP/o" 2>&1
+ok $? "lab-rate=1gbit: $(cat "$TMP/o")"
+ip netns exec "$A" tc qdisc show dev veth-a | grep -q "tbf .*rate 1Gbit" &&
+	ip netns exec "$name-b" tc qdisc show dev veth-b | grep -q "tbf .*rate 1Gbit"
+ok $? "both veth ends have a 1 Gbit/s tbf, as tc shows inside the namespaces"
 
 # Snapshots and diff.
 "$TUNETOP" knobs snapshot --json --side lab-a --lab "$name" >"$TMP/s1.json" 2>&1
@@ -163,6 +168,9 @@ grep -q "^generic-receive-offload: $gro0" "$TMP/k" && grep -q "^	tx-tcp-segmenta
 ok $? "gro ($gro0) and tso ($tso0) are back on veth-a"
 ip netns exec "$A" ip link show veth-a | grep -q "mtu 1500 "
 ok $? "veth-a's MTU is back to 1500"
+! ip netns exec "$A" tc qdisc show dev veth-a | grep -q tbf &&
+	! ip netns exec "$name-b" tc qdisc show dev veth-b | grep -q tbf
+ok $? "the lab's rate limit is gone again on both ends"
 [ ! -s "$TMP/state/journal" ]
 ok $? "the journal is empty"
 "$TUNETOP" restore >"$TMP/r2" 2>&1
