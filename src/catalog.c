@@ -33,6 +33,7 @@ static const char *const kind_names[KNOB_KIND_COUNT] = {
 	[KNOB_LINK] = "link",
 	[KNOB_SYSFS] = "sysfs",
 	[KNOB_QDISC] = "qdisc",
+	[KNOB_LINKINFO] = "linkinfo",
 };
 
 static const char *const type_names[KNOB_TYPE_COUNT] = {
@@ -191,6 +192,12 @@ static const char *where_problem(enum knob_kind kind, const char *w)
 	case KNOB_FEATURE:
 		return feature_list_ok(w) ? NULL :
 			"a comma list of kernel feature names is expected (tx-tcp-segmentation,rx-gro)";
+	case KNOB_LINKINFO:
+		return (!strncmp(w, "ETHTOOL_A_LINKMODES_", 20) ||
+			!strncmp(w, "ETHTOOL_A_LINKSTATE_", 20) ||
+			!strncmp(w, "ETHTOOL_A_LINKINFO_", 19)) &&
+		       w[strlen(w) - 1] != '_' && chars_ok(w, "_") ? NULL :
+			"an ETHTOOL_A_LINKMODES_*, _LINKSTATE_* or _LINKINFO_* attribute name is expected";
 	case KNOB_LINK:
 	case KNOB_QDISC:
 		return chars_ok(w, "_-") ? NULL :
@@ -211,6 +218,9 @@ static const char *type_problem(enum knob_kind kind, enum knob_type t)
 			"a coalesce knob is int or bool";
 	case KNOB_FEATURE:
 		return t == KNOB_BOOL ? NULL : "a feature knob is bool";
+	case KNOB_LINKINFO:
+		return t != KNOB_INT3 ? NULL :
+			"a linkinfo knob is int, bool or string";
 	default:
 		return t == KNOB_INT ? NULL : "this kind of knob is int";
 	}
@@ -250,7 +260,7 @@ static int parse_line(char *line, const char *path, unsigned lineno,
 	idx = name_index(kind_names, KNOB_KIND_COUNT, f[1]);
 	if (idx < 0)
 		return err_set(err, -EINVAL,
-			       "%s:%u: kind '%s': accepted are sysctl, coalesce, feature, ring, channel, link, sysfs, qdisc",
+			       "%s:%u: kind '%s': accepted are sysctl, coalesce, feature, ring, channel, link, sysfs, qdisc, linkinfo",
 			       path, lineno, f[1]);
 	d->kind = idx;
 

@@ -176,6 +176,26 @@ int ethtool_channels_set(struct ethtool_nl *n, const char *dev,
 int ethtool_channels_parse(const struct nlmsghdr *nlh, const char *name,
 			   struct knob_value *v, char *err);
 
+/* ---- link figures (ethtool DEV), read-only ---- */
+
+/*
+ * One link figure by its name or the catalog's attribute name: "speed"
+ * (ETHTOOL_A_LINKMODES_SPEED, Mb/s), "duplex" (_DUPLEX, half/full),
+ * "autoneg" (_AUTONEG, on/off) from LINKMODES_GET; "link-detected"
+ * (ETHTOOL_A_LINKSTATE_LINK, on/off) from LINKSTATE_GET; "port"
+ * (ETHTOOL_A_LINKINFO_PORT: tp, aui, mii, fibre, bnc, da, none, other)
+ * from LINKINFO_GET.  What the driver does not report (SPEED_UNKNOWN,
+ * DUPLEX_UNKNOWN, an absent attribute, no link settings at all) reads
+ * present=false with the reason ("virtio_net: speed not reported") and
+ * returns 0.  -ENOENT for an unknown name.
+ */
+int ethtool_linkinfo_get(struct ethtool_nl *n, const char *dev,
+			 const char *name, struct knob_value *v, char *err);
+
+/* Parse one LINKMODES/LINKSTATE/LINKINFO reply for figure name. */
+int ethtool_linkinfo_parse(const struct nlmsghdr *nlh, const char *name,
+			   struct knob_value *v, char *err);
+
 /* ---- driver info (ethtool -i), ioctl only ---- */
 
 /* Driver name of dev ("virtio_net", "veth"), in the caller's netns. */

@@ -16,6 +16,7 @@ enum knob_kind {
 	KNOB_LINK,		/* rtnetlink link attribute <where> ("mtu") */
 	KNOB_SYSFS,		/* /sys/class/net/<dev>/<where> */
 	KNOB_QDISC,		/* the lab's tbf, <where> = "rate" */
+	KNOB_LINKINFO,		/* ethtool netlink LINKMODES/LINKSTATE/LINKINFO, attribute <where>; read-only */
 	KNOB_KIND_COUNT
 };
 

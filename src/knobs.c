@@ -249,6 +249,11 @@ static int get_one(struct knobs_ctx *c, const struct knob_def *d,
 			rc = ethtool_channels_get(c->et, c->dev, name, v, e);
 		}
 		break;
+	case KNOB_LINKINFO:
+		rc = ctx_ethtool(c, e);
+		if (!rc)
+			rc = ethtool_linkinfo_get(c->et, c->dev, d->where, v, e);
+		break;
 	case KNOB_LINK: {
 		struct rtnl_link *link = NULL;
 		int r;
@@ -498,6 +503,8 @@ int knobs_apply(const struct knob_def *d, const struct knob_target *t,
 	struct one_args a = { .d = d, .v = after ? after : &back, .val = &val };
 	int rc;
 
+	if (d->kind == KNOB_LINKINFO)
+		return err_set(err, -EROFS, "%s: read-only (a link figure)", d->name);
 	rc = knob_parse_value(d, text, &val, err);
 	if (rc)
 		return rc;
@@ -515,6 +522,8 @@ int knobs_set(const struct knob_def *d, const struct knob_target *t,
 	bool fresh = false;
 	int rc;
 
+	if (d->kind == KNOB_LINKINFO)
+		return err_set(err, -EROFS, "%s: read-only (a link figure)", d->name);
 	rc = knob_parse_value(d, text, &val, err);
 	if (rc)
 		return rc;

@@ -308,11 +308,18 @@ static int knobs_set_cmd(const struct catalog *c, struct knobs_opts *o)
 				(int)(eq - o->args[i]), o->args[i]);
 			return 2;
 		}
+		if (d->kind == KNOB_LINKINFO) {
+			printf("%s: read-only (a link figure)\n", d->name);
+			rc = 2;
+			continue;
+		}
 		if (knob_parse_value(d, eq + 1, &v, err)) {
 			fprintf(stderr, "tunetop knobs set: %s\n", err);
 			return 2;
 		}
 	}
+	if (rc)
+		return rc;
 	for (int i = 0; i < o->nargs; i++) {
 		char *eq = strchr(o->args[i], '=');
 		const struct knob_def *d;

@@ -53,6 +53,31 @@ ok $? "the host's tcp_reordering reads $host_reo"
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); k={x["name"]:x for x in d["knobs"]}; sys.exit(0 if k["net.ipv4.tcp_sack"]["value"] in ("on","off") and len(k) > 60 else 1)' "$TMP/hl.json"
 ok $? "knobs list --json is one document with every knob"
 
+# Link figures on the host: read as ethtool shows them, and never settable.
+"$TUNETOP" knobs get speed duplex link-detected >"$TMP/lk" 2>&1
+ok $? "knobs get speed duplex link-detected on the host: $(tr '\n' ' ' <"$TMP/lk")"
+ethtool "$host_dev" >"$TMP/et" 2>/dev/null
+if grep -q "Speed: Unknown!" "$TMP/et"; then
+	grep -Eq "^speed: n/a \(.*speed not reported\)$" "$TMP/lk"
+	ok $? "speed is n/a with the reason, as ethtool says Unknown!"
+else
+	want=$(sed -n 's/^[[:space:]]*Speed: \([0-9]*\)Mb\/s$/\1/p' "$TMP/et")
+	grep -q "^speed: $want$" "$TMP/lk"
+	ok $? "speed reads $want, as ethtool says"
+fi
+if grep -q "Link detected: yes" "$TMP/et"; then want=on; else want=off; fi
+grep -q "^link-detected: $want$" "$TMP/lk"
+ok $? "link-detected reads $want, as ethtool says"
+grep -Eq "^duplex: (half|full|n/a \(.*duplex not reported\))$" "$TMP/lk"
+ok $? "duplex reads half, full or n/a with the reason"
+"$TUNETOP" knobs set speed=1000 duplex=full >"$TMP/o" 2>&1
+rc=$?
+[ $rc -eq 2 ] && grep -q "^speed: read-only (a link figure)$" "$TMP/o" &&
+	grep -q "^duplex: read-only (a link figure)$" "$TMP/o"
+ok $? "knobs set speed=1000 duplex=full is refused before anything is tried (exit 2): $(tr '\n' ' ' <"$TMP/o")"
+ethtool "$host_dev" 2>/dev/null | cmp -s - "$TMP/et" && [ ! -s "$TMP/state/journal" ]
+ok $? "and the host NIC's link settings are unchanged, nothing journaled"
+
 # Host knob set only to exactly its current value.
 cur=$(sysctl -n net.ipv4.tcp_sack)
 "$TUNETOP" knobs set "net.ipv4.tcp_sack=$cur" >"$TMP/o" 2>&1

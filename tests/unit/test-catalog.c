@@ -110,6 +110,19 @@ static void test_shipped(void)
 	ok(d && d->kind == KNOB_CHANNEL &&
 	   !strcmp(d->where, "ETHTOOL_A_CHANNELS_COMBINED_COUNT"),
 	   "channels-combined maps to ETHTOOL_A_CHANNELS_COMBINED_COUNT");
+	d = catalog_find(c, "speed");
+	ok(d && d->kind == KNOB_LINKINFO && d->type == KNOB_INT &&
+	   d->scope == KNOB_SCOPE_DEVICE && !strcmp(d->unit, "Mb/s") &&
+	   !strcmp(d->where, "ETHTOOL_A_LINKMODES_SPEED") &&
+	   !strcmp(knob_kind_name(d->kind), "linkinfo"),
+	   "speed is a per-device linkinfo figure in Mb/s from LINKMODES");
+	d = catalog_find(c, "duplex");
+	ok(d && d->kind == KNOB_LINKINFO && d->type == KNOB_STRING,
+	   "duplex is a linkinfo string (half/full)");
+	d = catalog_find(c, "link-detected");
+	ok(d && d->kind == KNOB_LINKINFO && d->type == KNOB_BOOL &&
+	   !strcmp(d->where, "ETHTOOL_A_LINKSTATE_LINK"),
+	   "link-detected is a linkinfo bool from LINKSTATE");
 	d = catalog_at(c, 0);
 	ok(d && !strcmp(d->name, "net.ipv4.tcp_reordering") &&
 	   catalog_at(c, catalog_count(c)) == NULL,
@@ -155,6 +168,16 @@ static void test_malformed(void)
 		  "scope 'netns': a feature knob belongs to a device" },
 		{ "x sysctl int device net/x 0 1 - g desc\n",
 		  "scope 'device': a sysctl is host, netns or netns-ro" },
+		{ "x linkinfo int netns ETHTOOL_A_LINKMODES_SPEED 0 1 Mb/s g d\n",
+		  "scope 'netns': a linkinfo knob belongs to a device" },
+		{ "x linkinfo bool host ETHTOOL_A_LINKSTATE_LINK - - - g d\n",
+		  "scope 'host': a linkinfo knob belongs to a device" },
+		{ "x linkinfo int3 device ETHTOOL_A_LINKMODES_SPEED 0 1 - g d\n",
+		  "type 'int3': a linkinfo knob is int, bool or string" },
+		{ "x linkinfo int device ETHTOOL_A_RINGS_RX 0 1 - g d\n",
+		  "where 'ETHTOOL_A_RINGS_RX': an ETHTOOL_A_LINKMODES_*" },
+		{ "x linkinfo int device ETHTOOL_A_LINKMODES_ 0 1 - g d\n",
+		  "where 'ETHTOOL_A_LINKMODES_'" },
 		{ "-x sysctl int netns net/x 0 1 - g desc\n", "name '-x'" },
 		{ "x feature bool device rx-gro,,tx-gso - - - g desc\n",
 		  "where 'rx-gro,,tx-gso'" },

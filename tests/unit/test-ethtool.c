@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <linux/ethtool.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 
@@ -285,6 +286,96 @@ static void test_rings_channels_recorded(void)
 	}
 }
 
+/* The payload of top-level attribute type in a reply, or NULL. */
+static void *reply_attr(const struct nlmsghdr *nlh, int type)
+{
+	struct nlattr *a;
+	int rem;
+
+	nla_for_each_attr(a, nlmsg_attrdata(nlh, GENL_HDRLEN),
+			  nlmsg_attrlen(nlh, GENL_HDRLEN), rem)
+		if (nla_type(a) == type)
+			return nla_data(a);
+	return NULL;
+}
+
+/* Recorded LINKMODES/LINKSTATE/LINKINFO of a virtio NIC: unknowns are n/a. */
+static void test_linkinfo_recorded(void)
+{
+	static unsigned char mbuf[MSG_BUF], sbuf[MSG_BUF], ibuf[MSG_BUF];
+	struct nlmsghdr *modes = NULL, *state = NULL, *info = NULL;
+	char err[ERR_MAX] = "";
+	struct knob_value v;
+	size_t mlen, slen, ilen;
+	uint32_t *speed;
+	uint8_t *duplex;
+	int rc;
+
+	if (!ok(load_hex("linkmodes-virtio.hex", mbuf, sizeof(mbuf), &mlen) == 0 &&
+		load_hex("linkstate-virtio.hex", sbuf, sizeof(sbuf), &slen) == 0 &&
+		load_hex("linkinfo-virtio.hex", ibuf, sizeof(ibuf), &ilen) == 0,
+		"recorded: linkmodes, linkstate and linkinfo files load"))
+		return;
+	modes = (struct nlmsghdr *)find_reply(mbuf, mlen, ETHTOOL_MSG_LINKMODES_GET_REPLY);
+	state = (struct nlmsghdr *)find_reply(sbuf, slen, ETHTOOL_MSG_LINKSTATE_GET_REPLY);
+	info = (struct nlmsghdr *)find_reply(ibuf, ilen, ETHTOOL_MSG_LINKINFO_GET_REPLY);
+	if (!ok(modes && state && info, "recorded: each stream holds its reply"))
+		return;
+	speed = reply_attr(modes, ETHTOOL_A_LINKMODES_SPEED);
+	duplex = reply_attr(modes, ETHTOOL_A_LINKMODES_DUPLEX);
+	ok(speed && *speed == (uint32_t)SPEED_UNKNOWN && duplex && *duplex == DUPLEX_UNKNOWN,
+	   "recorded: virtio reports SPEED_UNKNOWN and DUPLEX_UNKNOWN");
+
+	rc = ethtool_linkinfo_parse(modes, "speed", &v, err);
+	ok(rc == 0 && !v.present && strstr(v.reason, "speed not reported") &&
+	   !v.text[0] && v.num[0] == 0,
+	   "linkinfo_parse: SPEED_UNKNOWN is n/a, not -1 or 0 (%s)", v.reason);
+	rc = ethtool_linkinfo_parse(modes, "duplex", &v, err);
+	ok(rc == 0 && !v.present && strstr(v.reason, "duplex not reported"),
+	   "linkinfo_parse: DUPLEX_UNKNOWN is n/a (%s)", v.reason);
+	rc = ethtool_linkinfo_parse(modes, "autoneg", &v, err);
+	ok(rc == 0 && v.present && !strcmp(v.text, "off") && v.num[0] == 0,
+	   "linkinfo_parse: autoneg reads off (%s)", v.text);
+	rc = ethtool_linkinfo_parse(modes, "ETHTOOL_A_LINKMODES_AUTONEG", &v, err);
+	ok(rc == 0 && v.present && !strcmp(v.text, "off"),
+	   "linkinfo_parse: the catalog's attribute name works as the figure's name");
+	rc = ethtool_linkinfo_parse(state, "link-detected", &v, err);
+	ok(rc == 0 && v.present && !strcmp(v.text, "on") && v.num[0] == 1,
+	   "linkinfo_parse: link-detected reads on (%s)", v.text);
+	rc = ethtool_linkinfo_parse(info, "port", &v, err);
+	ok(rc == 0 && v.present && !strcmp(v.text, "other"),
+	   "linkinfo_parse: port PORT_OTHER reads other (%s)", v.text);
+
+	err[0] = '\0';
+	rc = ethtool_linkinfo_parse(state, "speed", &v, err);
+	ok(rc == -EINVAL && strstr(err, "link modes reply: got genl command"),
+	   "linkinfo_parse: a LINKSTATE reply is not read as link modes (%s)", err);
+	err[0] = '\0';
+	rc = ethtool_linkinfo_parse(modes, "lanes-per-furlong", &v, err);
+	ok(rc == -ENOENT && !v.present, "linkinfo_parse: unknown figure is -ENOENT (%s)", err);
+
+	/* The same reply with a known speed and duplex, as a real NIC sends. */
+	if (speed && duplex) {
+		*speed = 25000;
+		*duplex = DUPLEX_FULL;
+		ok(ethtool_linkinfo_parse(modes, "speed", &v, err) == 0 && v.present &&
+		   v.num[0] == 25000 && !strcmp(v.text, "25000"),
+		   "linkinfo_parse: speed 25000 reads 25000 (%s)", v.text);
+		ok(ethtool_linkinfo_parse(modes, "duplex", &v, err) == 0 && v.present &&
+		   !strcmp(v.text, "full"),
+		   "linkinfo_parse: DUPLEX_FULL reads full (%s)", v.text);
+		*duplex = DUPLEX_HALF;
+		ok(ethtool_linkinfo_parse(modes, "duplex", &v, err) == 0 && v.present &&
+		   !strcmp(v.text, "half"),
+		   "linkinfo_parse: DUPLEX_HALF reads half (%s)", v.text);
+		*speed = 0;
+		ok(ethtool_linkinfo_parse(modes, "speed", &v, err) == 0 && !v.present &&
+		   strstr(v.reason, "not reported"),
+		   "linkinfo_parse: speed 0 is n/a too, as ethtool says Unknown! (%s)",
+		   v.reason);
+	}
+}
+
 /* Run cmd and tell whether its output holds needle. */
 static bool cmd_output_has(const char *cmd, const char *needle)
 {
@@ -348,6 +439,69 @@ static unsigned tso_bits(struct ethtool_nl *n, const char *dev,
 					 err) == 0 && !fixed)
 			out[k++] = all[i];
 	return k;
+}
+
+/* Link figures of the veth dev, a bridge without ports and lo, in the netns. */
+static void live_linkinfo(struct ethtool_nl *n, const char *dev)
+{
+	char err[ERR_MAX] = "", cmd[256], br[32], want[KNOB_TEXT_MAX + 16];
+	struct knob_value v;
+	int rc;
+
+	snprintf(cmd, sizeof(cmd), "ethtool %s", dev);
+	rc = ethtool_linkinfo_get(n, dev, "speed", &v, err);
+	snprintf(want, sizeof(want), "Speed: %sMb/s", v.text);
+	if (cmd_output_has(cmd, "Speed: Unknown!"))
+		ok(rc == 0 && !v.present && strstr(v.reason, "veth: speed not reported"),
+		   "linkinfo_get: veth speed n/a as ethtool says (%s)", v.reason);
+	else
+		ok(rc == 0 && v.present && v.num[0] > 0 && cmd_output_has(cmd, want),
+		   "linkinfo_get: veth speed %s Mb/s, as ethtool says (%s)", v.text, err);
+	rc = ethtool_linkinfo_get(n, dev, "duplex", &v, err);
+	ok(rc == 0 && v.present && !strcmp(v.text, "full") &&
+	   cmd_output_has(cmd, "Duplex: Full"),
+	   "linkinfo_get: veth duplex full, as ethtool says (%s)", v.present ? v.text : v.reason);
+	rc = ethtool_linkinfo_get(n, dev, "autoneg", &v, err);
+	ok(rc == 0 && v.present && !strcmp(v.text, "off") &&
+	   cmd_output_has(cmd, "Auto-negotiation: off"),
+	   "linkinfo_get: veth autoneg off, as ethtool says (%s)", v.text);
+	rc = ethtool_linkinfo_get(n, dev, "link-detected", &v, err);
+	ok(rc == 0 && v.present &&
+	   cmd_output_has(cmd, v.num[0] ? "Link detected: yes" : "Link detected: no"),
+	   "linkinfo_get: veth link-detected %s, as ethtool says", v.text);
+	rc = ethtool_linkinfo_get(n, dev, "port", &v, err);
+	ok(rc == 0 && v.present && !strcmp(v.text, "tp") &&
+	   cmd_output_has(cmd, "Port: Twisted Pair"),
+	   "linkinfo_get: veth port tp, as ethtool says (%s)", v.text);
+	err[0] = '\0';
+	rc = ethtool_linkinfo_get(n, dev, "mdix", &v, err);
+	ok(rc == -ENOENT && strstr(err, "no link figure called mdix"),
+	   "linkinfo_get: unknown figure is -ENOENT (%s)", err);
+
+	/* A bridge without ports has no speed: SPEED_UNKNOWN, live. */
+	snprintf(br, sizeof(br), "ttb%d", (int)getpid() % 100000);
+	snprintf(cmd, sizeof(cmd), "ip link add %s type bridge", br);
+	if (ok(system(cmd) == 0, "live: bridge %s without ports", br)) {
+		snprintf(cmd, sizeof(cmd), "ethtool %s", br);
+		rc = ethtool_linkinfo_get(n, br, "speed", &v, err);
+		ok(rc == 0 && !v.present && !strcmp(v.reason, "bridge: speed not reported") &&
+		   cmd_output_has(cmd, "Speed: Unknown!"),
+		   "linkinfo_get: a portless bridge's speed is n/a \"%s\"", v.reason);
+		rc = ethtool_linkinfo_get(n, br, "duplex", &v, err);
+		ok(rc == 0 && !v.present && strstr(v.reason, "bridge: duplex not reported"),
+		   "linkinfo_get: and its duplex n/a \"%s\"", v.reason);
+		snprintf(cmd, sizeof(cmd), "ip link del %s", br);
+		ok(system(cmd) == 0, "live: bridge deleted");
+	}
+
+	/* lo has no link settings at all: n/a with the kernel's reason. */
+	rc = ethtool_linkinfo_get(n, "lo", "speed", &v, err);
+	ok(rc == 0 && !v.present && strstr(v.reason, "link modes not supported"),
+	   "linkinfo_get: lo speed n/a \"%s\"", v.reason);
+	err[0] = '\0';
+	rc = ethtool_linkinfo_get(n, "tt-no-such-dev", "speed", &v, err);
+	ok(rc == -ENODEV && strstr(err, "tt-no-such-dev"),
+	   "linkinfo_get: a missing device is -ENODEV (%s)", err);
 }
 
 /* Live checks on a veth pair inside this process's own network namespace. */
@@ -486,6 +640,8 @@ static void live_veth(struct ethtool_nl *host)
 	ok(rc < 0 && strstr(err, "netlink:"),
 	   "channels_set: refusal carries the kernel's extack (%s)", err);
 
+	live_linkinfo(n, dev);
+
 	ethtool_nl_close(n);
 	snprintf(cmd, sizeof(cmd), "ip link del %s", dev);
 	ok(system(cmd) == 0, "live: veth pair deleted");
@@ -528,6 +684,37 @@ static void test_live_netns(void)
 	close(fds[0]);
 	waitpid(pid, &st, 0);
 	ok(WIFEXITED(st) && WEXITSTATUS(st) == 0, "live: netns child exited cleanly");
+}
+
+/* The host NIC's link figures (read only) agree with `ethtool NIC`. */
+static void live_host_linkinfo(struct ethtool_nl *n, const char *nic)
+{
+	char err[ERR_MAX] = "", cmd[128], want[KNOB_TEXT_MAX + 16];
+	struct knob_value v;
+	int rc;
+
+	snprintf(cmd, sizeof(cmd), "ethtool %s", nic);
+	rc = ethtool_linkinfo_get(n, nic, "speed", &v, err);
+	if (cmd_output_has(cmd, "Speed: Unknown!")) {
+		ok(rc == 0 && !v.present && strstr(v.reason, "speed not reported"),
+		   "host: %s speed n/a as ethtool says Unknown! (%s)", nic, v.reason);
+	} else {
+		snprintf(want, sizeof(want), "Speed: %sMb/s", v.text);
+		ok(rc == 0 && v.present && cmd_output_has(cmd, want),
+		   "host: %s speed %s Mb/s, as ethtool says (%s)", nic, v.text, err);
+	}
+	rc = ethtool_linkinfo_get(n, nic, "duplex", &v, err);
+	if (cmd_output_has(cmd, "Duplex: Unknown!"))
+		ok(rc == 0 && !v.present && strstr(v.reason, "duplex not reported"),
+		   "host: %s duplex n/a as ethtool says Unknown! (%s)", nic, v.reason);
+	else
+		ok(rc == 0 && v.present &&
+		   cmd_output_has(cmd, !strcmp(v.text, "full") ? "Duplex: Full" : "Duplex: Half"),
+		   "host: %s duplex %s, as ethtool says", nic, v.text);
+	rc = ethtool_linkinfo_get(n, nic, "link-detected", &v, err);
+	ok(rc == 0 && v.present &&
+	   cmd_output_has(cmd, v.num[0] ? "Link detected: yes" : "Link detected: no"),
+	   "host: %s link-detected %s, as ethtool says", nic, v.present ? v.text : v.reason);
 }
 
 /* The host NIC: read only, and coalescing set to exactly what it has. */
@@ -591,6 +778,7 @@ static void test_live_host(void)
 	rc = ethtool_rings_get(n, nic, "rx", &v, err);
 	ok(rc == 0 && (v.present || v.reason[0]),
 	   "host: rings rx %s", v.present ? v.text : v.reason);
+	live_host_linkinfo(n, nic);
 	ethtool_nl_close(n);
 }
 
@@ -677,6 +865,18 @@ static int record(const char *dir)
 	out = record_open(n, dir, "channels-virtio.hex", what);
 	ethtool_channels_get(n, nic, "combined", &v, err);
 	record_close(n, out);
+	snprintf(what, sizeof(what), "%s (%s), LINKMODES_GET, compact bitsets", nic, drv);
+	out = record_open(n, dir, "linkmodes-virtio.hex", what);
+	ethtool_linkinfo_get(n, nic, "speed", &v, err);
+	record_close(n, out);
+	snprintf(what, sizeof(what), "%s (%s), LINKSTATE_GET", nic, drv);
+	out = record_open(n, dir, "linkstate-virtio.hex", what);
+	ethtool_linkinfo_get(n, nic, "link-detected", &v, err);
+	record_close(n, out);
+	snprintf(what, sizeof(what), "%s (%s), LINKINFO_GET", nic, drv);
+	out = record_open(n, dir, "linkinfo-virtio.hex", what);
+	ethtool_linkinfo_get(n, nic, "port", &v, err);
+	record_close(n, out);
 	ethtool_nl_close(n);
 
 	pid = fork();
@@ -715,6 +915,7 @@ int main(int argc, char **argv)
 	test_features_recorded();
 	test_errors_recorded();
 	test_rings_channels_recorded();
+	test_linkinfo_recorded();
 	if (geteuid() != 0) {
 		if (ci && !strcmp(ci, "true"))
 			ok(0, "live ethtool tests need root (CI=true: not skipped)");
