@@ -27,34 +27,6 @@ struct knobs_remote {
 	char host[MSG_NAME_MAX];
 };
 
-/* Connect fd to sa within timeout_ms; 0 or -errno. */
-static int connect_within(int fd, const struct sockaddr *sa, socklen_t len, int timeout_ms)
-{
-	struct pollfd pfd = { .fd = fd, .events = POLLOUT };
-	int flags = fcntl(fd, F_GETFL), soerr = 0, n, ret = 0;
-	socklen_t sl = sizeof(soerr);
-
-	if (fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0)
-		return -errno;
-	if (connect(fd, sa, len) < 0) {
-		if (errno != EINPROGRESS)
-			return -errno;
-		do
-			n = poll(&pfd, 1, timeout_ms);
-		while (n < 0 && errno == EINTR);
-		if (n == 0)
-			ret = -ETIMEDOUT;
-		else if (n < 0)
-			ret = -errno;
-		else if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) < 0)
-			ret = -errno;
-		else
-			ret = -soerr;
-	}
-	if (!ret && fcntl(fd, F_SETFL, flags) < 0)
-		ret = -errno;
-	return ret;
-}
 
 /*
  * Wait for a frame of type want; an ERROR becomes -EACCES for code "auth",
@@ -137,7 +109,7 @@ int knobs_remote_open(struct knobs_remote **rp, const char *host, const char *po
 			last = -errno;
 			continue;
 		}
-		last = connect_within(fd, a->ai_addr, a->ai_addrlen, timeout_ms);
+		last = wire_connect(fd, a->ai_addr, a->ai_addrlen, timeout_ms);
 		if (last) {
 			close(fd);
 			continue;

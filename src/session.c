@@ -119,40 +119,6 @@ static void session_sample_cb(const struct end_sample *smp, void *arg)
 	session_push(s, &ev);
 }
 
-/* Connect fd to addr within timeout_ms; 0 or -errno. */
-static int connect_timeout(int fd, const struct sockaddr *sa, socklen_t len, int timeout_ms)
-{
-	int flags = fcntl(fd, F_GETFL);
-	int ret = 0;
-
-	if (fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0)
-		return -errno;
-	if (connect(fd, sa, len) < 0) {
-		if (errno != EINPROGRESS) {
-			ret = -errno;
-		} else {
-			struct pollfd pfd = { .fd = fd, .events = POLLOUT };
-			int soerr = 0;
-			socklen_t sl = sizeof(soerr);
-			int n;
-
-			do
-				n = poll(&pfd, 1, timeout_ms);
-			while (n < 0 && errno == EINTR);
-			if (n == 0)
-				ret = -ETIMEDOUT;
-			else if (n < 0)
-				ret = -errno;
-			else if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) < 0)
-				ret = -errno;
-			else
-				ret = -soerr;
-		}
-	}
-	if (fcntl(fd, F_SETFL, flags) < 0 && !ret)
-		ret = -errno;
-	return ret;
-}
 
 /* Resolve the host and open the control connection. */
 static int session_connect(struct session *s, char *err)
@@ -172,7 +138,7 @@ static int session_connect(struct session *s, char *err)
 			last = -errno;
 			continue;
 		}
-		last = connect_timeout(fd, a->ai_addr, a->ai_addrlen, timeout_ms);
+		last = wire_connect(fd, a->ai_addr, a->ai_addrlen, timeout_ms);
 		if (!last) {
 			memcpy(&s->raddr, a->ai_addr, a->ai_addrlen);
 			s->raddrlen = a->ai_addrlen;
@@ -385,7 +351,7 @@ static int session_open_flows(struct session *s, const uint16_t *ports, char *er
 		ret = flow_sockopts(f->fd, &s->p, true, err);
 		if (ret)
 			return ret;
-		ret = connect_timeout(f->fd, (struct sockaddr *)&a, s->raddrlen,
+		ret = wire_connect(f->fd, (struct sockaddr *)&a, s->raddrlen,
 				      (int)(s->o.connect_timeout * 1000));
 		if (ret)
 			return err_set(err, ret, "flow %u: connect to data port %u: %s",

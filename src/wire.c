@@ -3,6 +3,8 @@
 #include "config.h"
 
 #include <errno.h>
+#include <poll.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -77,4 +79,39 @@ int wire_error_from(enum msg_type t, const json_t *b, const char *who,
 		return err_set(err, -EPROTO, "%s (%s): %s", who, addr, perr);
 	return err_set(err, !strcmp(e.code, "busy") ? -EBUSY : -EPROTO, "%s (%s): %s",
 		       who, addr, e.message);
+}
+
+/* Connect fd to addr within timeout_ms; 0 or -errno. */
+int wire_connect(int fd, const struct sockaddr *sa, socklen_t len, int timeout_ms)
+{
+	int flags = fcntl(fd, F_GETFL);
+	int ret = 0;
+
+	if (fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0)
+		return -errno;
+	if (connect(fd, sa, len) < 0) {
+		if (errno != EINPROGRESS) {
+			ret = -errno;
+		} else {
+			struct pollfd pfd = { .fd = fd, .events = POLLOUT };
+			int soerr = 0;
+			socklen_t sl = sizeof(soerr);
+			int n;
+
+			do
+				n = poll(&pfd, 1, timeout_ms);
+			while (n < 0 && errno == EINTR);
+			if (n == 0)
+				ret = -ETIMEDOUT;
+			else if (n < 0)
+				ret = -errno;
+			else if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) < 0)
+				ret = -errno;
+			else
+				ret = -soerr;
+		}
+	}
+	if (fcntl(fd, F_SETFL, flags) < 0 && !ret)
+		ret = -errno;
+	return ret;
 }

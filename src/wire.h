@@ -13,6 +13,8 @@
 void wire_addr_str(const struct sockaddr_storage *a, char *buf, size_t len);
 void wire_set_port(struct sockaddr_storage *a, uint16_t port);
 uint16_t wire_get_port(const struct sockaddr_storage *a);
+/* Connect fd to addr within timeout_ms (fd's flags are kept); 0 or -errno. */
+int wire_connect(int fd, const struct sockaddr *sa, socklen_t len, int timeout_ms);
 /* TCP keepalive so a vanished peer is noticed within about 20 s. */
 void wire_keepalive(int fd);
 
