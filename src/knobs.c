@@ -513,6 +513,35 @@ int knobs_apply(const struct knob_def *d, const struct knob_target *t,
 	return knobs_run(t, op_set, &a, err);
 }
 
+/* The journal entry of knob d on target t, with original text. */
+static void knobs_entry(const struct knob_def *d, const struct knob_target *t,
+			const char *text, struct journal_entry *e)
+{
+	memset(e, 0, sizeof(*e));
+	snprintf(e->side, sizeof(e->side), "%s", knobs_side_name(t));
+	if (t->where != KT_LOCAL)
+		snprintf(e->lab, sizeof(e->lab), "%s", lab_name(t->lab));
+	if (d->scope == KNOB_SCOPE_DEVICE)
+		target_dev(t, e->dev, sizeof(e->dev));
+	snprintf(e->knob, sizeof(e->knob), "%s", d->name);
+	snprintf(e->text, sizeof(e->text), "%s", text);
+}
+
+int knobs_undo(const struct knob_def *d, const struct knob_target *t,
+	       const char *original, char *err)
+{
+	struct journal_entry e;
+	char dir[4096];
+	int rc;
+
+	rc = knobs_apply(d, t, original, NULL, err);
+	if (rc)
+		return rc;
+	knobs_entry(d, t, original, &e);
+	rc = journal_dir(dir, sizeof(dir), err);
+	return rc ? rc : journal_forget(dir, &e, err);
+}
+
 int knobs_set(const struct knob_def *d, const struct knob_target *t,
 	      const char *text, struct knob_value *after, char *err)
 {
@@ -543,13 +572,7 @@ int knobs_set(const struct knob_def *d, const struct knob_target *t,
 		rc = journal_dir(dir, sizeof(dir), err);
 		if (rc)
 			return rc;
-		snprintf(e.side, sizeof(e.side), "%s", knobs_side_name(t));
-		if (t->where != KT_LOCAL)
-			snprintf(e.lab, sizeof(e.lab), "%s", lab_name(t->lab));
-		if (d->scope == KNOB_SCOPE_DEVICE)
-			target_dev(t, e.dev, sizeof(e.dev));
-		snprintf(e.knob, sizeof(e.knob), "%s", d->name);
-		snprintf(e.text, sizeof(e.text), "%s", cur.text);
+		knobs_entry(d, t, cur.text, &e);
 		rc = journal_record(dir, &e, err);
 		if (rc < 0)
 			return rc;

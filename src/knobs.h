@@ -49,6 +49,13 @@ int knobs_apply(const struct knob_def *d, const struct knob_target *t,
 		const char *text, struct knob_value *after, char *err);
 
 /* Every catalog knob's value on one target, in catalog order. */
+/*
+ * Put back a value knobs_set changed (original is the value it found) and
+ * drop its journal entry: the restore of a change made for one run.
+ */
+int knobs_undo(const struct knob_def *d, const struct knob_target *t,
+	       const char *original, char *err);
+
 struct knob_snapshot_item {
 	char name[KNOB_NAME_MAX];
 	struct knob_value v;

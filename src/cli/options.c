@@ -22,7 +22,7 @@
 #define TYPES_HINT "TCP_RR, TCP_CRR, TCP_STREAM, TCP_MAERTS, UDP_RR, UDP_STREAM"
 #define ALL_OPTS_HINT "-t -H -p -4 -6 -l -T -c -C -D -i -I -P -h " \
 	"--json --json-stream --sample-ms --connect-timeout --lab --loopback " \
-	"--mtu --rate; after --: " \
+	"--mtu --rate --set --keep; after --: " \
 	"-r -b -D -m -M -s -S -n -o -O -k -h"
 
 /* A sample tick no shorter or longer than this (params_validate agrees). */
@@ -548,6 +548,21 @@ static int long_opt(struct parse_state *st, int argc, char **argv, int *i)
 		st->o->so.connect_timeout = secs;
 		return 0;
 	}
+	if (len == 5 && !strncmp(a, "--set", len)) {
+		if (long_val(st, argc, argv, i, eq, "--set", "[local:|remote:]NAME=VALUE, a knob of `tunetop knobs list`", &val))
+			return 2;
+		if (!strchr(val, '=') || strlen(val) >= sizeof(st->o->set[0]))
+			return err_set(st->err, 2, "option --set %.60s: accepted: [local:|remote:]NAME=VALUE (e.g. remote:gro=off)",
+				       val);
+		if (st->o->nset >= sizeof(st->o->set) / sizeof(st->o->set[0]))
+			return err_set(st->err, 2, "option --set: at most 32 knobs");
+		snprintf(st->o->set[st->o->nset++], sizeof(st->o->set[0]), "%s", val);
+		return 0;
+	}
+	if (len == 6 && !strncmp(a, "--keep", len) && !eq) {
+		st->o->keep = true;
+		return 0;
+	}
 	if (len == 10 && !strncmp(a, "--loopback", len) && !eq) {
 		st->o->loopback = true;
 		return 0;
@@ -738,6 +753,9 @@ void options_usage(FILE *f)
 "  --lab NAME     with no -H: run in a lab made by `tunetop lab up`\n"
 "  --mtu N        the MTU of the run's own lab (default 1500, up to 65535)\n"
 "  --rate R       a tbf rate limit for the run's own lab (1gbit, 10gbit, none)\n"
+"  --set [local:|remote:]NAME=VALUE  change a knob for this run (lab sides\n"
+"                 a/b, or this host); put back when the run ends\n"
+"  --keep         leave the --set knobs changed after the run\n"
 "  -h             this help\n"
 "\n"
 "Test options (after --):\n"

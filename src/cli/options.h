@@ -38,6 +38,9 @@ struct cli_opts {
 	unsigned lab_mtu;		/* --mtu N of the run's own lab (0: 1500) */
 	uint64_t lab_rate;		/* --rate R of the run's own lab, bit/s */
 	bool lab_opts_given;		/* --mtu or --rate */
+	unsigned nset;			/* --set [local:|remote:]NAME=VALUE */
+	char set[32][160];
+	bool keep;			/* --keep: leave --set knobs changed */
 };
 
 /*

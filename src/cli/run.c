@@ -17,6 +17,7 @@
 #include "output.h"
 #include "run.h"
 #include "lab-cmd.h"
+#include "knobs.h"
 #include "lab.h"
 #include "session.h"
 
@@ -137,6 +138,105 @@ static int run_target(struct cli_opts *o, struct lab **own, char *err)
 	return 0;
 }
 
+/* A knob --set changed for this run, and the value it had. */
+struct run_change {
+	const struct knob_def *d;
+	struct knob_target t;
+	char original[KNOB_TEXT_MAX];
+};
+
+/* Put back what --set changed, newest first; each failure is named. */
+static int run_undo_knobs(struct run_change *ch, unsigned n)
+{
+	char err[ERR_MAX];
+	int rc = 0;
+
+	while (n--) {
+		if (knobs_undo(ch[n].d, &ch[n].t, ch[n].original, err)) {
+			fprintf(stderr, "tunetop run: could not put back %s (%s): %s (tunetop restore will retry)\n",
+				ch[n].d->name, knobs_side_name(&ch[n].t), err);
+			rc = 1;
+		}
+	}
+	return rc;
+}
+
+/*
+ * --set [local:|remote:]NAME=VALUE: every value is checked against the
+ * catalog first, then each knob is journaled, set and read back on its
+ * end (the lab's side a or b, or this host); 0, or the exit status.
+ */
+static int run_set_knobs(const struct cli_opts *o, struct catalog *cat,
+			 struct run_change *ch, unsigned *nch, bool human)
+{
+	char err[ERR_MAX];
+
+	*nch = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		for (unsigned i = 0; i < o->nset; i++) {
+			char spec[160], *name = spec, *val;
+			bool remote = false;
+			const struct knob_def *d;
+			struct knob_value v, cur, after;
+			struct run_change *c;
+
+			snprintf(spec, sizeof(spec), "%s", o->set[i]);
+			if (!strncmp(spec, "remote:", 7)) {
+				remote = true;
+				name += 7;
+			} else if (!strncmp(spec, "local:", 6)) {
+				name += 6;
+			}
+			val = strchr(name, '=');
+			*val++ = '\0';
+			d = catalog_find(cat, name);
+			if (pass == 0) {
+				if (!d) {
+					fprintf(stderr, "tunetop run: --set %s: unknown knob; accepted: a name `tunetop knobs list` shows\n", name);
+					return 2;
+				}
+				if (knob_parse_value(d, val, &v, err)) {
+					fprintf(stderr, "tunetop run: --set: %s\n", err);
+					return 2;
+				}
+				if (remote && o->so.host) {
+					fprintf(stderr, "tunetop run: --set remote:%s with -H: not yet; accepted: local: knobs, or tunetop knobs set --side remote\n", name);
+					return 2;
+				}
+				continue;
+			}
+			c = &ch[*nch];
+			memset(c, 0, sizeof(*c));
+			c->d = d;
+			if (o->so.lab && !o->so.host) {
+				c->t.where = remote ? KT_LAB_B : KT_LAB_A;
+				c->t.lab = o->so.lab;
+			} else if (!o->so.host) {
+				/* Loopback: both ends are this host, on lo. */
+				snprintf(c->t.dev, sizeof(c->t.dev), "lo");
+			} else {
+				knobs_default_dev(c->t.dev, sizeof(c->t.dev));
+			}
+			if (knobs_get(d, &c->t, &cur, err) || !cur.present) {
+				fprintf(stderr, "tunetop run: --set %s: %s\n", name, cur.present ? err : cur.reason);
+				run_undo_knobs(ch, *nch);
+				return 1;
+			}
+			snprintf(c->original, sizeof(c->original), "%s", cur.text);
+			if (knobs_set(d, &c->t, val, &after, err)) {
+				fprintf(stderr, "tunetop run: --set %s: %s\n", name, err);
+				run_undo_knobs(ch, *nch);
+				return 1;
+			}
+			(*nch)++;
+			if (human)
+				printf("Knob %s on %s: %s -> %s\n", d->name, knobs_side_name(&c->t),
+				       cur.text, after.text);
+		}
+	}
+	return 0;
+}
+
 int run_main(int argc, char **argv)
 {
 	static struct cli_opts o;
@@ -144,7 +244,9 @@ int run_main(int argc, char **argv)
 	double thr[MAX_ITER], lcpu[MAX_ITER], rcpu[MAX_ITER];
 	char err[ERR_MAX] = "";
 	struct lab *own_lab = NULL;
-	unsigned max_iter, signals = 0;
+	static struct run_change changes[32];
+	struct catalog *cat = NULL;
+	unsigned max_iter, signals = 0, nchanges = 0;
 	sigset_t sigs;
 	int ret, sfd;
 
@@ -166,6 +268,22 @@ int run_main(int argc, char **argv)
 		fprintf(stderr, "tunetop run: %s\n", err);
 		close(sfd);
 		return 1;
+	}
+	if (o.nset) {
+		ret = catalog_load(&cat, catalog_default_path(), err);
+		if (ret) {
+			fprintf(stderr, "tunetop run: %s\n", err);
+			ret = 1;
+		} else {
+			ret = run_set_knobs(&o, cat, changes, &nchanges, o.fmt == OUT_HUMAN);
+		}
+		if (ret) {
+			catalog_free(cat);
+			if (own_lab)
+				lab_destroy(own_lab, err);
+			close(sfd);
+			return ret;
+		}
 	}
 
 	sum.iterating = o.iterating;
@@ -225,6 +343,12 @@ int run_main(int argc, char **argv)
 		ret = 1;
 	}
 	session_result_free(&sum.res);
+	/* A clean exit puts back what --set changed, unless --keep. */
+	if (nchanges && !o.keep && run_undo_knobs(changes, nchanges))
+		ret = 1;
+	else if (nchanges && o.keep && o.fmt == OUT_HUMAN)
+		printf("Knobs changed with --set are kept (--keep): tunetop knobs restore puts them back\n");
+	catalog_free(cat);
 	if (own_lab && lab_destroy(own_lab, err)) {
 		fprintf(stderr, "tunetop run: %s\n", err);
 		ret = 1;

@@ -202,6 +202,46 @@ ok $? "the journal is empty"
 [ $? -eq 0 ] && grep -q "no changed knob to restore" "$TMP/r2"
 ok $? "restore twice is a no-op: $(tr '\n' ' ' <"$TMP/r2")"
 
+# tunetop run --set: knobs changed for one run, put back at its clean
+# end (also after SIGTERM), kept with --keep.
+gro_b=$(ip netns exec "$name-b" ethtool -k veth-b | sed -n 's/^generic-receive-offload: \([a-z]*\).*/\1/p')
+[ "$gro_b" = on ] && want_gro=off || want_gro=on
+"$TUNETOP" run --lab "$name" -t TCP_RR -l 1 --set "remote:gro=$want_gro" \
+	--set net.ipv4.tcp_reordering=11 --json >"$TMP/rs.json" 2>"$TMP/rs.err"
+ok $? "run --set remote:gro=$want_gro --set net.ipv4.tcp_reordering=11 runs"
+python3 - "$TMP/rs.json" "$want_gro" <<'PY'
+import json, sys
+k = json.load(open(sys.argv[1]))["knobs"]
+loc = {x["name"]: x.get("value") for x in k["local"]["knobs"]}
+rem = {x["name"]: x.get("value") for x in k["remote"]["knobs"]}
+assert rem["gro"] == sys.argv[2] and loc["net.ipv4.tcp_reordering"] == "11", (rem["gro"], loc["net.ipv4.tcp_reordering"])
+PY
+ok $? "the run's knob snapshot shows the values it ran with"
+[ "$(ip netns exec "$name-b" ethtool -k veth-b | sed -n 's/^generic-receive-offload: \([a-z]*\).*/\1/p')" = "$gro_b" ] &&
+	[ "$(ip netns exec "$A" sysctl -n net.ipv4.tcp_reordering)" = "$reo0" ] && [ ! -s "$TMP/state/journal" ]
+ok $? "after the run both are back ($gro_b, $reo0) and the journal is empty"
+"$TUNETOP" run --lab "$name" -t TCP_RR -l 20 --set net.ipv4.tcp_reordering=13 >"$TMP/rt.txt" 2>&1 &
+rp=$!
+for _ in $(seq 50); do
+	[ "$(ip netns exec "$A" sysctl -n net.ipv4.tcp_reordering)" = 13 ] && break
+	sleep 0.1
+done
+sleep 0.5
+kill -TERM $rp
+wait $rp
+[ "$(ip netns exec "$A" sysctl -n net.ipv4.tcp_reordering)" = "$reo0" ] && [ ! -s "$TMP/state/journal" ]
+ok $? "SIGTERM during a run with --set: the knob is put back"
+"$TUNETOP" run --lab "$name" -t TCP_RR -l 1 --set net.ipv4.tcp_reordering=14 --keep >"$TMP/rk.txt" 2>&1
+[ "$(ip netns exec "$A" sysctl -n net.ipv4.tcp_reordering)" = 14 ] && grep -q "kept (--keep)" "$TMP/rk.txt" &&
+	grep -q "net.ipv4.tcp_reordering" "$TMP/state/journal"
+ok $? "--keep leaves it changed, journaled"
+"$TUNETOP" knobs restore >/dev/null 2>&1
+[ "$(ip netns exec "$A" sysctl -n net.ipv4.tcp_reordering)" = "$reo0" ]
+ok $? "and knobs restore puts it back"
+"$TUNETOP" run --lab "$name" -t TCP_RR -l 1 --set rx-usecs=70000 >"$TMP/o" 2>"$TMP/e"
+[ $? -eq 2 ] && grep -q "accepted is 0..65535" "$TMP/e" && [ ! -s "$TMP/state/journal" ]
+ok $? "run --set with an out-of-range value: exit 2 before anything runs or changes"
+
 # A journaled value of a lab that is gone is dropped, not an error.
 "$TUNETOP" knobs set --side lab-a --lab "$name" net.ipv4.tcp_reordering=9 >/dev/null 2>&1
 "$TUNETOP" lab down "$name" >/dev/null 2>&1
