@@ -39,7 +39,8 @@ static void knobs_usage(FILE *f)
 		"       tunetop knobs get NAME... [OPTIONS]\n"
 		"       tunetop knobs set NAME=VALUE... [OPTIONS]\n"
 		"       tunetop knobs snapshot [OPTIONS]\n"
-		"       tunetop knobs diff FILE1 FILE2   (two `knobs snapshot --json` outputs)\n"
+		"       tunetop knobs diff FILE1 FILE2   (`knobs snapshot --json` outputs, or\n"
+		"                                        `run --json` ones as FILE[:local|:remote])\n"
 		"       tunetop knobs restore            (put back every journaled original)\n"
 		"\n"
 		"  --side local|lab-a|lab-b  where the knobs are (default local)\n"
@@ -352,19 +353,34 @@ static int knobs_set_cmd(const struct catalog *c, struct knobs_opts *o)
 static int snapshot_load(const char *path, struct knob_snapshot **out)
 {
 	json_error_t je;
-	json_t *j = json_load_file(path, 0, &je), *a;
+	json_t *j, *a, *doc, *run;
 	struct knob_snapshot *s;
+	char file[4096];
+	const char *end = "local";
+	const char *colon = strrchr(path, ':');
 	size_t n;
 
+	/* FILE, or FILE:local / FILE:remote for a `tunetop run --json` file. */
+	snprintf(file, sizeof(file), "%s", path);
+	if (colon && (!strcmp(colon, ":local") || !strcmp(colon, ":remote"))) {
+		file[colon - path] = '\0';
+		end = colon + 1;
+	}
 	*out = NULL;
+	doc = j = json_load_file(file, 0, &je);
 	if (!j) {
-		fprintf(stderr, "tunetop knobs diff: %s:%d: %s\n", path, je.line, je.text);
+		fprintf(stderr, "tunetop knobs diff: %s:%d: %s\n", file, je.line, je.text);
 		return 1;
 	}
+	/* A run's document holds both ends' snapshots under "knobs". */
+	run = json_object_get(j, "knobs");
+	if (json_is_object(run))
+		j = json_object_get(run, end);
 	a = json_object_get(j, "knobs");
 	if (!json_is_array(a)) {
-		fprintf(stderr, "tunetop knobs diff: %s: not a `tunetop knobs snapshot --json` output\n", path);
-		json_decref(j);
+		fprintf(stderr, "tunetop knobs diff: %s: accepted: a `tunetop knobs snapshot --json` output, or a `tunetop run --json` one (FILE[:local|:remote]) with that end's knobs\n",
+			path);
+		json_decref(doc);
 		return 1;
 	}
 	n = json_array_size(a);
@@ -373,7 +389,7 @@ static int snapshot_load(const char *path, struct knob_snapshot **out)
 		s->item = calloc(n ? n : 1, sizeof(*s->item));
 	if (!s || !s->item) {
 		knobs_snapshot_free(s);
-		json_decref(j);
+		json_decref(doc);
 		return 1;
 	}
 	snprintf(s->side, sizeof(s->side), "%s", json_string_value(json_object_get(j, "side")) ?: "");
@@ -393,7 +409,7 @@ static int snapshot_load(const char *path, struct knob_snapshot **out)
 		snprintf(it->v.reason, sizeof(it->v.reason), "%s", why ?: "");
 		s->n++;
 	}
-	json_decref(j);
+	json_decref(doc);
 	*out = s;
 	return 0;
 }

@@ -220,6 +220,13 @@ ok $? "the run's knob snapshot shows the values it ran with"
 [ "$(ip netns exec "$name-b" ethtool -k veth-b | sed -n 's/^generic-receive-offload: \([a-z]*\).*/\1/p')" = "$gro_b" ] &&
 	[ "$(ip netns exec "$A" sysctl -n net.ipv4.tcp_reordering)" = "$reo0" ] && [ ! -s "$TMP/state/journal" ]
 ok $? "after the run both are back ($gro_b, $reo0) and the journal is empty"
+"$TUNETOP" run --lab "$name" -t TCP_RR -l 1 --json >"$TMP/rs2.json" 2>/dev/null
+"$TUNETOP" knobs diff "$TMP/rs2.json:remote" "$TMP/rs.json:remote" >"$TMP/rd" 2>&1
+grep -q "^gro: $gro_b -> $want_gro$" "$TMP/rd" && [ "$(grep -c . "$TMP/rd")" -eq 1 ]
+ok $? "knobs diff of two runs' remote ends names the knob flipped between them: $(tr '\n' ' ' <"$TMP/rd")"
+"$TUNETOP" knobs diff "$TMP/rs.json:local" "$TMP/rs.json:remote" >"$TMP/rd2" 2>&1
+grep -q "^net.ipv4.tcp_reordering: 11 -> $reo0$" "$TMP/rd2" && grep -q "^gro: " "$TMP/rd2"
+ok $? "and of one run's two ends: $(tr '\n' ' ' <"$TMP/rd2")"
 "$TUNETOP" run --lab "$name" -t TCP_RR -l 20 --set net.ipv4.tcp_reordering=13 >"$TMP/rt.txt" 2>&1 &
 rp=$!
 for _ in $(seq 50); do
