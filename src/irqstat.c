@@ -189,6 +189,30 @@ static bool irqstat_match(const char *p, const char *const *names,
  * for every CPU column are candidates: architecture rows (NMI, LOC, ERR,
  * MIS, IPIn) carry descriptions, and ERR/MIS have a single count.
  */
+/*
+ * Read <proc_root>/<file> into *buf and parse its "CPUn" header into *ids;
+ * *next is the first line after it.  Returns the number of CPU columns, or
+ * -errno with err naming the file (*buf and *ids are the caller's to free).
+ */
+static int irqstat_open(const char *proc_root, const char *file,
+			_Atomic size_t *hint, char *path, size_t plen,
+			char **buf, char **next, int **ids, char *err)
+{
+	int rc;
+
+	if (snprintf(path, plen, "%s/%s", proc_root, file) >= (int)plen)
+		return err_set(err, -ENAMETOOLONG, "%s/%s: %s", proc_root, file,
+			       strerror(ENAMETOOLONG));
+	rc = proc_slurp(path, hint, buf);
+	if (rc)
+		return err_set(err, rc, "%s: %s", path, strerror(-rc));
+	*next = irqstat_line(*buf);
+	rc = irqstat_header(*buf, ids);
+	if (rc < 0)
+		return err_set(err, rc, "%s: no \"CPUn\" header line", path);
+	return rc;
+}
+
 static int irqstat_irqs(const char *proc_root, const char *const *names,
 			unsigned nnames, struct irqstat_raw *out, char *err)
 {
@@ -199,19 +223,11 @@ static int irqstat_irqs(const char *proc_root, const char *const *names,
 	unsigned ncols, i;
 	int rc;
 
-	if (snprintf(path, sizeof(path), "%s/interrupts", proc_root) >=
-	    (int)sizeof(path))
-		return err_set(err, -ENAMETOOLONG, "%s/interrupts: %s",
-			       proc_root, strerror(ENAMETOOLONG));
-	rc = proc_slurp(path, &irqstat_irq_bufsz, &buf);
-	if (rc)
-		return err_set(err, rc, "%s: %s", path, strerror(-rc));
-	next = irqstat_line(buf);
-	rc = irqstat_header(buf, &ids);
-	if (rc < 0) {
-		rc = err_set(err, rc, "%s: no \"CPUn\" header line", path);
+	buf = NULL;
+	rc = irqstat_open(proc_root, "interrupts", &irqstat_irq_bufsz, path,
+			  sizeof(path), &buf, &next, &ids, err);
+	if (rc < 0)
 		goto out;
-	}
 	ncols = (unsigned)rc;
 	rc = 0;
 	out->ncpu = ncols < TT_MAX_CPUS ? ncols : TT_MAX_CPUS;
@@ -273,19 +289,11 @@ static int irqstat_soft(const char *proc_root, bool take_ids,
 	unsigned ncols, i;
 	int rc;
 
-	if (snprintf(path, sizeof(path), "%s/softirqs", proc_root) >=
-	    (int)sizeof(path))
-		return err_set(err, -ENAMETOOLONG, "%s/softirqs: %s",
-			       proc_root, strerror(ENAMETOOLONG));
-	rc = proc_slurp(path, &irqstat_soft_bufsz, &buf);
-	if (rc)
-		return err_set(err, rc, "%s: %s", path, strerror(-rc));
-	next = irqstat_line(buf);
-	rc = irqstat_header(buf, &ids);
-	if (rc < 0) {
-		rc = err_set(err, rc, "%s: no \"CPUn\" header line", path);
+	buf = NULL;
+	rc = irqstat_open(proc_root, "softirqs", &irqstat_soft_bufsz, path,
+			  sizeof(path), &buf, &next, &ids, err);
+	if (rc < 0)
 		goto out;
-	}
 	ncols = (unsigned)rc;
 	rc = 0;
 	if (take_ids) {
