@@ -322,3 +322,32 @@ int taskstat_cpu(const char *proc_root, pid_t pid, pid_t tid, int *cpu)
 	*cpu = atoi(val);
 	return 0;
 }
+
+/* Read state (field 3) and start time (field 22) of /proc/<pid>/stat. */
+int procstat_start(pid_t pid, char *state, unsigned long long *start)
+{
+	char path[48], val[32], *end;
+	int r;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	r = procstat_field(path, 3, val, sizeof(val));
+	if (r)
+		return r == -ENOENT ? r : -EIO;
+	*state = val[0];
+	r = procstat_field(path, 22, val, sizeof(val));
+	if (r)
+		return r == -ENOENT ? r : -EIO;
+	*start = strtoull(val, &end, 10);
+	return end == val || *end ? -EIO : 0;
+}
+
+/* True when pid runs (not a zombie) and started at start. */
+bool procstat_alive(pid_t pid, unsigned long long start)
+{
+	unsigned long long now;
+	char state = '?';
+
+	if (pid <= 0 || procstat_start(pid, &state, &now))
+		return false;
+	return now == start && state != 'Z' && state != 'X' && state != 'x';
+}

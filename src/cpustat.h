@@ -4,6 +4,7 @@
 #define TT_CPUSTAT_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -33,6 +34,11 @@ int taskstat_ctx(const char *proc_root, pid_t pid, pid_t tid, uint64_t *vol, uin
 /* Field n (>= 3, numbered as in proc(5)) of a /proc/.../stat file at path,
  * as text.  0, or -errno (-EINVAL when the file has no such field). */
 int procstat_field(const char *path, unsigned n, char *out, size_t len);
+
+/* State (field 3) and start time (field 22) of /proc/<pid>/stat.  0 or -errno. */
+int procstat_start(pid_t pid, char *state, unsigned long long *start);
+/* True when pid runs (not a zombie) and started at start: the same process. */
+bool procstat_alive(pid_t pid, unsigned long long start);
 
 /* The CPU thread tid last ran on (field 39 of <proc_root>/<pid>/task/<tid>/stat).
  * 0 or -errno. */

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cpustat.h"
 #include "journal.h"
 #include "util.h"
 
@@ -272,11 +273,11 @@ out:
 }
 
 int journal_restore_all(const char *dir, journal_restore_cb cb, void *arg,
-			unsigned *restored, unsigned *dropped, char *failed,
-			size_t flen, char *err)
+			unsigned *restored, unsigned *dropped, unsigned *held,
+			char *failed, size_t flen, char *err)
 {
 	struct journal_entry *a;
-	unsigned n, keep = 0, nr = 0, nd = 0;
+	unsigned n, keep = 0, nr = 0, nd = 0, nh = 0;
 	size_t used = 0;
 	int lock, rc;
 
@@ -290,8 +291,16 @@ int journal_restore_all(const char *dir, journal_restore_cb cb, void *arg,
 		goto out;
 	for (unsigned i = 0; i < n; i++) {
 		char why[ERR_MAX] = "";
-		int r = cb(&a[i], arg, why);
+		int r;
 
+		/* A running tunetop (a run with --set) puts its own back when it
+		 * ends; restoring under it would change its test half-way. */
+		if (a[i].pid != getpid() && procstat_alive(a[i].pid, a[i].start)) {
+			a[keep++] = a[i];
+			nh++;
+			continue;
+		}
+		r = cb(&a[i], arg, why);
 		if (r == 0) {
 			nr++;
 		} else if (r == -ENOENT) {
@@ -310,9 +319,9 @@ int journal_restore_all(const char *dir, journal_restore_cb cb, void *arg,
 	}
 	if (nr || nd)
 		rc = journal_write(dir, a, keep, err);
-	if (!rc && keep)
-		rc = err_set(err, -EIO, "journal: %u value%s could not be restored", keep,
-			     keep == 1 ? "" : "s");
+	if (!rc && keep > nh)
+		rc = err_set(err, -EIO, "journal: %u value%s could not be restored", keep - nh,
+			     keep - nh == 1 ? "" : "s");
 	free(a);
 out:
 	close(lock);
@@ -320,6 +329,8 @@ out:
 		*restored = nr;
 	if (dropped)
 		*dropped = nd;
+	if (held)
+		*held = nh;
 	return rc;
 }
 

@@ -59,12 +59,14 @@ typedef int (*journal_restore_cb)(const struct journal_entry *e, void *arg,
 
 /*
  * Call cb for every entry; entries restored or gone are removed, the rest
- * kept and named in failed ("knob on side: why; ...", may be NULL).  A
- * second call after a full restore does nothing.  0 when nothing failed,
- * -EIO when some entry could not be restored, else -errno.
+ * kept and named in failed ("knob on side: why; ...", may be NULL).
+ * Entries of another process still running (a `tunetop run --set`, which
+ * puts them back itself) are left alone and counted in held.  A second
+ * call after a full restore does nothing.  0 when nothing failed, -EIO
+ * when some entry could not be restored, else -errno.
  */
 int journal_restore_all(const char *dir, journal_restore_cb cb, void *arg,
-			unsigned *restored, unsigned *dropped, char *failed,
-			size_t flen, char *err);
+			unsigned *restored, unsigned *dropped, unsigned *held,
+			char *failed, size_t flen, char *err);
 
 #endif

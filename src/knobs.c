@@ -740,7 +740,7 @@ static int restore_cb(const struct journal_entry *e, void *arg, char *err)
 }
 
 int knobs_restore_journal(const struct catalog *c, unsigned *restored,
-			  unsigned *dropped, char *failed, unsigned flen,
+			  unsigned *dropped, unsigned *held, char *failed, unsigned flen,
 			  char *err)
 {
 	char dir[4096];
@@ -749,7 +749,7 @@ int knobs_restore_journal(const struct catalog *c, unsigned *restored,
 	rc = journal_dir(dir, sizeof(dir), err);
 	if (rc)
 		return rc;
-	return journal_restore_all(dir, restore_cb, (void *)c, restored, dropped,
+	return journal_restore_all(dir, restore_cb, (void *)c, restored, dropped, held,
 				   failed, flen, err);
 }
 

@@ -83,11 +83,12 @@ unsigned knobs_snapshot_diff(const struct knob_snapshot *a,
 
 /*
  * Put back every journaled original (journal_restore_all with the knob
- * engine): labs that are gone are dropped, failures named in failed (a
- * comma list).  0 when every entry was restored or dropped, else -EIO.
+ * engine): labs that are gone are dropped, those of a tunetop still
+ * running held for it, failures named in failed (a comma list).  0 when
+ * every entry was restored, dropped or held, else -EIO.
  */
 int knobs_restore_journal(const struct catalog *c, unsigned *restored,
-			  unsigned *dropped, char *failed, unsigned flen,
+			  unsigned *dropped, unsigned *held, char *failed, unsigned flen,
 			  char *err);
 
 /* One knob as JSON: {name, group, scope, unit, value (null: n/a), reason}. */

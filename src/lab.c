@@ -185,34 +185,6 @@ static int lab_netns_dir(char *err)
 	return 0;
 }
 
-/* Read state (field 3) and start time (field 22) of /proc/<pid>/stat. */
-static int lab_proc_start(pid_t pid, char *state, unsigned long long *start)
-{
-	char path[48], val[32], *end;
-	int r;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	r = procstat_field(path, 3, val, sizeof(val));
-	if (r)
-		return r == -ENOENT ? r : -EIO;
-	*state = val[0];
-	r = procstat_field(path, 22, val, sizeof(val));
-	if (r)
-		return r == -ENOENT ? r : -EIO;
-	*start = strtoull(val, &end, 10);
-	return end == val || *end ? -EIO : 0;
-}
-
-/* True when pid runs (not a zombie) and started at start. */
-static bool lab_owner_alive(pid_t pid, unsigned long long start)
-{
-	unsigned long long now;
-	char state = '?';
-
-	if (pid <= 0 || lab_proc_start(pid, &state, &now))
-		return false;
-	return now == start && state != 'Z' && state != 'X' && state != 'x';
-}
 
 /* Parse LAB_RECORD_DIR/name; r->present is false when there is none. */
 static void lab_rec_read(const char *name, struct lab_rec *r)
@@ -260,7 +232,7 @@ static int lab_rec_write(const char *name, bool persistent, bool exclusive,
 	if (persistent) {
 		len = snprintf(buf, sizeof(buf), "persistent\n");
 	} else {
-		e = lab_proc_start(getpid(), &state, &start);
+		e = procstat_start(getpid(), &state, &start);
 		if (e)
 			return err_set(err, e, "lab %s: read /proc/self/stat: %s",
 				       name, strerror(-e));
@@ -1131,7 +1103,7 @@ int lab_info(const struct lab *l, struct lab_info *out, char *err)
 	out->recorded = rec.present;
 	if (rec.valid && !rec.persistent) {
 		out->owner = rec.pid;
-		out->owner_alive = lab_owner_alive(rec.pid, rec.start);
+		out->owner_alive = procstat_alive(rec.pid, rec.start);
 	}
 	return 0;
 }
@@ -1275,7 +1247,7 @@ int lab_reap(unsigned *reaped, char *names_out, size_t len, char *err)
 		lab_rec_read(de->d_name, &rec);
 		/* Unreadable or half-written records are left alone too. */
 		if (!rec.present || !rec.valid || rec.persistent ||
-		    lab_owner_alive(rec.pid, rec.start))
+		    procstat_alive(rec.pid, rec.start))
 			continue;
 		r = lab_open(&l, de->d_name, e2);
 		if (r == -ENOENT)

@@ -714,20 +714,23 @@ int knobs_restore_report(FILE *f, const char *who)
 {
 	struct catalog *c;
 	char err[ERR_MAX], failed[2048];
-	unsigned restored = 0, dropped = 0;
+	unsigned restored = 0, dropped = 0, held = 0;
 	int rc;
 
 	if (catalog_load(&c, catalog_default_path(), err)) {
 		fprintf(f, "%s: %s\n", who, err);
 		return 1;
 	}
-	rc = knobs_restore_journal(c, &restored, &dropped, failed, sizeof(failed), err);
+	rc = knobs_restore_journal(c, &restored, &dropped, &held, failed, sizeof(failed), err);
 	catalog_free(c);
 	if (restored)
 		fprintf(f, "%s: restored %u knob value%s\n", who, restored, restored == 1 ? "" : "s");
 	if (dropped)
 		fprintf(f, "%s: dropped %u journaled value%s of labs that are gone\n", who, dropped,
 			dropped == 1 ? "" : "s");
+	if (held)
+		fprintf(f, "%s: %u value%s held by tunetop runs still going (each puts its own back when it ends)\n",
+			who, held, held == 1 ? "" : "s");
 	if (rc == -EIO && *failed) {
 		fprintf(f, "%s: could not restore: %s\n", who, failed);
 		return 1;

@@ -36,6 +36,25 @@ diag() {
 	sed 's/^/# /' "$1"
 }
 
+# need_root WHAT: without root, skip the whole test -- or fail it in CI,
+# which runs as root, so a privileged test never passes by skipping.
+need_root() {
+	[ "$(id -u)" -eq 0 ] && return 0
+	if [ "${CI:-}" = true ]; then
+		echo "not ok 1 - $1 need root, and CI runs as root"
+		echo "1..1"
+		exit 1
+	fi
+	echo "1..0 # SKIP not root"
+	exit 0
+}
+
+# isolated_state: a knob journal of this test's own, never the user's.
+isolated_state() {
+	TUNETOP_STATE_DIR="$TMP/state"
+	export TUNETOP_STATE_DIR
+}
+
 done_testing() {
 	echo "1..$tap_n"
 	[ "$tap_failed" -eq 0 ]

@@ -5,15 +5,7 @@
 # and undone when the client goes, however it goes.  Host values untouched.
 . "$(dirname "$0")/lib.sh"
 
-if [ "$(id -u)" -ne 0 ]; then
-	if [ "${CI:-}" = true ]; then
-		echo "not ok 1 - the remote knob tests need root, and CI runs as root"
-		echo "1..1"
-		exit 1
-	fi
-	echo "1..0 # SKIP not root"
-	exit 0
-fi
+need_root "the remote knob tests"
 
 # The journals of this test only: the client's and the daemon's.
 TUNETOP_STATE_DIR="$TMP/state"

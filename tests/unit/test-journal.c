@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cpustat.h"
 #include "journal.h"
 #include "util.h"
 #include "tap.h"
@@ -141,7 +142,7 @@ int main(void)
 	journal_record(dir, &e, err);
 	e = entry("local", "", "", "fail", "1");
 	journal_record(dir, &e, err);
-	ok(journal_restore_all(dir, fake_restore, &log, &restored, &dropped, failed,
+	ok(journal_restore_all(dir, fake_restore, &log, &restored, &dropped, NULL, failed,
 			       sizeof(failed), err) == -EIO,
 	   "restore with one failing entry reports -EIO: %s", err);
 	ok(restored == 4 && dropped == 1, "the other four are restored, the gone lab's dropped (%u, %u)",
@@ -156,7 +157,7 @@ int main(void)
 	free(a);
 
 	memset(&log, 0, sizeof(log));
-	journal_restore_all(dir, fake_restore, &log, &restored, &dropped, failed, sizeof(failed), err);
+	journal_restore_all(dir, fake_restore, &log, &restored, &dropped, NULL, failed, sizeof(failed), err);
 	ok(log.calls == 1 && restored == 0, "a second restore tries only the failed one again");
 
 	/* Once nothing fails, restore empties the journal and then does nothing. */
@@ -167,19 +168,53 @@ int main(void)
 		e = entry("local", "", "", "x", "1");
 		/* Rewrite: drop "fail" by restoring through a callback that accepts all. */
 		memset(&log, 0, sizeof(log));
-		ok(journal_restore_all(dir, fake_restore, &log, &restored, &dropped, failed,
+		ok(journal_restore_all(dir, fake_restore, &log, &restored, &dropped, NULL, failed,
 				       sizeof(failed), err) == -EIO, "still failing: kept");
 		unlink(path);
 		journal_record(dir, &e, err);
 		memset(&log, 0, sizeof(log));
-		ok(journal_restore_all(dir, fake_restore, &log, &restored, &dropped, failed,
+		ok(journal_restore_all(dir, fake_restore, &log, &restored, &dropped, NULL, failed,
 				       sizeof(failed), err) == 0 && restored == 1,
 		   "a restorable journal restores fully");
 		ok(access(path, F_OK) != 0, "and the journal file is gone");
 		memset(&log, 0, sizeof(log));
-		ok(journal_restore_all(dir, fake_restore, &log, &restored, &dropped, failed,
+		ok(journal_restore_all(dir, fake_restore, &log, &restored, &dropped, NULL, failed,
 				       sizeof(failed), err) == 0 && log.calls == 0 && restored == 0,
 		   "restore again is a no-op");
+	}
+
+	/* An entry of a process still running (pid 1 here) is held for it. */
+	{
+		char path[400], state = '?';
+		unsigned long long st1 = 0;
+		unsigned held = 0;
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/journal", dir);
+		int r = procstat_start(1, &state, &st1);
+
+		ok(r == 0 && st1 > 0, "pid 1's start time reads (%llu)", st1);
+		f = fopen(path, "w");
+		if (!f)
+			return 1;
+		fprintf(f, "local - - held 1 %llu 7\n", st1);
+		fclose(f);
+		memset(&log, 0, sizeof(log));
+		ok(journal_restore_all(dir, fake_restore, &log, &restored, &dropped, &held, failed,
+				       sizeof(failed), err) == 0 && held == 1 && log.calls == 0 &&
+		   restored == 0, "a running process's entry is held, not restored, and is no failure");
+		journal_load(dir, &a, &n, err);
+		ok(n == 1 && !strcmp(a[0].knob, "held"), "and stays in the journal (%u)", n);
+		free(a);
+		f = fopen(path, "w");
+		if (!f)
+			return 1;
+		fprintf(f, "local - - held 1 %llu 7\n", st1 + 1);
+		fclose(f);
+		memset(&log, 0, sizeof(log));
+		ok(journal_restore_all(dir, fake_restore, &log, &restored, &dropped, &held, failed,
+				       sizeof(failed), err) == 0 && held == 0 && restored == 1,
+		   "the same pid with another start time is another process: restored");
 	}
 
 	{
