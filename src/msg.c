@@ -520,6 +520,7 @@ json_t *params_to_json(const struct test_params *p)
 	w_int(&w, "lcpu", p->lcpu);
 	w_int(&w, "rcpu", p->rcpu);
 	w_u64(&w, "sample_ms", p->sample_ms);
+	w_str(&w, "capture", capture_mode_name(p->capture));
 	return w_end(&w);
 }
 
@@ -528,7 +529,7 @@ int params_from_json(const json_t *j, struct test_params *out, char *err)
 	struct dctx c = { .err = err };
 	struct test_params p;
 	const json_t *test;
-	char why[ERR_MAX];
+	char why[ERR_MAX], mode[8];
 	int family = 0, type;
 	struct rd r;
 
@@ -564,6 +565,10 @@ int params_from_json(const json_t *j, struct test_params *out, char *err)
 		r_int(&r, "lcpu", -1, 4095, &p.lcpu);
 		r_int(&r, "rcpu", -1, 4095, &p.rcpu);
 		r_u32(&r, "sample_ms", 10, 10000, &p.sample_ms);
+		r_str(&r, "capture", 1, mode, sizeof(mode));
+		if (!c.rc && capture_mode_parse(mode) < 0)
+			d_fail(&c, "setup: member 'capture': accepted are \"off\", \"on\" and \"auto\"");
+		p.capture = c.rc ? CAPTURE_OFF : (enum capture_mode)capture_mode_parse(mode);
 		r_end(&r);
 	}
 	if (c.rc)
@@ -575,6 +580,31 @@ int params_from_json(const json_t *j, struct test_params *out, char *err)
 }
 
 /* --- one end's tick and final figures -------------------------------------- */
+
+/* Member "capture": null, or one end's capture into a new *out. */
+static void capture_read(struct rd *r, struct seg_capture **out)
+{
+	const json_t *j = r_obj(r, "capture", true);
+	char path[128];
+	int rc;
+
+	*out = NULL;
+	if (!j || r->c->rc)
+		return;
+	*out = malloc(sizeof(**out));
+	if (!*out) {
+		d_fail(r->c, "%s: capture: %s", r->what, strerror(ENOMEM));
+		r->c->rc = -ENOMEM;
+		return;
+	}
+	rc = seg_capture_from_json(j, r_path(r, "capture", -1, path, sizeof(path)), *out,
+				   r->c->err);
+	if (rc) {
+		free(*out);
+		*out = NULL;
+		r->c->rc = rc;
+	}
+}
 
 json_t *sample_to_json(const struct end_sample *s)
 {
@@ -600,6 +630,7 @@ json_t *sample_to_json(const struct end_sample *s)
 	w_u64(&w, "iv_ctx_invol", s->iv_ctx_invol);
 	w_str(&w, "irq_dev", s->irq_dev);
 	w_set(&w, "irq", irq_to_json(&s->irq));
+	w_set(&w, "capture", s->cap ? seg_capture_to_json(s->cap) : json_null());
 	return w_end(&w);
 }
 
@@ -634,6 +665,7 @@ int sample_from_json(const json_t *j, struct end_sample *s, char *err)
 		r_u64(&r, "iv_ctx_invol", &s->iv_ctx_invol);
 		r_str(&r, "irq_dev", 0, s->irq_dev, sizeof(s->irq_dev));
 		irq_read(&r, "irq", &s->irq);
+		capture_read(&r, &s->cap);
 		r_end(&r);
 	}
 	if (c.rc)
@@ -665,6 +697,8 @@ json_t *result_to_json(const struct end_result *r)
 	w_u64(&w, "ncpus_used", r->ncpus_used);
 	w_int(&w, "segs_out", r->segs_out);
 	w_int(&w, "segs_in", r->segs_in);
+	w_set(&w, "capture", r->cap ? seg_capture_to_json(r->cap) : json_null());
+	w_str(&w, "cap_note", r->cap_note);
 	if (!w.bad)
 		w_str(&w, "host", r->host);
 	return w_end(&w);
@@ -710,6 +744,8 @@ int result_from_json(const json_t *j, struct end_result *res, char *err)
 		if (r_ll(&r, "segs_in", -1, INT64_MAX, &ll))
 			res->segs_in = ll;
 		r_str(&r, "host", 0, res->host, sizeof(res->host));
+		capture_read(&r, &res->cap);
+		r_str(&r, "cap_note", 0, res->cap_note, sizeof(res->cap_note));
 		r_end(&r);
 	}
 	if (c.rc)

@@ -31,6 +31,16 @@ int sample_from_json(const json_t *j, struct end_sample *s, char *err);
 json_t *result_to_json(const struct end_result *r);
 int result_from_json(const json_t *j, struct end_result *r, char *err);
 
+/*
+ * One end's capture (docs/protocol.md): at most MSG_CAPTURE_BINS sizes per
+ * direction travel; beyond that the commonest are kept and the rest is
+ * counted in lost_bins.  what names it in err ("sample.capture").
+ */
+#define MSG_CAPTURE_BINS 8192
+json_t *seg_capture_to_json(const struct seg_capture *c);
+int seg_capture_from_json(const json_t *j, const char *what, struct seg_capture *c,
+			  char *err);
+
 json_t *lat_to_json(const struct lat_summary *l);
 json_t *cpu_to_json(const struct cpu_sample *c);
 json_t *irq_to_json(const struct irq_sample *q);

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
 
@@ -86,6 +87,8 @@ int params_validate(const struct test_params *p, char *err)
 		return err_set(err, -EINVAL, "-n %u: accepted is 1 to %d flows", p->flows, TT_MAX_FLOWS);
 	if (p->lcpu < -1 || p->lcpu > 4095 || p->rcpu < -1 || p->rcpu > 4095)
 		return err_set(err, -EINVAL, "-T: accepted is a CPU number 0 to 4095");
+	if ((unsigned)p->capture > CAPTURE_AUTO)
+		return err_set(err, -EINVAL, "capture mode %d: accepted are off, on and auto", (int)p->capture);
 	if (p->sample_ms < 10 || p->sample_ms > 10000)
 		return err_set(err, -EINVAL, "sample interval %u ms: accepted is 10 to 10000", p->sample_ms);
 	for (int i = 0; i < 4; i++) {
@@ -95,4 +98,21 @@ int params_validate(const struct test_params *p, char *err)
 			return err_set(err, -EINVAL, "-s/-S %d: accepted is 1 byte to 1G", v);
 	}
 	return 0;
+}
+
+static const char *const capture_modes[] = {
+	[CAPTURE_OFF] = "off", [CAPTURE_ON] = "on", [CAPTURE_AUTO] = "auto",
+};
+
+const char *capture_mode_name(enum capture_mode m)
+{
+	return (unsigned)m < 3 ? capture_modes[m] : "?";
+}
+
+int capture_mode_parse(const char *s)
+{
+	for (int m = 0; m < 3; m++)
+		if (!strcmp(s, capture_modes[m]))
+			return m;
+	return -1;
 }

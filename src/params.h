@@ -24,6 +24,13 @@ enum test_type {
 #define TT_MAX_DURATION 86400
 #define TT_DEFAULT_SAMPLE_MS 100
 
+/* Segment-size capture on each end (--capture; the dashboard uses auto). */
+enum capture_mode {
+	CAPTURE_OFF,
+	CAPTURE_ON,		/* the run fails when an end cannot capture */
+	CAPTURE_AUTO,		/* capture where privileges allow, say why not elsewhere */
+};
+
 /*
  * The parameters of one test, shared by both ends.  The client fills this
  * from the command line; the server receives it in TEST_SETUP and checks it
@@ -47,6 +54,7 @@ struct test_params {
 	int lcpu;		/* -T lcpu,rcpu; -1 = not pinned */
 	int rcpu;
 	uint32_t sample_ms;	/* sampler tick */
+	enum capture_mode capture;
 };
 
 /* Fill p with netperf's defaults for a TCP_RR test. */
@@ -59,6 +67,9 @@ int params_validate(const struct test_params *p, char *err);
 void params_finish(struct test_params *p);
 
 const char *test_type_name(enum test_type t);
+/* "off", "on", "auto"; capture_mode_parse returns the mode or -1. */
+const char *capture_mode_name(enum capture_mode m);
+int capture_mode_parse(const char *s);
 /* Returns the type for a netperf name (case-insensitive) or -1. */
 int test_type_parse(const char *name);
 

@@ -306,36 +306,14 @@ int proto_send(int fd, enum msg_type type, const json_t *body, char *err)
 	return 0;
 }
 
-/*
- * A JSON string of s, with bytes that are not valid UTF-8 replaced by '?'
- * (an error text may quote what a peer sent).
- */
-static json_t *string_lossy(const char *s)
-{
-	json_t *j = json_string(s);
-	char *copy;
-
-	if (j)
-		return j;
-	copy = strdup(s);
-	if (!copy)
-		return NULL;
-	for (char *p = copy; *p; p++)
-		if ((unsigned char)*p >= 0x80)
-			*p = '?';
-	j = json_string(copy);
-	free(copy);
-	return j;
-}
-
 void proto_send_error(int fd, const char *code, const char *message)
 {
 	json_t *j = json_object();
 
 	if (!j)
 		return;
-	if (!json_object_set_new(j, "code", string_lossy(code ? code : "internal")) &&
-	    !json_object_set_new(j, "message", string_lossy(message ? message : "")))
+	if (!json_object_set_new(j, "code", json_string_lossy(code ? code : "internal")) &&
+	    !json_object_set_new(j, "message", json_string_lossy(message ? message : "")))
 		proto_send(fd, MSG_ERROR, j, NULL);
 	json_decref(j);
 }
@@ -359,4 +337,25 @@ const char *proto_error_code(int rc)
 	default:
 		return "internal";
 	}
+}
+
+json_t *json_string_lossy(const char *s)
+{
+	json_t *j;
+	char *copy;
+
+	if (!s)
+		return json_null();
+	j = json_string(s);
+	if (j)
+		return j;
+	copy = strdup(s);
+	if (!copy)
+		return NULL;
+	for (char *p = copy; *p; p++)
+		if ((unsigned char)*p >= 0x80)
+			*p = '?';
+	j = json_string(copy);
+	free(copy);
+	return j;
 }

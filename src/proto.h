@@ -77,4 +77,8 @@ void proto_send_error(int fd, const char *code, const char *message);
  */
 const char *proto_error_code(int rc);
 
+/* A JSON string of s (null for NULL), bytes that are not valid UTF-8
+ * replaced by '?': error texts may quote what a peer or a file held. */
+json_t *json_string_lossy(const char *s);
+
 #endif

@@ -47,6 +47,7 @@ struct sampler {
 	struct irqstat_raw *irq0, *irq_prev, *irq_now;
 	uint64_t irq_prev_ns;
 	struct sock_sample *init;	/* buffer sizes before the run */
+	struct capture *cap;		/* NULL: no capture */
 };
 
 /* Counters of one flow, read while its worker writes them. */
@@ -175,6 +176,37 @@ static void sampler_find_dev(struct sampler *s)
 		s->irq_name_ptr[k] = s->irq_names[k];
 }
 
+/*
+ * The capture so far, its directions' MSS from the first data socket's
+ * TCP_INFO: this end's snd_mss for what it sends; for what it receives
+ * rcv_mss, the kernel's estimate, until the session puts the peer's
+ * snd_mss there.  Without a socket (CRR) the SYNs captured tell.
+ */
+static struct seg_capture *sampler_capture(struct sampler *s, const struct sock_sample *socks,
+					   uint32_t nsocks)
+{
+	struct seg_capture *sc = malloc(sizeof(*sc));
+
+	if (!sc || capture_snapshot(s->cap, sc, NULL)) {
+		free(sc);
+		return NULL;
+	}
+	for (int d = 0; d < CAP_NDIRS; d++)
+		sc->mss[d] = sc->syn_mss[d];
+	if (nsocks && socks[0].tcp.has) {
+		if (socks[0].tcp.snd_mss)
+			sc->mss[CAP_OUT] = socks[0].tcp.snd_mss;
+		if (!sc->mss[CAP_IN])
+			sc->mss[CAP_IN] = socks[0].tcp.rcv_mss;
+	}
+	return sc;
+}
+
+void sampler_set_capture(struct sampler *s, struct capture *cap)
+{
+	s->cap = cap;
+}
+
 /* One tick: build the snapshot and hand it to the callback. */
 static void sampler_tick(struct sampler *s)
 {
@@ -225,8 +257,10 @@ static void sampler_tick(struct sampler *s)
 	s->ctx_prev_vol = smp.ctx_vol;
 	s->ctx_prev_invol = smp.ctx_invol;
 
+	if (s->cap)
+		smp.cap = sampler_capture(s, smp.socks, smp.nsocks);
 	s->cb(&smp, s->arg);
-	free(smp.socks);
+	sample_free(&smp);
 }
 
 static void *sampler_thread(void *arg)
@@ -388,6 +422,10 @@ int sampler_final(struct sampler *s, struct end_result *r, char *err)
 		r->ncpus_used++;
 		if (r->cpu_main < 0 || s->cpu_ticks[c] > s->cpu_ticks[r->cpu_main])
 			r->cpu_main = c;
+	}
+	if (s->cap) {
+		capture_stop(s->cap);
+		r->cap = sampler_capture(s, r->socks, r->nsocks);
 	}
 	r->ctx_vol = r->ctx_invol = 0;
 	for (unsigned i = 0; i < s->n; i++) {

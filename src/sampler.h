@@ -3,6 +3,7 @@
 #ifndef TT_SAMPLER_H
 #define TT_SAMPLER_H
 
+#include "capture.h"
 #include "sample.h"
 #include "worker.h"
 
@@ -17,6 +18,9 @@ struct sampler;
 int sampler_create(struct sampler **sp, struct flow *flows, unsigned n,
 		   const struct test_params *p, sampler_cb cb, void *arg,
 		   char *err);
+/* Attach a running capture: each tick and the final figures carry a
+ * snapshot of it (the sampler neither stops nor frees it). */
+void sampler_set_capture(struct sampler *s, struct capture *cap);
 /* Start ticking every p->sample_ms from now; t = 0 is this moment. */
 int sampler_start(struct sampler *s, char *err);
 /* Stop ticking (no more callbacks once this returns). */

@@ -263,12 +263,52 @@ static int ss_wait_stop(struct srv_session *ss, char *err)
 	}
 }
 
+/*
+ * Capture on the device the client reached us through, before READY so
+ * the SYNs of the data connections are seen.  With capture "on" a failure
+ * ends the test; in "auto" it is noted in note and the test goes on.
+ */
+static int ss_capture_open(struct srv_session *ss, const struct msg_ready *ready,
+			   struct capture **cap, char *note, char *err)
+{
+	struct capture_opts co = {
+		.family = ss->p.family, .ports = ready->ports, .nports = ready->nports,
+		.server = true, .udp = test_is_udp(ss->p.type),
+	};
+	struct sockaddr_storage a;
+	socklen_t alen = sizeof(a);
+	char dev[32], peer[64];
+	int ret;
+
+	if (ss->p.capture == CAPTURE_OFF)
+		return 0;
+	if (sockinfo_netdev(ss->cfd, dev, sizeof(dev)))
+		ret = err_set(note, -ENODEV, "capture: cannot tell which device carries the test");
+	else if (getpeername(ss->cfd, (struct sockaddr *)&a, &alen) ||
+		 getnameinfo((struct sockaddr *)&a, alen, peer, sizeof(peer), NULL, 0,
+			     NI_NUMERICHOST))
+		ret = err_set(note, -EINVAL, "capture: cannot write the client's address");
+	else {
+		co.dev = dev;
+		co.peer = peer;
+		ret = capture_open(cap, &co, note);
+	}
+	if (!ret)
+		return 0;
+	srv_log(ss->srv, "%s: %s", ss->peer, note);
+	if (ss->p.capture == CAPTURE_ON)
+		return err_set(err, ret, "%s", note);
+	return 0;
+}
+
 /* One test: SETUP has arrived with parameters p. */
 static int ss_test(struct srv_session *ss, const struct test_params *p, char *err)
 {
 	struct msg_ready ready = { 0 };
 	struct end_result res = { 0 };
 	struct sampler *smp = NULL;
+	struct capture *cap = NULL;
+	char cap_note[ERR_MAX] = "";
 	enum msg_type t;
 	json_t *b = NULL;
 	uint64_t t0;
@@ -296,6 +336,9 @@ static int ss_test(struct srv_session *ss, const struct test_params *p, char *er
 	if (ret)
 		goto out;
 	ready.nports = test_is_udp(p->type) ? ss->nflows : 1;
+	ret = ss_capture_open(ss, &ready, &cap, cap_note, err);
+	if (ret)
+		goto out;
 	b = msg_ready_to_json(&ready);
 	ret = ss_send(ss, MSG_READY, b, err);
 	json_decref(b);
@@ -322,6 +365,8 @@ static int ss_test(struct srv_session *ss, const struct test_params *p, char *er
 	ret = sampler_create(&smp, ss->flows, ss->nflows, &ss->p, ss_sample_cb, ss, err);
 	if (ret)
 		goto out;
+	if (cap)
+		sampler_set_capture(smp, cap);
 	ret = sampler_start(smp, err);
 	if (ret)
 		goto out;
@@ -337,6 +382,8 @@ static int ss_test(struct srv_session *ss, const struct test_params *p, char *er
 	res.elapsed = (double)(now_ns() - t0) / 1e9;
 	sampler_final(smp, &res, NULL);
 	res.cpu_bind = p->rcpu;
+	if (!res.cap)
+		snprintf(res.cap_note, sizeof(res.cap_note), "%s", cap_note);
 	gethostname(res.host, sizeof(res.host) - 1);
 	if (!ret && jret)
 		ret = err_set(err, jret, "%s", jerr);
@@ -353,6 +400,7 @@ static int ss_test(struct srv_session *ss, const struct test_params *p, char *er
 out:
 	if (smp)
 		sampler_destroy(smp);
+	capture_destroy(cap);
 	result_free(&res);
 	json_decref(b);
 	if (ret && ss->flows) {

@@ -54,6 +54,8 @@ struct session {
 	struct hist *hists;
 	unsigned nflows;
 	struct sampler *sampler;
+	struct capture *cap;
+	char cap_note[ERR_MAX];	/* why the local end has no capture (auto) */
 	struct server *embedded;
 	int cfd;
 	struct sockaddr_storage raddr;
@@ -104,6 +106,20 @@ static void session_push(struct session *s, struct session_event *ev)
 		return;
 }
 
+/*
+ * What an end receives was sent with the peer's MSS: its tcpi_snd_mss
+ * is exact where the receiver's own rcv_mss is only the kernel's guess
+ * (536 until full-sized segments arrive).  A SYN captured says it too.
+ */
+static void session_cross_mss(struct seg_capture *cap, const struct sock_sample *peer_socks,
+			      uint32_t peer_nsocks)
+{
+	if (!cap || cap->syn_mss[CAP_IN])
+		return;
+	if (peer_nsocks && peer_socks[0].tcp.has && peer_socks[0].tcp.snd_mss)
+		cap->mss[CAP_IN] = peer_socks[0].tcp.snd_mss;
+}
+
 /* The local sampler's tick: pair it with the newest remote sample. */
 static void session_sample_cb(const struct end_sample *smp, void *arg)
 {
@@ -116,7 +132,47 @@ static void session_sample_cb(const struct end_sample *smp, void *arg)
 	if (s->has_remote && sample_copy(&ev.remote, &s->remote_last) == 0)
 		ev.has_remote = true;
 	pthread_mutex_unlock(&s->lock);
+	if (ev.has_remote) {
+		session_cross_mss(ev.local.cap, ev.remote.socks, ev.remote.nsocks);
+		session_cross_mss(ev.remote.cap, ev.local.socks, ev.local.nsocks);
+	}
 	session_push(s, &ev);
+}
+
+/*
+ * Capture on the device that carries the control connection (the data
+ * connections go the same way: same peer address), filtered to the data
+ * ports the server announced.  With --capture a failure ends the run;
+ * in auto mode it is noted and the run goes on.
+ */
+static int session_capture_open(struct session *s, const struct msg_ready *ready, char *err)
+{
+	struct capture_opts co = {
+		.family = s->p.family, .ports = ready->ports, .server = false,
+		.udp = test_is_udp(s->p.type), .file = s->o.capture_file,
+	};
+	char dev[32], peer[64], why[ERR_MAX];
+	int ret;
+
+	if (s->p.capture == CAPTURE_OFF)
+		return 0;
+	co.nports = co.udp ? s->nflows : 1;
+	if (sockinfo_netdev(s->cfd, dev, sizeof(dev)))
+		ret = err_set(why, -ENODEV, "capture: cannot tell which device carries the test");
+	else if (getnameinfo((struct sockaddr *)&s->raddr, s->raddrlen, peer, sizeof(peer),
+			     NULL, 0, NI_NUMERICHOST))
+		ret = err_set(why, -EINVAL, "capture: cannot write the peer's address");
+	else {
+		co.dev = dev;
+		co.peer = peer;
+		ret = capture_open(&s->cap, &co, why);
+	}
+	if (!ret)
+		return 0;
+	if (s->p.capture == CAPTURE_ON || (s->o.capture_file && ret != -EPERM))
+		return err_set(err, ret, "%s", why);
+	snprintf(s->cap_note, sizeof(s->cap_note), "%s", why);
+	return 0;
 }
 
 
@@ -486,6 +542,11 @@ static void session_derive(struct session *s)
 	double e = r->elapsed;
 	double units;
 
+	session_cross_mss(r->local.cap, r->remote.socks, r->remote.nsocks);
+	session_cross_mss(r->remote.cap, r->local.socks, r->local.nsocks);
+	if (!r->local.cap && s->cap_note[0])
+		snprintf(r->local.cap_note, sizeof(r->local.cap_note), "%s", s->cap_note);
+
 	if (test_is_rr(s->p.type)) {
 		r->units = "Trans/s";
 		r->sd_units = "us/Tran";
@@ -600,6 +661,9 @@ static int session_run(struct session *s, char *err)
 	ret = session_handshake(s, &ready, err);
 	if (ret)
 		return ret;
+	ret = session_capture_open(s, &ready, err);
+	if (ret)
+		return ret;
 	ret = session_open_flows(s, ready.ports, err);
 	if (ret)
 		return ret;
@@ -607,6 +671,8 @@ static int session_run(struct session *s, char *err)
 			     session_sample_cb, s, err);
 	if (ret)
 		return ret;
+	if (s->cap)
+		sampler_set_capture(s->sampler, s->cap);
 	ret = proto_send(s->cfd, MSG_GO, NULL, err);
 	if (ret)
 		return ret;
@@ -847,6 +913,7 @@ void session_destroy(struct session *s)
 		pthread_join(s->thread, NULL);
 	}
 	sampler_destroy(s->sampler);
+	capture_destroy(s->cap);
 	for (unsigned i = 0; s->flows && i < s->nflows; i++)
 		if (s->flows[i].fd >= 0)
 			close(s->flows[i].fd);

@@ -19,6 +19,7 @@ struct session_opts {
 	const char *why;		/* why this target, for the output */
 	struct test_params p;
 	double connect_timeout;		/* seconds */
+	const char *capture_file;	/* -w: the local capture also goes here */
 };
 
 /* Derived figures of a finished run. */

@@ -7,6 +7,7 @@
 
 #include "knobs-cmd.h"
 #include "lab-cmd.h"
+#include "pcap-cmd.h"
 #include "run.h"
 
 static void usage(FILE *f)
@@ -19,6 +20,7 @@ static void usage(FILE *f)
 		"           (tunetop run -h lists the options)\n"
 		"  lab      up|status|down: a private two-host network of namespaces\n"
 		"  knobs    list|get|set|snapshot|diff|restore: sysctls, ethtool settings\n"
+		"  pcap     segment-size histograms per direction of a pcap/pcapng file\n"
 		"  restore  remove labs left behind by a tunetop that was killed and\n"
 		"           put back knob values changed by tunetop knobs set\n"
 		"\n"
@@ -40,6 +42,9 @@ int main(int argc, char **argv)
 		printf("tunetop %s\n", PACKAGE_VERSION);
 		return 0;
 	}
+	/* Reading a file needs nothing of the host. */
+	if (argc > 1 && !strcmp(argv[1], "pcap"))
+		return pcap_main(argc - 1, argv + 1);
 	/* A lab left by a tunetop that was killed goes before anything else. */
 	if (lab_privileged() && !(argc > 1 && !strcmp(argv[1], "restore")))
 		lab_reap_report(stderr, "tunetop", false);
@@ -52,7 +57,7 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "restore"))
 		return restore_main(argc - 1, argv + 1);
 	if (argc > 1 && argv[1][0] != '-') {
-		fprintf(stderr, "tunetop: unknown subcommand '%s'; accepted: run, lab, knobs, restore (see tunetop -h)\n",
+		fprintf(stderr, "tunetop: unknown subcommand '%s'; accepted: run, lab, knobs, pcap, restore (see tunetop -h)\n",
 			argv[1]);
 		return 2;
 	}

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include "options.h"
 #include "util.h"
@@ -15,14 +16,14 @@
  * Option letters as getopt spells them: "x:" takes a value, "x::" takes an
  * optional one (attached, or the next word unless it starts with '-').
  */
-#define GLOBAL_SPEC "t:H:p:46l:T:cCD:i:I:P:h"
+#define GLOBAL_SPEC "t:H:p:46l:T:cCD:i:I:P:w:h"
 #define TEST_SPEC "r:b:Dm:M:s:S:n:o::O::k::P:h"
 
 #define SIZE_HINT "bytes, optionally with K/M/G (x1024) or k/m/g (x1000)"
 #define TYPES_HINT "TCP_RR, TCP_CRR, TCP_STREAM, TCP_MAERTS, UDP_RR, UDP_STREAM"
-#define ALL_OPTS_HINT "-t -H -p -4 -6 -l -T -c -C -D -i -I -P -h " \
+#define ALL_OPTS_HINT "-t -H -p -4 -6 -l -T -c -C -D -i -I -P -w -h " \
 	"--json --json-stream --sample-ms --connect-timeout --lab --loopback " \
-	"--mtu --rate --set --keep; after --: " \
+	"--mtu --rate --set --keep --capture; after --: " \
 	"-r -b -D -m -M -s -S -n -o -O -k -h"
 
 /* A sample tick no shorter or longer than this (params_validate agrees). */
@@ -36,6 +37,7 @@ struct parse_state {
 	bool i_given, I_given;
 	bool sample_ms_given;
 	uint32_t sample_ms;
+	bool capture_given;
 	const char *fmt_opt;	/* the option that chose the format */
 };
 
@@ -76,6 +78,7 @@ static const char *opt_hint(char c, bool test)
 	case 'i': return "max[,min] iterations, 1 <= min <= max <= 30 (e.g. 10,3)";
 	case 'I': return "level[,width]: level 95 or 99, width percent of the mean > 0 (e.g. 99,5)";
 	case 'P': return "0 (no banner or column titles) or 1";
+	case 'w': return "a file name for the pcap file of the local end's capture";
 	default: return "see tunetop run -h";
 	}
 }
@@ -352,6 +355,12 @@ static int global_opt(struct parse_state *st, char c, const char *val)
 				       val, opt_hint(c, false));
 		o->headers = val[0] == '1';
 		return 0;
+	case 'w':
+		if (!*val || strlen(val) >= sizeof(o->capture_file))
+			return err_set(st->err, 2, "option -w: accepted: %s", opt_hint(c, false));
+		snprintf(o->capture_file, sizeof(o->capture_file), "%s", val);
+		o->so.capture_file = o->capture_file;
+		return 0;
 	default:	/* 'h' */
 		options_usage(st->out);
 		o->help = true;
@@ -559,6 +568,16 @@ static int long_opt(struct parse_state *st, int argc, char **argv, int *i)
 		snprintf(st->o->set[st->o->nset++], sizeof(st->o->set[0]), "%s", val);
 		return 0;
 	}
+	if (len == 9 && !strncmp(a, "--capture", len)) {
+		int m = eq ? capture_mode_parse(eq + 1) : CAPTURE_ON;
+
+		if (m < 0)
+			return err_set(st->err, 2, "option --capture=%.32s: accepted: --capture, --capture=on, --capture=auto or --capture=off",
+				       eq + 1);
+		st->o->so.p.capture = (enum capture_mode)m;
+		st->capture_given = true;
+		return 0;
+	}
 	if (len == 6 && !strncmp(a, "--keep", len) && !eq) {
 		st->o->keep = true;
 		return 0;
@@ -630,6 +649,22 @@ static int options_finish(struct parse_state *st)
 	if (o->lab_name[0] && o->lab_opts_given)
 		return err_set(st->err, 2, "option --lab %s: conflicts with --mtu/--rate, which shape a new lab; accepted: tunetop lab up --mtu/--rate, then --lab",
 			       o->lab_name);
+	if (o->capture_file[0]) {
+		char dir[sizeof(o->capture_file)];
+		char *slash;
+
+		snprintf(dir, sizeof(dir), "%s", o->capture_file);
+		slash = strrchr(dir, '/');
+		if (slash)
+			*(slash == dir ? slash + 1 : slash) = '\0';
+		if (access(slash ? dir : ".", W_OK))
+			return err_set(st->err, 2, "option -w %.64s: cannot write in %.64s: %s; accepted: a file in a writable directory",
+				       o->capture_file, slash ? dir : ".", strerror(errno));
+		if (st->capture_given && p->capture != CAPTURE_ON)
+			return err_set(st->err, 2, "option -w %.64s: conflicts with --capture=%s; accepted: -w with --capture or alone",
+				       o->capture_file, capture_mode_name(p->capture));
+		p->capture = CAPTURE_ON;
+	}
 	if (o->interim > 0) {
 		double ms = round(o->interim * 1000.0);
 		uint32_t tick;
@@ -756,6 +791,10 @@ void options_usage(FILE *f)
 "  --set [local:|remote:]NAME=VALUE  change a knob for this run (lab sides\n"
 "                 a/b, or this host); put back when the run ends\n"
 "  --keep         leave the --set knobs changed after the run\n"
+"  --capture[=on|auto|off]  count TCP segment sizes on both ends with\n"
+"                 libpcap (needs CAP_NET_RAW); auto: where allowed\n"
+"  -w FILE        write the local end's capture to FILE (pcap; implies\n"
+"                 --capture)\n"
 "  -h             this help\n"
 "\n"
 "Test options (after --):\n"

@@ -41,6 +41,7 @@ struct cli_opts {
 	unsigned nset;			/* --set [local:|remote:]NAME=VALUE */
 	char set[32][160];
 	bool keep;			/* --keep: leave --set knobs changed */
+	char capture_file[4096];	/* -w FILE; so.capture_file points here */
 };
 
 /*

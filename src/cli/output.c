@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 
 #include "msg.h"
+#include "proto.h"
 #include "output.h"
 #include "selectors.h"
 #include "util.h"
@@ -134,28 +135,6 @@ static json_t *json_num(double d)
 	return isfinite(d) ? json_real(d) : json_null();
 }
 
-/* A string as JSON; bytes that are not UTF-8 become '?'. */
-static json_t *json_str(const char *s)
-{
-	json_t *j;
-	char *copy;
-
-	if (!s)
-		return json_null();
-	j = json_string(s);
-	if (j)
-		return j;
-	copy = strdup(s);
-	if (!copy)
-		return NULL;
-	for (char *p = copy; *p; p++)
-		if ((unsigned char)*p >= 0x80)
-			*p = '?';
-	j = json_string(copy);
-	free(copy);
-	return j;
-}
-
 /* A selector value as JSON, rounded the way the text output rounds it. */
 static json_t *sel_json(const struct sel_value *v)
 {
@@ -168,7 +147,7 @@ static json_t *sel_json(const struct sel_value *v)
 		snprintf(buf, sizeof(buf), "%.*f", v->prec, v->d);
 		return json_num(strtod(buf, NULL));
 	case SEL_STR:
-		return json_str(v->s);
+		return json_string_lossy(v->s);
 	default:
 		return json_null();
 	}
@@ -184,14 +163,16 @@ static json_t *ci_json(const struct ci *c)
 			 "width_pct", json_num(c->width_pct));
 }
 
-/* result_to_json of one end, with its service demand beside it. */
-static json_t *end_json(const struct end_result *e, double sd)
+/* result_to_json of one end, with its service demand beside it and its
+ * capture with the size classes. */
+static json_t *end_json(const struct end_result *e, double sd, bool udp)
 {
 	json_t *j = result_to_json(e);
 
 	if (!j)
 		return json_null();
 	json_object_set_new(j, "service_demand", sd >= 0 ? json_num(sd) : json_null());
+	json_object_set_new(j, "capture", output_capture_json(e, udp));
 	return j;
 }
 
@@ -229,7 +210,7 @@ static json_t *knobs_json(const struct session_result *res)
 				or_null(knobs_snapshot_to_json(res->catalog, res->knobs_local)) : json_null(),
 			 "remote", res->knobs_remote ?
 				or_null(knobs_snapshot_to_json(res->catalog, res->knobs_remote)) : json_null(),
-			 "note", res->knobs_note[0] ? json_str(res->knobs_note) : json_null());
+			 "note", res->knobs_note[0] ? json_string_lossy(res->knobs_note) : json_null());
 }
 
 json_t *output_result_json(const struct cli_opts *o,
@@ -259,16 +240,16 @@ json_t *output_result_json(const struct cli_opts *o,
 	doc = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:b, s:o, s:b, s:o, s:o}",
 			"test", test_type_name(res->p.type),
 			"params", or_null(params_to_json(&res->p)),
-			"target", json_str(res->target),
+			"target", json_string_lossy(res->target),
 			"result", result_selectors_json(m),
-			"local", end_json(&res->local, res->local_sd),
-			"remote", end_json(&res->remote, res->remote_sd),
+			"local", end_json(&res->local, res->local_sd, test_is_udp(res->p.type)),
+			"remote", end_json(&res->remote, res->remote_sd, test_is_udp(res->p.type)),
 			"iterations", (json_int_t)m->iterations,
 			"confidence", conf,
 			"counts_agree", res->counts_agree,
-			"counts", json_str(res->counts),
+			"counts", json_string_lossy(res->counts),
 			"failed", m->failed,
-			"failure", m->failed ? json_str(m->failure) : json_null(),
+			"failure", m->failed ? json_string_lossy(m->failure) : json_null(),
 			"knobs", knobs_json(res));
 out:
 	free(m);
@@ -700,6 +681,7 @@ static int output_human(FILE *f, const struct cli_opts *o,
 		fprintf(f, "UDP datagrams lost: %s\n", sv(b, r, "UDP_LOST"));
 	if (r->iterating && r->ci_reached)
 		print_confidence_reached(f, o, r);
+	output_capture_human(f, res);
 	if (!res->counts[0])
 		fprintf(f, "Counts: n/a (not compared)\n");
 	else if (res->counts_agree)

@@ -31,4 +31,14 @@ int output_result(FILE *f, const struct cli_opts *o,
 json_t *output_result_json(const struct cli_opts *o,
 			   const struct run_summary *r);
 
+/*
+ * The capture of both ends (output-capture.c): a line per end with its
+ * device, filter, counts and any drop flagged, then the segment sizes of
+ * each end's sent and received directions.  Nothing without --capture.
+ */
+void output_capture_human(FILE *f, const struct session_result *res);
+/* One end's capture with classes per direction ("sent", "received"), or
+ * JSON null when it had none. */
+json_t *output_capture_json(const struct end_result *e, bool udp);
+
 #endif

@@ -481,6 +481,57 @@ static void get_irq_rate(const struct run_summary *r, int arg, struct sel_value 
 		v_na(v);	/* lo and veth have no IRQ lines of their own */
 }
 
+/*
+ * The capture's figures: arg bit 0 the end, bit 1 the direction (sent,
+ * received), the rest the figure.  n/a without a capture; the classes
+ * also when the MSS is unknown.
+ */
+enum { CAPF_DATA, CAPF_ACKS, CAPF_BELOW, CAPF_AT_MSS, CAPF_SUPER, CAPF_COMMONEST,
+       CAPF_LARGEST, CAPF_DROPS };
+
+static void get_cap(const struct run_summary *r, int arg, struct sel_value *v)
+{
+	const struct end_result *e = end_of(r, arg & 1);
+	int d = (arg >> 1) & 1 ? CAP_IN : CAP_OUT, f = arg >> 2;
+	const struct seghist *h;
+	struct seg_classes cls;
+
+	if (!e->cap) {
+		v_na(v);
+		return;
+	}
+	h = &e->cap->dir[d];
+	seghist_classify(h, e->cap->mss[d], &cls);
+	switch (f) {
+	case CAPF_DATA:
+		v_int(v, (int64_t)h->data);
+		return;
+	case CAPF_ACKS:
+		v_int(v, (int64_t)h->acks);
+		return;
+	case CAPF_COMMONEST:
+	case CAPF_LARGEST:
+		if (!h->data)
+			v_na(v);
+		else
+			v_int(v, f == CAPF_LARGEST ? cls.largest : cls.commonest);
+		return;
+	case CAPF_DROPS:
+		v_int(v, (int64_t)(e->cap->n.kernel_drop + e->cap->n.if_drop));
+		return;
+	}
+	if (!e->cap->mss[d]) {
+		v_na(v);
+		return;
+	}
+	if (f == CAPF_BELOW)
+		v_int(v, (int64_t)cls.segs[SEG_BELOW_MSS]);
+	else if (f == CAPF_AT_MSS)
+		v_int(v, (int64_t)cls.segs[SEG_AT_MSS]);
+	else
+		v_int(v, (int64_t)(cls.segs[SEG_SUPER_MULTIPLE] + cls.segs[SEG_SUPER_OTHER]));
+}
+
 static void get_ctx_rate(const struct run_summary *r, int arg,
 			 struct sel_value *v)
 {
@@ -640,6 +691,36 @@ static const struct selector sel_table[] = {
 	{ "LOCAL_NET_TX_RATE", "NET_TX softirqs/s on the local host, all CPUs", get_irq_rate, L | 4 },
 	{ "REMOTE_NET_TX_RATE", "NET_TX softirqs/s on the remote host, all CPUs", get_irq_rate, R | 4 },
 	{ "REMOTE_CTX_PER_SEC", "context switches per second of the remote test threads", get_ctx_rate, R },
+	{ "LOCAL_CAP_SENT_DATA", "captured data segments sent by the local end", get_cap, L | 0 | CAPF_DATA << 2 },
+	{ "LOCAL_CAP_SENT_ACKS", "captured pure ACKs sent by the local end", get_cap, L | 0 | CAPF_ACKS << 2 },
+	{ "LOCAL_CAP_SENT_BELOW_MSS", "captured data segments below the MSS sent by the local end", get_cap, L | 0 | CAPF_BELOW << 2 },
+	{ "LOCAL_CAP_SENT_AT_MSS", "captured data segments of exactly the MSS sent by the local end", get_cap, L | 0 | CAPF_AT_MSS << 2 },
+	{ "LOCAL_CAP_SENT_SUPER", "captured super-segments (above the MSS: TSO/GSO or GRO/LRO) sent by the local end", get_cap, L | 0 | CAPF_SUPER << 2 },
+	{ "LOCAL_CAP_SENT_COMMONEST", "captured commonest payload size, bytes sent by the local end", get_cap, L | 0 | CAPF_COMMONEST << 2 },
+	{ "LOCAL_CAP_SENT_LARGEST", "captured largest payload size, bytes sent by the local end", get_cap, L | 0 | CAPF_LARGEST << 2 },
+	{ "LOCAL_CAP_RECV_DATA", "captured data segments received by the local end", get_cap, L | 2 | CAPF_DATA << 2 },
+	{ "LOCAL_CAP_RECV_ACKS", "captured pure ACKs received by the local end", get_cap, L | 2 | CAPF_ACKS << 2 },
+	{ "LOCAL_CAP_RECV_BELOW_MSS", "captured data segments below the MSS received by the local end", get_cap, L | 2 | CAPF_BELOW << 2 },
+	{ "LOCAL_CAP_RECV_AT_MSS", "captured data segments of exactly the MSS received by the local end", get_cap, L | 2 | CAPF_AT_MSS << 2 },
+	{ "LOCAL_CAP_RECV_SUPER", "captured super-segments (above the MSS: TSO/GSO or GRO/LRO) received by the local end", get_cap, L | 2 | CAPF_SUPER << 2 },
+	{ "LOCAL_CAP_RECV_COMMONEST", "captured commonest payload size, bytes received by the local end", get_cap, L | 2 | CAPF_COMMONEST << 2 },
+	{ "LOCAL_CAP_RECV_LARGEST", "captured largest payload size, bytes received by the local end", get_cap, L | 2 | CAPF_LARGEST << 2 },
+	{ "LOCAL_CAP_DROPS", "packets the local capture lost (kernel ring full, interface drops)", get_cap, L | CAPF_DROPS << 2 },
+	{ "REMOTE_CAP_SENT_DATA", "captured data segments sent by the remote end", get_cap, R | 0 | CAPF_DATA << 2 },
+	{ "REMOTE_CAP_SENT_ACKS", "captured pure ACKs sent by the remote end", get_cap, R | 0 | CAPF_ACKS << 2 },
+	{ "REMOTE_CAP_SENT_BELOW_MSS", "captured data segments below the MSS sent by the remote end", get_cap, R | 0 | CAPF_BELOW << 2 },
+	{ "REMOTE_CAP_SENT_AT_MSS", "captured data segments of exactly the MSS sent by the remote end", get_cap, R | 0 | CAPF_AT_MSS << 2 },
+	{ "REMOTE_CAP_SENT_SUPER", "captured super-segments (above the MSS: TSO/GSO or GRO/LRO) sent by the remote end", get_cap, R | 0 | CAPF_SUPER << 2 },
+	{ "REMOTE_CAP_SENT_COMMONEST", "captured commonest payload size, bytes sent by the remote end", get_cap, R | 0 | CAPF_COMMONEST << 2 },
+	{ "REMOTE_CAP_SENT_LARGEST", "captured largest payload size, bytes sent by the remote end", get_cap, R | 0 | CAPF_LARGEST << 2 },
+	{ "REMOTE_CAP_RECV_DATA", "captured data segments received by the remote end", get_cap, R | 2 | CAPF_DATA << 2 },
+	{ "REMOTE_CAP_RECV_ACKS", "captured pure ACKs received by the remote end", get_cap, R | 2 | CAPF_ACKS << 2 },
+	{ "REMOTE_CAP_RECV_BELOW_MSS", "captured data segments below the MSS received by the remote end", get_cap, R | 2 | CAPF_BELOW << 2 },
+	{ "REMOTE_CAP_RECV_AT_MSS", "captured data segments of exactly the MSS received by the remote end", get_cap, R | 2 | CAPF_AT_MSS << 2 },
+	{ "REMOTE_CAP_RECV_SUPER", "captured super-segments (above the MSS: TSO/GSO or GRO/LRO) received by the remote end", get_cap, R | 2 | CAPF_SUPER << 2 },
+	{ "REMOTE_CAP_RECV_COMMONEST", "captured commonest payload size, bytes received by the remote end", get_cap, R | 2 | CAPF_COMMONEST << 2 },
+	{ "REMOTE_CAP_RECV_LARGEST", "captured largest payload size, bytes received by the remote end", get_cap, R | 2 | CAPF_LARGEST << 2 },
+	{ "REMOTE_CAP_DROPS", "packets the remote capture lost (kernel ring full, interface drops)", get_cap, R | CAPF_DROPS << 2 },
 	{ "UDP_LOST", "UDP datagrams lost (sent - received)", get_udp_lost, 0 },
 	{ "COUNTS_AGREE", "yes when both ends' transaction/byte counts agree", get_counts_agree, 0 },
 	{ "COUNTS", "what the counts check compared, and how it came out", get_string, STR_COUNTS },

@@ -12,7 +12,7 @@
 #include "run.h"
 
 /* Most selectors one -o/-O/-k list may name (repeats count). */
-#define SEL_MAX 128
+#define SEL_MAX 192
 /* Longest string value a selector yields, including the NUL. */
 #define SEL_STR_MAX 256
 

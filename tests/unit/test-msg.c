@@ -1102,6 +1102,130 @@ static void test_auth_bodies(void)
 	json_decref(j);
 }
 
+/* --- capture ------------------------------------------------------------- */
+
+static void fill_capture(struct seg_capture *c)
+{
+	memset(c, 0, sizeof(*c));
+	snprintf(c->dev, sizeof(c->dev), "veth-a");
+	snprintf(c->filter, sizeof(c->filter), "tcp and port 5001 and host 198.18.0.2");
+	c->n = (struct cap_counts){ .seen = 2020, .counted = 2019, .unparsed = 1,
+				    .kernel_recv = 2020, .kernel_drop = 3, .if_drop = 0 };
+	for (int d = 0; d < CAP_NDIRS; d++)
+		seghist_init(&c->dir[d]);
+	for (int i = 0; i < 1000; i++)
+		seghist_add(&c->dir[CAP_OUT], 1, SEG_ACK);
+	for (int i = 0; i < 5; i++)
+		seghist_add(&c->dir[CAP_OUT], 1448, SEG_ACK);
+	for (int i = 0; i < 3; i++)
+		seghist_add(&c->dir[CAP_OUT], 65160, SEG_ACK);
+	for (int i = 0; i < 7; i++)
+		seghist_add(&c->dir[CAP_OUT], 0, SEG_ACK);
+	seghist_add(&c->dir[CAP_OUT], 0, SEG_SYN);
+	seghist_add(&c->dir[CAP_OUT], 0, SEG_FIN | SEG_ACK);
+	for (int i = 0; i < 1000; i++)
+		seghist_add(&c->dir[CAP_IN], 0, SEG_ACK);
+	c->mss[CAP_OUT] = c->mss[CAP_IN] = 1448;
+	c->syn_mss[CAP_OUT] = 1448;
+}
+
+static json_t *capture_dir_of(json_t *j, size_t d)
+{
+	return json_array_get(member(member(j, "capture"), "dirs"), d);
+}
+
+static void test_capture_bodies(void)
+{
+	struct seg_capture cap, *back;
+	struct end_sample s, d;
+	char err[ERR_MAX] = "";
+	json_t *j, *sizes;
+	int rc;
+
+	fill_capture(&cap);
+	fill_sample(&s);
+	s.cap = &cap;
+	j = wire(sample_to_json(&s));
+	ok(j && json_is_object(member(j, "capture")), "a sample with a capture encodes it");
+	rc = sample_from_json(j, &d, err);
+	back = d.cap;
+	ok(rc == 0 && back && seghist_equal(&back->dir[CAP_OUT], &cap.dir[CAP_OUT]) &&
+	   seghist_equal(&back->dir[CAP_IN], &cap.dir[CAP_IN]) &&
+	   seghist_count(&back->dir[CAP_OUT], 65160) == 3 && back->dir[CAP_OUT].acks == 7 &&
+	   back->dir[CAP_OUT].ctl == 2 && back->dir[CAP_IN].acks == 1000,
+	   "the histograms round trip size by size, ACKs and SYN/FIN apart (%s)", err);
+	ok(rc == 0 && back && back->n.kernel_drop == 3 && back->n.unparsed == 1 &&
+	   back->mss[CAP_OUT] == 1448 && back->syn_mss[CAP_OUT] == 1448 &&
+	   back->syn_mss[CAP_IN] == 0 && !strcmp(back->dev, "veth-a") &&
+	   !strcmp(back->filter, cap.filter),
+	   "counts, drops, MSS, device and filter round trip");
+	sample_free(&d);
+	ok(d.cap == NULL, "sample_free frees the capture");
+	json_decref(j);
+
+	/* Each mutation must be refused with what is wrong, nothing leaked. */
+	static const struct {
+		const char *what, *needle;
+		int dir;
+		const char *json;
+	} bad[] = {
+		{ "descending sizes", "ascending order", 0, "[[1448, 5], [1, 1000], [65160, 3]]" },
+		{ "a repeated size", "ascending order", 0, "[[1, 500], [1, 500], [1448, 5], [65160, 3]]" },
+		{ "a count of 0", "count >= 1", 0, "[[1, 1000], [1448, 0], [65160, 3]]" },
+		{ "size 0", "a size 1..", 0, "[[0, 1000], [1448, 5], [65160, 3]]" },
+		{ "a triple", "[size, count]", 0, "[[1, 1000, 1], [1448, 5], [65160, 3]]" },
+		{ "counts that do not add up", "add up", 0, "[[1, 999], [1448, 5], [65160, 3]]" },
+		{ "sizes received that never were", "add up", 1, "[[100, 1]]" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		fill_sample(&s);
+		s.cap = &cap;
+		j = sample_to_json(&s);
+		json_object_set_new(capture_dir_of(j, (size_t)bad[i].dir), "sizes",
+				    json_loads(bad[i].json, 0, NULL));
+		rc = sample_from_json(j, &d, err);
+		ok(rc == -EPROTO && has(err, bad[i].needle) && has(err, "sample.capture.dirs[") &&
+		   d.cap == NULL && d.socks == NULL,
+		   "capture with %s: refused naming it (%s)", bad[i].what, err);
+		json_decref(j);
+	}
+	fill_sample(&s);
+	s.cap = &cap;
+	j = sample_to_json(&s);
+	json_object_set_new(member(member(j, "capture"), "counts"), "extra", json_integer(1));
+	rc = sample_from_json(j, &d, err);
+	ok(rc == -EPROTO && has(err, "unknown member 'extra'"), "an unknown capture member is refused (%s)", err);
+	json_decref(j);
+	j = sample_to_json(&s);
+	json_array_remove(member(member(j, "capture"), "dirs"), 1);
+	rc = sample_from_json(j, &d, err);
+	ok(rc == -EPROTO && has(err, "array of 2 elements"), "a capture with one direction is refused (%s)", err);
+	json_decref(j);
+	seg_capture_free(&cap);
+
+	/* More sizes than a frame carries: the commonest travel, totals stay. */
+	memset(&cap, 0, sizeof(cap));
+	for (int k = 0; k < CAP_NDIRS; k++)
+		seghist_init(&cap.dir[k]);
+	for (uint32_t size = 1; size <= MSG_CAPTURE_BINS + 100; size++)
+		seghist_add_n(&cap.dir[CAP_OUT], size, size <= 100 ? 1 : 2);
+	cap.dir[CAP_OUT].packets = cap.dir[CAP_OUT].data = 2 * (MSG_CAPTURE_BINS + 100) - 100;
+	fill_sample(&s);
+	s.cap = &cap;
+	j = wire(sample_to_json(&s));
+	sizes = json_object_get(capture_dir_of(j, 0), "sizes");
+	rc = sample_from_json(j, &d, err);
+	ok(json_array_size(sizes) == MSG_CAPTURE_BINS && rc == 0 && d.cap &&
+	   d.cap->dir[CAP_OUT].nbins == MSG_CAPTURE_BINS && d.cap->dir[CAP_OUT].lost_bins == 100 &&
+	   d.cap->dir[CAP_OUT].data == cap.dir[CAP_OUT].data &&
+	   seghist_count(&d.cap->dir[CAP_OUT], 1) == 0 && seghist_count(&d.cap->dir[CAP_OUT], 101) == 2,
+	   "%u sizes: the %u commonest travel, the 100 rarest count as lost_bins (%s)",
+	   MSG_CAPTURE_BINS + 100, MSG_CAPTURE_BINS, err);
+	sample_free(&d);
+	json_decref(j);
+	seg_capture_free(&cap);
+}
+
 int main(void)
 {
 	test_params_round_trip();
@@ -1118,5 +1242,6 @@ int main(void)
 	test_knob_values();
 	test_knob_set_and_result();
 	test_auth_bodies();
+	test_capture_bodies();
 	return tap_done();
 }
