@@ -82,7 +82,8 @@ void output_capture_human(FILE *f, const struct session_result *res)
 	n = capture_dirs(res, d);
 	if (!n)
 		return;
-	fprintf(f, "\nSegment sizes (payload bytes, from the IP and TCP headers):\n");
+	fprintf(f, "\nSegment sizes (payload bytes, from the IP and %s headers):\n",
+		test_is_udp(res->p.type) ? "UDP" : "TCP");
 	segout_human(f, d, n, CAPTURE_HUMAN_ROWS);
 }
 

@@ -152,7 +152,7 @@ ok $? "restore again is a no-op"
 
 # No packet to or from a lab address on any of the host's own interfaces,
 # while loopback traffic (the control) is seen by the same capture.
-tcpdump -i any -nn -p -U -w "$TMP/host.pcap" \
+tcpdump -i any -nn -p -U --immediate-mode -w "$TMP/host.pcap" \
 	"net 198.18.0.0/24 or net fd74:7400::/64 or (host 127.0.0.1 and tcp port 5)" >"$TMP/tcpdump.log" 2>&1 &
 tpid=$!
 PIDS="$PIDS $tpid"

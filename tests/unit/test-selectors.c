@@ -763,6 +763,71 @@ static void test_interim(void)
 	free(buf);
 }
 
+/* A run with a capture: drops are flagged, a missing end says why, the
+ * selectors and the JSON carry the classes. */
+static void test_capture(void)
+{
+	struct run_summary *rr = calloc(1, sizeof(*rr));
+	struct seg_capture cap;
+	struct cli_opts o;
+	struct sel_value v;
+	json_t *j, *sent;
+	char *out;
+	int ret;
+
+	build_rr(rr);
+	rr->res.p.capture = CAPTURE_ON;
+	memset(&cap, 0, sizeof(cap));
+	snprintf(cap.dev, sizeof(cap.dev), "veth-a");
+	snprintf(cap.filter, sizeof(cap.filter), "tcp and port 5001 and host 198.18.0.2");
+	cap.n.counted = 1000;
+	cap.n.kernel_drop = 5;
+	for (int d = 0; d < CAP_NDIRS; d++) {
+		seghist_init(&cap.dir[d]);
+		cap.mss[d] = 1448;
+	}
+	seghist_add_n(&cap.dir[CAP_OUT], 1, 990);
+	seghist_add_n(&cap.dir[CAP_OUT], 4345, 2);
+	seghist_add_n(&cap.dir[CAP_OUT], 2896, 3);
+	seghist_add_n(&cap.dir[CAP_IN], 0, 500);
+	rr->res.local.cap = &cap;
+	snprintf(rr->res.remote.cap_note, sizeof(rr->res.remote.cap_note),
+		 "capture on eth0: permission denied (needs CAP_NET_RAW: run as root, or without --capture)");
+	opts_for(&o, OUT_HUMAN, false);
+	out = render(&o, rr, &ret);
+	ok(ret == 0 && out && strstr(out, "Capture, local end: veth-a, filter \"tcp and port 5001 and host 198.18.0.2\": 1000 packets counted, SOME DROPPED") &&
+	   strstr(out, "!!! Capture, local end: 5 packets dropped (kernel ring 5, interface 0): the histograms below miss them"),
+	   "human: a drop is flagged on the capture line and in a loud line of its own");
+	ok(out && strstr(out, "Capture, remote end: none: capture on eth0: permission denied"),
+	   "human: an end without a capture says why");
+	ok(out && strstr(out, "local end sent  MSS 1448") && strstr(out, "super (3 MSS + 1)") &&
+	   strstr(out, "2 x MSS") && strstr(out, "local end received  MSS 1448"),
+	   "human: the sizes of each direction with their classes");
+	diag_block(out);
+	free(out);
+
+	selector_eval((unsigned)selector_find("LOCAL_CAP_DROPS"), rr, &v);
+	ok(v.kind == SEL_INT && v.i == 5, "LOCAL_CAP_DROPS is 5 (%lld)", (long long)v.i);
+	selector_eval((unsigned)selector_find("LOCAL_CAP_SENT_SUPER"), rr, &v);
+	ok(v.kind == SEL_INT && v.i == 5, "LOCAL_CAP_SENT_SUPER counts multiples and others (%lld)", (long long)v.i);
+	selector_eval((unsigned)selector_find("LOCAL_CAP_RECV_ACKS"), rr, &v);
+	ok(v.kind == SEL_INT && v.i == 500, "LOCAL_CAP_RECV_ACKS is 500 (%lld)", (long long)v.i);
+	selector_eval((unsigned)selector_find("REMOTE_CAP_SENT_DATA"), rr, &v);
+	ok(v.kind == SEL_NA, "an end without a capture has n/a figures");
+
+	j = output_result_json(&o, rr);
+	sent = json_object_get(json_object_get(json_object_get(j, "local"), "capture"), "sent");
+	ok(sent && json_integer_value(json_object_get(json_object_get(json_object_get(sent, "classes"),
+								      "super-other"), "segments")) == 2 &&
+	   json_is_true(json_object_get(json_object_get(json_object_get(j, "local"), "capture"), "dropped")) &&
+	   json_is_null(json_object_get(json_object_get(j, "remote"), "capture")),
+	   "JSON: classes per direction, dropped true, null for the end without one");
+	json_decref(j);
+	rr->res.local.cap = NULL;
+	seg_capture_free(&cap);
+	free(rr);
+}
+
 int main(void)
 {
 	test_table();
@@ -771,5 +836,6 @@ int main(void)
 	test_formats();
 	test_human();
 	test_interim();
+	test_capture();
 	return tap_done();
 }
