@@ -3,9 +3,14 @@
 #ifndef TT_ENGINE_H
 #define TT_ENGINE_H
 
+#include "catalog.h"
 #include "hist.h"
+#include "knob.h"
+#include "knobs.h"
+#include "lab.h"
 #include "params.h"
 #include "sample.h"
+#include "seghist.h"
 #include "session.h"
 #include "server.h"
 #include "stats.h"

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dashboard.h"
 #include "knobs-cmd.h"
 #include "lab-cmd.h"
 #include "pcap-cmd.h"
@@ -24,9 +25,11 @@ static void usage(FILE *f)
 		"  restore  remove labs left behind by a tunetop that was killed and\n"
 		"           put back knob values changed by tunetop knobs set\n"
 		"\n"
-		"With no subcommand tunetop runs the default test (TCP_RR, 10 s) live\n"
-		"against its embedded server, one line per second: in a lab of its own\n"
-		"when it may make one (CAP_NET_ADMIN), else over loopback.\n"
+		"With no subcommand tunetop opens the live dashboard and starts the\n"
+		"default test (TCP_RR, 10 s; or the test `tunetop run`'s options name)\n"
+		"against its embedded server: in a lab of its own when it may make one\n"
+		"(CAP_NET_ADMIN), else over loopback.  tunetop --help-dashboard for its\n"
+		"own options; ? inside it for the keys.\n"
 		"  -V, --version   print the version\n"
 		"  -h, --help      this help\n");
 }
@@ -37,6 +40,11 @@ int main(int argc, char **argv)
 			 !strcmp(argv[1], "help"))) {
 		usage(stdout);
 		return 0;
+	}
+	if (argc > 1 && !strcmp(argv[1], "--help-dashboard")) {
+		char *h[] = { argv[0], "--help", NULL };
+
+		return dashboard_main(2, h);
 	}
 	if (argc > 1 && (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version"))) {
 		printf("tunetop %s\n", PACKAGE_VERSION);
@@ -56,19 +64,11 @@ int main(int argc, char **argv)
 		return knobs_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "restore"))
 		return restore_main(argc - 1, argv + 1);
-	if (argc > 1 && argv[1][0] != '-') {
+	if (argc > 1 && argv[1][0] != '-' && strcmp(argv[1], "--")) {
 		fprintf(stderr, "tunetop: unknown subcommand '%s'; accepted: run, lab, knobs, pcap, restore (see tunetop -h)\n",
 			argv[1]);
 		return 2;
 	}
-	/* No subcommand: the live default run (the dashboard's place). */
-	{
-		char *def[] = { "run", "-D", "1", NULL };
-
-		if (argc > 1) {
-			fprintf(stderr, "tunetop: options go after a subcommand: tunetop run %s ...\n", argv[1]);
-			return 2;
-		}
-		return run_main(3, def);
-	}
+	/* No subcommand: the dashboard, with `tunetop run`'s options. */
+	return dashboard_main(argc, argv);
 }

@@ -105,7 +105,7 @@ static int run_once(const struct cli_opts *o, int sfd, unsigned *signals,
  * privilege for a lab), or a lab of the run's own, made here.  The choice
  * and its reason go into every output.
  */
-static int run_target(struct cli_opts *o, struct lab **own, char *err)
+int run_pick_target(struct cli_opts *o, struct lab **own, char *err)
 {
 	static char why[ERR_MAX + 32];
 	struct lab_opts lo = { .mtu = o->lab_mtu, .rate_bps = o->lab_rate };
@@ -263,7 +263,7 @@ int run_main(int argc, char **argv)
 		fprintf(stderr, "tunetop run: signalfd: %s\n", strerror(errno));
 		return 1;
 	}
-	ret = run_target(&o, &own_lab, err);
+	ret = run_pick_target(&o, &own_lab, err);
 	if (ret) {
 		fprintf(stderr, "tunetop run: %s\n", err);
 		close(sfd);

@@ -26,6 +26,14 @@ struct run_summary {
 	char failure[ERR_MAX];		/* which end failed and why */
 };
 
+/*
+ * With no -H: an existing lab (--lab), loopback (--loopback, or no
+ * privilege for a lab), or a new lab (*own, for the caller to destroy).
+ * Sets o->so.lab and o->so.why.  0 or -errno with err.
+ */
+struct lab;
+int run_pick_target(struct cli_opts *o, struct lab **own, char *err);
+
 /* Run the test as the options say and print it; returns the exit status. */
 int run_main(int argc, char **argv);
 

@@ -21,7 +21,23 @@ ok $? "the engine never prints to the terminal"
 ! grep -nE '^#include <(ncurses|curses|pcap|netlink)' src/cli/*.c src/cli/*.h >"$TMP/u"
 ok $? "the CLI includes no curses, pcap or netlink header"
 
-for f in $(ls src/*.c src/*.h src/cli/*.c src/cli/*.h tests/unit/*.c); do
+# The UI: curses only in ui/term.c; no socket, pcap or netlink call; from
+# the engine only engine.h (and util.h for term.c's errors), from the CLI
+# its options.
+! grep -nE '^#include <(ncurses|curses)' ui/*.c ui/*.h | grep -v '^ui/term.c:' >"$TMP/uc"
+ok $? "only ui/term.c includes curses"
+[ -s "$TMP/uc" ] && diag "$TMP/uc"
+! grep -nE '\b(socket|connect|bind|setsockopt|sendto|recvfrom|pcap_[a-z_]+|nl_(socket|connect|send|recv|msg|cache)[a-z_]*|genl_[a-z_]+|rtnl_[a-z_]+)\s*\(' ui/*.c >"$TMP/un"
+ok $? "the UI makes no socket, pcap or netlink call"
+[ -s "$TMP/un" ] && diag "$TMP/un"
+grep -h '^#include "' ui/*.c ui/*.h | sed 's/#include "\(.*\)"/\1/' | sort -u | while read -r h; do
+	[ -e "ui/$h" ] || case $h in config.h|engine.h|util.h|options.h|run.h) ;; *) echo "$h" ;; esac
+done >"$TMP/ui"
+[ ! -s "$TMP/ui" ]
+ok $? "the UI includes from the engine only engine.h (and util.h), from the CLI only options.h and run.h"
+[ -s "$TMP/ui" ] && diag "$TMP/ui"
+
+for f in $(ls src/*.c src/*.h src/cli/*.c src/cli/*.h ui/*.c ui/*.h tests/unit/*.c); do
 	head -1 "$f" | grep -q SPDX-License-Identifier || echo "$f"
 done >"$TMP/s"
 [ ! -s "$TMP/s" ]

@@ -1,0 +1,192 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The dashboard under tmux: every panel live, keys (run, knob toggle and edit
+# reaching the lab, pending edits, rerun, baseline, compare, help), resize,
+# quit with the terminal and the knobs restored, a crash, --frames.
+. "$(dirname "$0")/lib.sh"
+
+need_root "the dashboard tests (a lab of their own)"
+isolated_state
+if ! command -v tmux >/dev/null 2>&1; then
+	echo "not ok 1 - tmux is needed (Debian package tmux; quickstart installs it)"
+	echo "1..1"
+	exit 1
+fi
+
+S="ttdash-$$"
+T() { tmux -L "$S" "$@"; }
+trap 'T kill-server 2>/dev/null; cleanup' EXIT
+# In UTF-8, whatever the test's own locale is.
+export LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color
+
+screen() { T capture-pane -p -t dash 2>/dev/null; }
+
+# wait_for PATTERN [TENTHS]: until the screen shows PATTERN (grep -E).
+wait_for() {
+	for _ in $(seq "${2:-100}"); do
+		screen | grep -qE -- "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+keys() { T send-keys -t dash "$@"; }
+
+# start NAME CMD: a 200x60 session running CMD; the pane stays after it ends.
+start() {
+	T new-session -d -s "$1" -x 200 -y 60 "$2"
+	T set-option -t "$1" remain-on-exit on >/dev/null
+}
+
+start dash "$TUNETOP -l 2 2>$TMP/err; echo EXIT=\$? >$TMP/exit; stty -a </dev/tty >$TMP/stty"
+wait_for "RUNNING|run 1" 100
+ok $? "the dashboard opens and starts the default test at once"
+for title in "Rate" "Segment sizes" "Socket buffers" "Coalescing & interrupts" "Knobs" "Runs"; do
+	screen | grep -q "┌ $title "
+	ok $? "panel '$title' is on the screen"
+done
+lab=$(screen | sed -n 's/.*lab: \(tunetop-[0-9]*\) .*/\1/p' | head -1)
+[ -n "$lab" ] && ip netns list | grep -q "^$lab-b"
+ok $? "the header names the dashboard's own lab ($lab), which exists"
+wait_for "now [0-9.k]+ trans/s" 50
+a=$(screen | grep -o 'now [0-9.k]* trans/s' | head -1)
+sleep 0.7
+b=$(screen | grep -o 'now [0-9.k]* trans/s' | head -1)
+[ -n "$a" ] && [ -n "$b" ] && [ "$a" != "$b" ]
+ok $? "live numbers change while it runs ($a, then $b)"
+screen | grep -qE "local sent +MSS 1448"
+ok $? "the segment sizes of the run are shown with the lab's MSS"
+screen | grep -q "snd .* -> .*rcv .* -> "
+ok $? "socket buffers show initial -> now for both ends"
+wait_for "run 1 done" 60
+ok $? "run 1 ends and says so"
+screen | grep -qE "^│ *1 +TCP_RR +done|│ 1   TCP_RR     done"
+ok $? "the runs panel lists run 1 with its figures"
+
+# gro_of SIDE: veth's generic-receive-offload on that side of the lab.
+gro_of() {
+	ip netns exec "$lab-$1" ethtool -k "veth-$1" 2>/dev/null |
+		sed -n 's/^generic-receive-offload: \([a-z]*\).*/\1/p'
+}
+gro0=$(gro_of b)
+gro0a=$(gro_of a)
+[ "$gro0" = on ] && gro1=off || gro1=on
+
+# Knobs: focus the knobs panel, find gro, toggle it on the remote end (lab-b).
+keys Tab Tab Tab Tab
+keys / g r o Enter Right Space
+for _ in $(seq 50); do
+	[ "$(gro_of b)" = "$gro1" ] && break
+	sleep 0.1
+done
+[ "$(gro_of b)" = "$gro1" ]
+ok $? "Space on gro (remote) while idle turns GRO $gro1 on veth-b inside $lab-b (was $gro0)"
+[ "$(gro_of a)" = "$gro0a" ]
+ok $? "and leaves the local end (veth-a) alone"
+# Edit a value: net.ipv4.tcp_reordering on the local end (lab-a).
+keys / t c p _ r e o r d e r i n g Enter Left Enter BSpace BSpace BSpace 7 Enter
+for _ in $(seq 50); do
+	[ "$(ip netns exec "$lab-a" sysctl -n net.ipv4.tcp_reordering)" = 7 ] && break
+	sleep 0.1
+done
+[ "$(ip netns exec "$lab-a" sysctl -n net.ipv4.tcp_reordering)" = 7 ]
+ok $? "Enter edits net.ipv4.tcp_reordering to 7 in $lab-a"
+wait_for "2 changed" 20
+ok $? "the status line counts the two changed knobs"
+
+# Baseline, rerun, compare.
+keys b
+keys r
+wait_for "run 2 done" 80
+ok $? "r reruns: run 2 ends"
+screen | grep -q "gro: $gro0 -> $gro1 (remote)"
+ok $? "run 2's record names the knobs changed since run 1"
+keys c
+wait_for "knobs differ:.*gro\(r\)" 30
+ok $? "c compares run 2 with the baseline run 1, knobs that differ named"
+screen | grep -q "vs run 1"
+ok $? "the header says which run is compared"
+
+# An edit during a run is pending, applied when the run ends.
+keys r
+wait_for "RUNNING" 30
+keys / g r o Enter Right Space
+wait_for "1 pending" 20
+ok $? "an edit during a run is shown as pending"
+[ "$(gro_of b)" = "$gro1" ]
+ok $? "and not applied yet"
+wait_for "run 3 (done|stopped)" 80
+for _ in $(seq 30); do
+	[ "$(gro_of b)" = "$gro0" ] && break
+	sleep 0.1
+done
+[ "$(gro_of b)" = "$gro0" ]
+ok $? "the pending edit is applied when the run ends (gro $gro0 again)"
+
+# Help, from the keymap.
+keys '?'
+wait_for "tunetop keys" 20 && screen | grep -q "focus the next panel" && screen | grep -q "Space toggle"
+ok $? "? shows the keys, global and the panels' own"
+keys Escape
+wait_for "┌ Rate " 20
+ok $? "any key closes the help"
+
+# Resize small, then large.
+T resize-window -t dash -x 60 -y 20
+wait_for "needs at least 80x24; this terminal is 60x20" 30
+ok $? "below 80x24 one line says what size is needed"
+T resize-window -t dash -x 220 -y 70
+wait_for "┌ Knobs " 30 && screen | grep -q "┌ Runs "
+ok $? "made large again, the panels come back"
+
+# Quit: the lab goes with its knobs, the terminal is as before.
+keys q
+for _ in $(seq 100); do [ -s "$TMP/stty" ] && break; sleep 0.1; done
+grep -q "EXIT=0" "$TMP/exit" 2>/dev/null
+ok $? "q quits with exit status 0 ($(cat "$TMP/exit" 2>/dev/null))"
+grep -qE '(^| )icanon( |$)' "$TMP/stty" && grep -qE '(^| )echo( |$)' "$TMP/stty"
+ok $? "the terminal is back in canonical mode with echo"
+! screen | grep -q "┌ Rate "
+ok $? "the screen is the one before (the alternate screen is left)"
+! ip netns list | grep -q "^$lab-"
+ok $? "the dashboard's lab is gone"
+[ ! -s "$TMP/state/journal" ]
+ok $? "no knob is left in the journal"
+grep -qE 'AddressSanitizer|runtime error|LeakSanitizer' "$TMP/err"
+[ $? -ne 0 ]
+ok $? "nothing on stderr from the sanitizers"
+[ -s "$TMP/err" ] && diag "$TMP/err"
+T kill-session -t dash
+
+# --frames: headless runs end by themselves, cleanly (ASan/UBSan builds too).
+start dash "$TUNETOP --frames 200 -l 3 2>$TMP/err2; echo EXIT=\$? >$TMP/exit2"
+for _ in $(seq 300); do [ -s "$TMP/exit2" ] && break; sleep 0.1; done
+grep -q "EXIT=0" "$TMP/exit2" 2>/dev/null
+ok $? "--frames 200 quits by itself with status 0"
+! grep -qE 'AddressSanitizer|runtime error|LeakSanitizer' "$TMP/err2"
+ok $? "and clean under the sanitizers"
+[ -s "$TMP/err2" ] && diag "$TMP/err2"
+T kill-session -t dash
+
+# A crash: the terminal is restored and tunetop restore removes the lab.
+start dash "ASAN_OPTIONS=handle_segv=0:handle_abort=0 $TUNETOP -l 30 2>$TMP/err3; stty -a </dev/tty >$TMP/stty3"
+wait_for "RUNNING" 100
+lab=$(screen | sed -n 's/.*lab: \(tunetop-[0-9]*\) .*/\1/p' | head -1)
+pid=${lab#tunetop-}
+[ -n "$pid" ] && kill -SEGV "$pid"
+for _ in $(seq 100); do [ -s "$TMP/stty3" ] && break; sleep 0.1; done
+grep -qE '(^| )icanon( |$)' "$TMP/stty3"
+ok $? "after SIGSEGV the terminal is restored"
+for _ in $(seq 100); do ip netns list | grep -q "^$lab-" || break; sleep 0.1; done
+! ip netns list | grep -q "^$lab-"
+ok $? "and the crashed dashboard's lab is removed (tunetop restore ran)"
+grep -q "crashed" "$TMP/err3"
+ok $? "it says it crashed and what it restores"
+[ -s "$TMP/err3" ] && diag "$TMP/err3"
+
+# Without a terminal: one line, exit 2.
+"$TUNETOP" -l 1 </dev/null >"$TMP/nt" 2>&1
+[ $? -eq 2 ] && grep -q "needs a terminal" "$TMP/nt"
+ok $? "without a terminal: exit 2 and one line pointing at tunetop run"
+
+done_testing

@@ -1,0 +1,454 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* control.c - the dashboard's commands to the engine: target, runs, knobs. */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "control.h"
+#include "options.h"
+#include "run.h"
+
+struct ctl {
+	struct cli_opts o;		/* the target and the test, as `tunetop run` takes them */
+	struct lab *own_lab;		/* made here, destroyed at the end */
+	struct session *s;		/* the run in flight */
+	struct model_run *r;
+	double t0;			/* monotonic start of the run */
+};
+
+static double mono_secs(void)
+{
+	return (double)now_ns() / 1e9;
+}
+
+/* Where knob k of end e lives: the lab's side, or this host. */
+static void knob_target_of(const struct ui *u, int e, struct knob_target *t)
+{
+	const struct ctl *c = u->ctl;
+
+	memset(t, 0, sizeof(*t));
+	if (c->o.so.lab && !c->o.so.host) {
+		t->where = e == END_L ? KT_LAB_A : KT_LAB_B;
+		t->lab = c->o.so.lab;
+	} else if (!c->o.so.host) {
+		snprintf(t->dev, sizeof(t->dev), "lo");
+	} else {
+		knobs_default_dev(t->dev, sizeof(t->dev));
+	}
+}
+
+/* The remote end's knobs can be changed here (a lab, or loopback's host). */
+static bool end_writable(const struct ui *u, int e)
+{
+	const struct ctl *c = u->ctl;
+
+	return e == END_L || !c->o.so.host;
+}
+
+/* How many knob values (per end) differ from the dashboard's start. */
+static void count_changed(struct ui *u)
+{
+	u->nchanged = 0;
+	for (unsigned i = 0; i < u->nknobs; i++)
+		for (int e = 0; e < END_N; e++)
+			if (u->knobs[i].v[e].present && u->knobs[i].original[e][0] &&
+			    strcmp(u->knobs[i].v[e].text, u->knobs[i].original[e]))
+				u->nchanged++;
+}
+
+int ctl_read_knobs(struct ui *u)
+{
+	char err[ERR_MAX];
+	int rc = 0;
+
+	for (int e = 0; e < END_N; e++) {
+		struct knob_snapshot *snap = NULL;
+		struct knob_target t;
+
+		if (!end_writable(u, e)) {
+			for (unsigned i = 0; i < u->nknobs; i++) {
+				u->knobs[i].v[e].present = false;
+				snprintf(u->knobs[i].v[e].reason, sizeof(u->knobs[i].v[e].reason),
+					 "remote tunetopd: see the run's record");
+			}
+			continue;
+		}
+		knob_target_of(u, e, &t);
+		if (knobs_snapshot(u->cat, &t, &snap, err)) {
+			ui_status(u, STY_WARN, 10, "knobs: %s", err);
+			rc = -EIO;
+			continue;
+		}
+		for (unsigned i = 0; i < u->nknobs && i < snap->n; i++)
+			u->knobs[i].v[e] = snap->item[i].v;
+		knobs_snapshot_free(snap);
+	}
+	count_changed(u);
+	return rc;
+}
+
+int ctl_open(struct ui *u, struct cli_opts *o, char *err)
+{
+	struct ctl *c = calloc(1, sizeof(*c));
+	int rc;
+
+	if (!c)
+		return err_set(err, -ENOMEM, "out of memory");
+	u->ctl = c;
+	c->o = *o;
+	/* so.host/so.port point into the copied buffers from now on. */
+	if (o->so.host)
+		c->o.so.host = c->o.host_buf;
+	if (o->so.port)
+		c->o.so.port = c->o.port_buf;
+	c->o.so.capture_file = NULL;
+	if (c->o.so.p.capture == CAPTURE_OFF)
+		c->o.so.p.capture = CAPTURE_AUTO;
+	rc = run_pick_target(&c->o, &c->own_lab, err);
+	if (rc)
+		return rc;
+	u->p = c->o.so.p;
+	u->lab = c->o.so.lab && !c->o.so.host;
+	if (c->o.so.host)
+		snprintf(u->target, sizeof(u->target), "host: tunetopd at %s", c->o.so.host);
+	else if (u->lab) {
+		struct lab_info li;
+
+		if (lab_info(c->o.so.lab, &li, NULL) == 0)
+			lab_describe(&li, u->target, sizeof(u->target));
+		else
+			snprintf(u->target, sizeof(u->target), "lab: %s", lab_name(c->o.so.lab));
+	} else {
+		snprintf(u->target, sizeof(u->target), "loopback (%s)",
+			 c->o.so.why ? c->o.so.why : "");
+	}
+	rc = catalog_load(&u->cat, catalog_default_path(), err);
+	if (rc)
+		return rc;
+	u->nknobs = catalog_count(u->cat);
+	u->knobs = calloc(u->nknobs ? u->nknobs : 1, sizeof(*u->knobs));
+	if (!u->knobs)
+		return err_set(err, -ENOMEM, "out of memory");
+	for (unsigned i = 0; i < u->nknobs; i++)
+		u->knobs[i].d = catalog_at(u->cat, i);
+	ctl_read_knobs(u);
+	for (unsigned i = 0; i < u->nknobs; i++)
+		for (int e = 0; e < END_N; e++)
+			if (u->knobs[i].v[e].present)
+				snprintf(u->knobs[i].original[e], KNOB_TEXT_MAX, "%s",
+					 u->knobs[i].v[e].text);
+	return 0;
+}
+
+void ctl_close(struct ui *u)
+{
+	struct ctl *c = u->ctl;
+	char err[ERR_MAX];
+
+	if (!c)
+		return;
+	if (c->s) {
+		session_abort(c->s);
+		session_destroy(c->s);
+		c->s = NULL;
+	}
+	if (c->own_lab)
+		lab_destroy(c->own_lab, err);
+	else if (c->o.so.lab)
+		lab_close(c->o.so.lab);
+	free(c);
+	u->ctl = NULL;
+}
+
+int ctl_run(struct ui *u)
+{
+	struct ctl *c = u->ctl;
+	char err[ERR_MAX];
+	int rc;
+
+	if (c->s)
+		return -EBUSY;
+	c->o.so.p = u->p;
+	c->r = model_begin(&u->model, &u->p, u->target);
+	if (!c->r) {
+		ui_status(u, STY_WARN, 10, "run: out of memory");
+		return -ENOMEM;
+	}
+	rc = session_create(&c->s, &c->o.so, err);
+	if (!rc)
+		rc = session_start(c->s, err);
+	if (rc) {
+		if (c->s)
+			session_destroy(c->s);
+		c->s = NULL;
+		model_end(&u->model, c->r, rc, err, NULL);
+		u->cur = c->r;
+		ui_status(u, STY_WARN, 15, "run: %s", err);
+		u->loop = false;
+		return rc;
+	}
+	c->t0 = mono_secs();
+	u->cur = c->r;
+	u->state = UI_RUNNING;
+	u->run_started = c->t0;
+	ui_status(u, STY_NORMAL, 3, "run %u: %s started", c->r->id,
+		  test_type_name(u->p.type));
+	return 0;
+}
+
+void ctl_stop(struct ui *u)
+{
+	struct ctl *c = u->ctl;
+
+	if (!c->s || u->state != UI_RUNNING)
+		return;
+	session_stop(c->s);
+	u->state = UI_STOPPING;
+	u->loop = false;
+	ui_status(u, STY_NORMAL, 3, "stopping: the run reports what it measured so far");
+}
+
+int ctl_event_fd(const struct ui *u)
+{
+	const struct ctl *c = u->ctl;
+
+	return c && c->s ? session_event_fd(c->s) : -1;
+}
+
+/* Pending edits go in now that nothing runs; each result in the status line. */
+static void apply_pending(struct ui *u)
+{
+	for (unsigned i = 0; i < u->nknobs; i++)
+		for (int e = 0; e < END_N; e++) {
+			char text[KNOB_TEXT_MAX];
+
+			if (!u->knobs[i].has_pending[e])
+				continue;
+			snprintf(text, sizeof(text), "%s", u->knobs[i].pending[e]);
+			u->knobs[i].has_pending[e] = false;
+			u->npending--;
+			ui_knob_edit(u, i, e, text);
+		}
+}
+
+/* The run has ended: its result into the model, then what waited for it. */
+static void run_ended(struct ui *u)
+{
+	struct ctl *c = u->ctl;
+	struct session_result res;
+	char err[ERR_MAX] = "";
+	bool stopped = u->state == UI_STOPPING;
+	int rc;
+
+	memset(&res, 0, sizeof(res));
+	rc = session_wait(c->s, &res, err);
+	session_destroy(c->s);
+	c->s = NULL;
+	if (rc == 0 && stopped)
+		rc = -ECANCELED;
+	model_end(&u->model, c->r, rc, err, &res);
+	session_result_free(&res);
+	u->state = UI_IDLE;
+	if (rc && rc != -ECANCELED) {
+		ui_status(u, STY_WARN, 30, "run %u failed: %s", c->r->id, err);
+		u->loop = false;
+	} else {
+		ui_status(u, STY_GOOD, 8, "run %u %s: %.2f %s%s%s", c->r->id,
+			  rc ? "stopped" : "done", c->r->rate,
+			  test_is_rr(c->r->p.type) ? "trans/s" : "Mbit/s",
+			  c->r->changes[0] ? "; knobs since the run before: " : "", c->r->changes);
+	}
+	if (u->npending)
+		apply_pending(u);
+	ctl_read_knobs(u);
+	if (u->loop)
+		ctl_run(u);
+}
+
+bool ctl_events(struct ui *u)
+{
+	struct ctl *c = u->ctl;
+	struct session_event ev;
+	bool changed = false, end = false;
+
+	if (!c->s)
+		return false;
+	while (session_next_event(c->s, &ev) == 0) {
+		if (ev.kind == SESSION_EV_END)
+			end = true;
+		else
+			model_sample(c->r, &ev);
+		session_event_free(&ev);
+		changed = true;
+	}
+	if (end)
+		run_ended(u);
+	return changed;
+}
+
+bool ctl_changes_outlive(const struct ui *u)
+{
+	const struct ctl *c = u->ctl;
+
+	return !c->own_lab;
+}
+
+double ctl_time_left(const struct ui *u)
+{
+	const struct ctl *c = u->ctl;
+	double left;
+
+	if (!c || !c->s)
+		return -1;
+	left = u->p.duration - (mono_secs() - c->t0);
+	return left < 0 ? 0 : left;
+}
+
+int ui_knob_edit(struct ui *u, unsigned k, int e, const char *text)
+{
+	struct ui_knob *kn = &u->knobs[k];
+	struct knob_value v, after;
+	struct knob_target t;
+	char err[ERR_MAX], before[KNOB_TEXT_MAX];
+	int rc;
+
+	if (k >= u->nknobs || e < 0 || e >= END_N)
+		return -EINVAL;
+	if (!end_writable(u, e)) {
+		ui_status(u, STY_WARN, 8, "%s: the remote tunetopd's knobs are changed with "
+			  "tunetop knobs set --side remote --key", kn->d->name);
+		return -EPERM;
+	}
+	if (knob_parse_value(kn->d, text, &v, err)) {
+		ui_status(u, STY_WARN, 10, "%s", err);
+		return -EINVAL;
+	}
+	if (u->state != UI_IDLE) {
+		if (!kn->has_pending[e])
+			u->npending++;
+		kn->has_pending[e] = true;
+		snprintf(kn->pending[e], sizeof(kn->pending[e]), "%s", v.text);
+		ui_status(u, STY_PENDING, 5, "%s = %s on the %s end: applied when the run ends",
+			  kn->d->name, v.text, e == END_L ? "local" : "remote");
+		return 0;
+	}
+	knob_target_of(u, e, &t);
+	snprintf(before, sizeof(before), "%s", kn->v[e].present ? kn->v[e].text : "n/a");
+	/* Back to the original: undo, so the journal forgets the change. */
+	if (kn->original[e][0] && !strcmp(v.text, kn->original[e]) && strcmp(before, v.text)) {
+		rc = knobs_undo(kn->d, &t, kn->original[e], err);
+		if (!rc)
+			rc = knobs_get(kn->d, &t, &after, err);
+	} else {
+		rc = knobs_set(kn->d, &t, v.text, &after, err);
+	}
+	if (rc) {
+		ui_status(u, STY_WARN, 15, "%s", err);
+		return rc;
+	}
+	kn->v[e] = after;
+	if (!kn->original[e][0])
+		snprintf(kn->original[e], KNOB_TEXT_MAX, "%s", before);
+	ui_status(u, STY_CHANGED, 6, "%s on %s: %s -> %s", kn->d->name, knobs_side_name(&t),
+		  before, after.text);
+	count_changed(u);
+	return 0;
+}
+
+int ui_knob_toggle(struct ui *u, unsigned k, int e)
+{
+	const struct ui_knob *kn = &u->knobs[k];
+	const char *cur;
+
+	if (k >= u->nknobs)
+		return -EINVAL;
+	if (kn->d->type != KNOB_BOOL) {
+		ui_status(u, STY_WARN, 5, "%s is not on/off: Enter edits it", kn->d->name);
+		return -EINVAL;
+	}
+	cur = kn->has_pending[e] ? kn->pending[e] : kn->v[e].present ? kn->v[e].text : NULL;
+	if (!cur) {
+		ui_status(u, STY_WARN, 8, "%s: n/a on this end: %s", kn->d->name, kn->v[e].reason);
+		return -EOPNOTSUPP;
+	}
+	return ui_knob_edit(u, k, e, strcmp(cur, "on") ? "on" : "off");
+}
+
+void ui_knob_unpend(struct ui *u, unsigned k, int e)
+{
+	if (k < u->nknobs && u->knobs[k].has_pending[e]) {
+		u->knobs[k].has_pending[e] = false;
+		u->npending--;
+	}
+}
+
+int ctl_undo_all(struct ui *u)
+{
+	char err[ERR_MAX];
+	unsigned done = 0, failed = 0;
+
+	for (unsigned i = 0; i < u->nknobs; i++)
+		for (int e = 0; e < END_N; e++) {
+			struct ui_knob *kn = &u->knobs[i];
+			struct knob_target t;
+
+			ui_knob_unpend(u, i, e);
+			if (!kn->v[e].present || !kn->original[e][0] ||
+			    !strcmp(kn->v[e].text, kn->original[e]))
+				continue;
+			knob_target_of(u, e, &t);
+			if (knobs_undo(kn->d, &t, kn->original[e], err)) {
+				failed++;
+				ui_status(u, STY_WARN, 15, "%s: %s (tunetop restore will retry)",
+					  kn->d->name, err);
+			} else {
+				done++;
+			}
+		}
+	ctl_read_knobs(u);
+	if (!failed)
+		ui_status(u, STY_GOOD, 5, "%u knob value%s put back", done, done == 1 ? "" : "s");
+	return failed ? -EIO : 0;
+}
+
+int ctl_set_test(struct ui *u, const char *args, char *err)
+{
+	struct ctl *c = u->ctl;
+	struct cli_opts *o = calloc(1, sizeof(*o));
+	char *copy = strdup(args), *argv[64], *save = NULL;
+	int argc = 0, rc;
+	FILE *null = fopen("/dev/null", "w");
+
+	if (!o || !copy || !null) {
+		rc = err_set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	argv[argc++] = "run";
+	for (char *w = strtok_r(copy, " \t", &save); w && argc < 63; w = strtok_r(NULL, " \t", &save))
+		argv[argc++] = w;
+	argv[argc] = NULL;
+	rc = options_parse_to(argc, argv, o, null, err);
+	if (rc == 0 && (o->so.host || o->lab_name[0] || o->loopback || o->lab_opts_given ||
+			o->nset || o->capture_file[0]))
+		rc = err_set(err, 2, "the target, --set and -w are chosen when tunetop starts; "
+			     "accepted here: the test and its options");
+	if (rc == 0) {
+		enum capture_mode cap = u->p.capture;
+
+		u->p = o->so.p;
+		u->p.capture = cap;
+		c->o.so.p = u->p;
+	} else if (rc == 1) {
+		rc = err_set(err, 2, "help is `tunetop run -h`");
+	}
+out:
+	if (null)
+		fclose(null);
+	free(copy);
+	free(o);
+	return rc > 0 ? -EINVAL : rc;
+}

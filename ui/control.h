@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* control.h - the dashboard's commands to the engine: target, runs, knobs. */
+#ifndef TT_CONTROL_H
+#define TT_CONTROL_H
+
+#include "ui.h"
+
+struct cli_opts;
+
+/*
+ * Pick the target the way `tunetop run` does (-H, --lab, --loopback, else
+ * a lab of the dashboard's own when privileged, else loopback), load the
+ * catalog and read every knob on both ends.  The test comes from o.
+ * 0, or -errno with err.
+ */
+int ctl_open(struct ui *u, struct cli_opts *o, char *err);
+/* Stop any run, free the session and the lab (the lab's knobs go with it). */
+void ctl_close(struct ui *u);
+
+/* Start a run of u->p; 0, or -errno (the status line says why). */
+int ctl_run(struct ui *u);
+/* End the measured interval now (the run reports what it measured). */
+void ctl_stop(struct ui *u);
+/* The event fd to poll, or -1 when no run is in flight. */
+int ctl_event_fd(const struct ui *u);
+/*
+ * Take the session's events into the model; at the run's end apply the
+ * pending knob edits, re-read the knobs, and start the next run in loop
+ * mode.  Returns true when something changed that panels show.
+ */
+bool ctl_events(struct ui *u);
+
+/* Re-read every knob on both ends (idle only). */
+int ctl_read_knobs(struct ui *u);
+/* Put every knob changed here back to its value at the dashboard's start. */
+int ctl_undo_all(struct ui *u);
+/* Replace the test with a `tunetop run` argument string ("-t TCP_STREAM -- -m 64K"). */
+int ctl_set_test(struct ui *u, const char *args, char *err);
+
+/* Whether knob changes outlive the dashboard (not so in a lab of its own,
+ * which goes when it quits). */
+bool ctl_changes_outlive(const struct ui *u);
+
+/* Seconds left in the run, or -1. */
+double ctl_time_left(const struct ui *u);
+
+#endif

@@ -1,0 +1,668 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* dashboard.c - `tunetop` with no subcommand: the live dashboard's loop, layout and keys. */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include "control.h"
+#include "dashboard.h"
+#include "options.h"
+#include "term.h"
+#include "ui.h"
+
+#define MIN_W 80
+#define MIN_H 24
+#define FRAME_MS 100
+
+/* Keys the table names that curses spells as variables. */
+enum { K_BTAB = -2, K_F1 = -3, K_RESIZE = -4 };
+
+enum action {
+	A_RUN, A_STOP, A_LOOP, A_NEXT, A_PREV, A_ZOOM, A_UNDO, A_BASELINE,
+	A_COMPARE, A_TEST, A_HELP, A_REDRAW, A_QUIT,
+};
+
+/* The global keymap: it drives both the keys and the help screen. */
+static const struct keybind {
+	int key;
+	enum action a;
+	const char *what;
+} keymap[] = {
+	{ 'r', A_RUN, "run the test (again when one has ended)" },
+	{ 's', A_STOP, "stop the run: it reports what it measured so far" },
+	{ 'l', A_LOOP, "loop: rerun whenever a run ends (demos); again: stop looping" },
+	{ '\t', A_NEXT, "focus the next panel" },
+	{ K_BTAB, A_PREV, "focus the previous panel" },
+	{ 'z', A_ZOOM, "zoom the focused panel to the whole screen; again: back" },
+	{ 'u', A_UNDO, "undo every knob change made here (pending edits too)" },
+	{ 'b', A_BASELINE, "mark the run on show as the baseline of its test" },
+	{ 'c', A_COMPARE, "compare the run on show with the baseline; again: off" },
+	{ 't', A_TEST, "edit the test and its parameters (tunetop run's options)" },
+	{ '?', A_HELP, "this help" },
+	{ K_F1, A_HELP, "this help" },
+	{ 12, A_REDRAW, "redraw the screen (Ctrl-L)" },
+	{ 'q', A_QUIT, "quit (asks whether to keep changed knobs)" },
+};
+
+
+struct dash {
+	struct ui u;
+	struct term t;
+	bool help, zoom, quit, quit_asked, keep_knobs;
+	unsigned long frames, max_frames;
+	unsigned per_page;		/* panels on the screen at once */
+	struct grid header, status, overlay;
+};
+
+static const struct panel_ops *const all_panels[] = {
+	&panel_rate, &panel_segments, &panel_buffers,
+	&panel_interrupts, &panel_knobs, &panel_runs,
+};
+#define NPANELS (sizeof(all_panels) / sizeof(all_panels[0]))
+
+static void mark_all(struct ui *u)
+{
+	for (unsigned i = 0; i < u->npanels; i++)
+		u->panels[i].dirty = true;
+}
+
+/*
+ * Place the panels: the first of 3x2, 2x3, 2x2, 2x1, 1x2, 1x1 whose cells
+ * hold every panel's minimum size; when not all six fit, a page of them
+ * around the focused one (Tab moves on to the next page).  A zoomed panel
+ * has the screen to itself.
+ */
+static void layout(struct dash *d)
+{
+	static const int shapes[][2] = { { 3, 2 }, { 2, 3 }, { 2, 2 }, { 2, 1 }, { 1, 2 }, { 1, 1 } };
+	struct ui *u = &d->u;
+	int top = 1, h = d->t.h - 2, cols = 1, rows = 1, minw = 0, minh = 0;
+	unsigned per, first;
+
+	for (unsigned i = 0; i < u->npanels; i++) {
+		if (u->panels[i].ops->min_w > minw)
+			minw = u->panels[i].ops->min_w;
+		if (u->panels[i].ops->min_h > minh)
+			minh = u->panels[i].ops->min_h;
+	}
+	for (size_t k = 0; k < sizeof(shapes) / sizeof(shapes[0]); k++) {
+		cols = shapes[k][0];
+		rows = shapes[k][1];
+		if (d->t.w / cols >= minw && h / rows >= minh)
+			break;
+	}
+	per = (unsigned)(cols * rows);
+	first = (u->focus / per) * per;
+	for (unsigned i = 0; i < u->npanels; i++) {
+		struct panel *p = &u->panels[i];
+		int slot = (int)(i - first), c = slot % cols, r = slot / cols;
+
+		if (d->zoom) {
+			p->shown = i == u->focus;
+			p->x = 0;
+			p->y = top;
+			p->w = d->t.w;
+			p->h = h;
+		} else if (i < first || i >= first + per) {
+			p->shown = false;
+		} else {
+			p->x = c * (d->t.w / cols);
+			p->w = c == cols - 1 ? d->t.w - p->x : d->t.w / cols;
+			p->y = top + r * (h / rows);
+			p->h = r == rows - 1 ? top + h - p->y : h / rows;
+			p->shown = true;
+		}
+		if (p->shown) {
+			grid_resize(&p->g, p->w, p->h);
+			p->g.utf8 = u->utf8;
+		}
+	}
+	d->per_page = per;
+	grid_resize(&d->header, d->t.w, 1);
+	grid_resize(&d->status, d->t.w, 1);
+	grid_resize(&d->overlay, d->t.w, d->t.h);
+	d->header.utf8 = d->status.utf8 = d->overlay.utf8 = u->utf8;
+	term_message(&d->t, "");
+	mark_all(u);
+}
+
+/* Where the ends ran in the newest finished run. */
+static const char *placement(const struct ui *u, char *buf, size_t len)
+{
+	const struct model_run *r = NULL;
+
+	for (unsigned i = u->model.nruns; i-- > 0;)
+		if (u->model.runs[i]->has_result) {
+			r = u->model.runs[i];
+			break;
+		}
+	if (!r || r->res.local.cpu_main < 0) {
+		snprintf(buf, len, "CPUs: after a run");
+		return buf;
+	}
+	snprintf(buf, len, "CPUs: local %d%s, remote %d%s (%s)", r->res.local.cpu_main,
+		 r->p.lcpu >= 0 ? " pinned" : "", r->res.remote.cpu_main,
+		 r->p.rcpu >= 0 ? " pinned" : "",
+		 r->res.local.cpu_main == r->res.remote.cpu_main ? "one CPU" : "two CPUs");
+	return buf;
+}
+
+static void draw_header(struct dash *d)
+{
+	struct ui *u = &d->u;
+	char params[160], cpus[96], state[64];
+	int x = 0;
+	double left = ctl_time_left(u);
+
+	grid_clear(&d->header);
+	if (u->state == UI_RUNNING)
+		snprintf(state, sizeof(state), "RUNNING %.1f s left", left);
+	else if (u->state == UI_STOPPING)
+		snprintf(state, sizeof(state), "STOPPING");
+	else if (u->cur)
+		snprintf(state, sizeof(state), "run %u %s", u->cur->id, model_state_name(u->cur->state));
+	else
+		snprintf(state, sizeof(state), "idle");
+	/* Most urgent first: a narrow terminal cuts the end. */
+	x += grid_printf(&d->header, x, 0, STY_TITLE, 0, " tunetop ");
+	x += grid_printf(&d->header, x, 0,
+			 u->state == UI_IDLE ? STY_NORMAL : STY_GOOD, 0, " %s%s ", state,
+			 u->loop ? " (loop)" : "");
+	if (u->compare)
+		x += grid_printf(&d->header, x, 0, STY_GHOST, 0, " vs run %u ", u->compare->id);
+	x += grid_printf(&d->header, x, 0, STY_MAIN, 0, " %s ",
+			 model_params_text(&u->p, params, sizeof(params)));
+	x += grid_printf(&d->header, x, 0, STY_NORMAL, 0, " %s ", u->target);
+	grid_printf(&d->header, x, 0, STY_DIM, 0, " %s ", placement(u, cpus, sizeof(cpus)));
+}
+
+static void draw_status(struct dash *d)
+{
+	struct ui *u = &d->u;
+	double now = (double)now_ns() / 1e9;
+	char right[96];
+	int rw;
+
+	grid_clear(&d->status);
+	if (d->u.prompt.on) {
+		int x = grid_printf(&d->status, 0, 0, STY_PENDING, 0, "%s", d->u.prompt.question);
+
+		x += grid_text(&d->status, x, 0, d->u.prompt.text, STY_NORMAL, 0);
+		grid_text(&d->status, x, 0, "_", STY_SELECTED, 1);
+		return;
+	}
+	snprintf(right, sizeof(right), " %u pending, %u changed ", u->npending, u->nchanged);
+	rw = (int)strlen(right);
+	if (u->status[0] && now < u->status_until)
+		grid_text(&d->status, 0, 0, u->status, u->status_style, d->t.w - rw - 1);
+	else
+		grid_text(&d->status, 0, 0,
+			  " ? help  r run  s stop  l loop  Tab panel  Enter edit  Space toggle  q quit",
+			  STY_DIM, d->t.w - rw - 1);
+	if (u->npending || u->nchanged)
+		grid_text(&d->status, d->t.w - rw, 0, right,
+			  u->npending ? STY_PENDING : STY_CHANGED, rw);
+}
+
+/* The help screen, made from the keymap and each panel's own keys. */
+static void draw_help(struct dash *d)
+{
+	struct grid *g = &d->overlay;
+	int y = 1;
+
+	grid_clear(g);
+	grid_box(g, 0, 0, g->w, g->h, "tunetop keys (any key closes)", STY_TITLE_FOCUS);
+	for (size_t i = 0; i < sizeof(keymap) / sizeof(keymap[0]) && y < g->h - 1; i++, y++) {
+		char name[32];
+		int key = keymap[i].key == K_BTAB ? TERM_KEY_BTAB :
+			  keymap[i].key == K_F1 ? TERM_KEY_F1 : keymap[i].key;
+
+		grid_printf(g, 2, y, STY_MAIN, 12, "%s", term_key_name(key, name, sizeof(name)));
+		grid_text(g, 14, y, keymap[i].what, STY_NORMAL, g->w - 16);
+	}
+	y++;
+	for (unsigned i = 0; i < d->u.npanels && y < g->h - 1; i++) {
+		const struct panel_ops *o = d->u.panels[i].ops;
+
+		if (!o->help)
+			continue;
+		grid_printf(g, 2, y, STY_TITLE, 12, "%s", o->name);
+		grid_text(g, 14, y++, o->help, STY_NORMAL, g->w - 16);
+	}
+}
+
+/* Draw what changed and send it to the terminal in one update. */
+static void frame(struct dash *d)
+{
+	struct ui *u = &d->u;
+
+	if (d->t.w < MIN_W || d->t.h < MIN_H) {
+		char line[128];
+
+		snprintf(line, sizeof(line), "tunetop needs at least %dx%d; this terminal is %dx%d",
+			 MIN_W, MIN_H, d->t.w, d->t.h);
+		term_message(&d->t, line);
+		term_flush(&d->t);
+		return;
+	}
+	if (d->help) {
+		draw_help(d);
+		term_paint(&d->t, &d->overlay, 0, 0);
+		term_flush(&d->t);
+		return;
+	}
+	for (unsigned i = 0; i < u->npanels; i++) {
+		struct panel *p = &u->panels[i];
+
+		if (!p->shown || !p->dirty)
+			continue;
+		p->ops->draw(u, p);
+		term_paint(&d->t, &p->g, p->x, p->y);
+		p->dirty = false;
+	}
+	draw_header(d);
+	term_paint(&d->t, &d->header, 0, 0);
+	draw_status(d);
+	term_paint(&d->t, &d->status, 0, d->t.h - 1);
+	term_flush(&d->t);
+}
+
+static void test_done(struct ui *u, const char *text, void *arg)
+{
+	char err[ERR_MAX];
+
+	(void)arg;
+	if (ctl_set_test(u, text, err))
+		ui_status(u, STY_WARN, 15, "test: %s", err);
+	else
+		ui_status(u, STY_GOOD, 5, "next run: %s", text);
+}
+
+static void quit_done(struct ui *u, const char *text, void *arg)
+{
+	struct dash *d = arg;
+
+	(void)u;
+	d->keep_knobs = text[0] == 'y' || text[0] == 'Y';
+	d->quit = true;
+}
+
+/* Quit, asking first whether changed knobs stay (the default puts them back). */
+static void ask_quit(struct dash *d)
+{
+	char q[128];
+
+	if (!d->u.nchanged || d->quit_asked || !ctl_changes_outlive(&d->u)) {
+		d->quit = true;
+		return;
+	}
+	d->quit_asked = true;
+	snprintf(q, sizeof(q), "%u knob value%s changed: keep them? [y/N] ", d->u.nchanged,
+		 d->u.nchanged == 1 ? "" : "s");
+	ui_prompt(&d->u, q, "", quit_done, d);
+}
+
+static int do_action(struct dash *d, enum action a)
+{
+	struct ui *u = &d->u;
+	char buf[256];
+
+	switch (a) {
+	case A_RUN:
+		if (u->state != UI_IDLE)
+			ui_status(u, STY_WARN, 3, "a run is in flight: s stops it");
+		else
+			ctl_run(u);
+		return UK_REDRAW;
+	case A_STOP:
+		ctl_stop(u);
+		return UK_HANDLED;
+	case A_LOOP:
+		u->loop = !u->loop;
+		ui_status(u, STY_NORMAL, 3, "loop %s", u->loop ? "on" : "off");
+		if (u->loop && u->state == UI_IDLE)
+			ctl_run(u);
+		return UK_REDRAW;
+	case A_NEXT:
+	case A_PREV: {
+		unsigned page = d->per_page ? u->focus / d->per_page : 0;
+
+		u->focus = (u->focus + (a == A_NEXT ? 1 : u->npanels - 1)) % u->npanels;
+		/* A new page, or a zoomed panel, needs the layout again. */
+		if (d->zoom || (d->per_page && u->focus / d->per_page != page))
+			return UK_RELAYOUT;
+		return UK_REDRAW;
+	}
+	case A_ZOOM:
+		d->zoom = !d->zoom;
+		return UK_RELAYOUT;
+	case A_UNDO:
+		if (u->state != UI_IDLE) {
+			for (unsigned i = 0; i < u->nknobs; i++)
+				for (int e = 0; e < END_N; e++)
+					ui_knob_unpend(u, i, e);
+			ui_status(u, STY_NORMAL, 5, "pending edits dropped; u again when idle undoes changes");
+		} else {
+			ctl_undo_all(u);
+		}
+		return UK_REDRAW;
+	case A_BASELINE:
+		if (!u->cur || !u->cur->has_result) {
+			ui_status(u, STY_WARN, 4, "no finished run to mark yet");
+			return UK_HANDLED;
+		}
+		model_set_baseline(&u->model, u->cur);
+		ui_status(u, STY_GOOD, 4, "run %u is the baseline of %s", u->cur->id,
+			  test_type_name(u->cur->p.type));
+		return UK_REDRAW;
+	case A_COMPARE: {
+		struct model_run *b = NULL;
+
+		if (u->compare) {
+			u->compare = NULL;
+			return UK_REDRAW;
+		}
+		for (unsigned i = 0; i < u->model.nruns; i++)
+			if (u->model.runs[i]->baseline && u->cur &&
+			    u->model.runs[i]->p.type == u->cur->p.type && u->model.runs[i] != u->cur)
+				b = u->model.runs[i];
+		if (!b)
+			ui_status(u, STY_WARN, 5, "no baseline of this test: b marks one");
+		u->compare = b;
+		return UK_REDRAW;
+	}
+	case A_TEST: {
+		char params[160];
+
+		model_params_text(&u->p, params, sizeof(params));
+		snprintf(buf, sizeof(buf), "-t %s", params);
+		ui_prompt(u, "test: ", buf, test_done, NULL);
+		return UK_HANDLED;
+	}
+	case A_HELP:
+		d->help = true;
+		return UK_HANDLED;
+	case A_REDRAW:
+		return UK_RELAYOUT;
+	case A_QUIT:
+		ask_quit(d);
+		return UK_HANDLED;
+	}
+	return 0;
+}
+
+/* A key in the prompt: edit the line; Enter answers, Esc drops it. */
+static void prompt_key(struct dash *d, int key)
+{
+	struct ui *u = &d->u;
+	size_t n = strlen(u->prompt.text);
+
+	if (key == 27) {
+		u->prompt.on = false;
+		if (d->quit_asked)
+			d->quit_asked = false;
+	} else if (key == '\n' || key == '\r' || key == TERM_KEY_ENTER) {
+		u->prompt.on = false;
+		u->prompt.done(u, u->prompt.text, u->prompt.arg);
+	} else if (key == TERM_KEY_BACKSPACE || key == 127 || key == 8) {
+		while (n && ((unsigned char)u->prompt.text[n - 1] & 0xc0) == 0x80)
+			u->prompt.text[--n] = '\0';
+		if (n)
+			u->prompt.text[n - 1] = '\0';
+	} else if (key >= 32 && key < 127 && n + 1 < sizeof(u->prompt.text)) {
+		u->prompt.text[n] = (char)key;
+		u->prompt.text[n + 1] = '\0';
+	}
+}
+
+static int handle_key(struct dash *d, int key)
+{
+	struct ui *u = &d->u;
+	struct panel *fp = &u->panels[u->focus];
+	int r;
+
+	if (key == TERM_KEY_RESIZE) {
+		term_resize(&d->t);
+		return UK_RELAYOUT;
+	}
+	if (d->u.prompt.on) {
+		prompt_key(d, key);
+		return UK_REDRAW;
+	}
+	if (d->help) {
+		d->help = false;
+		return UK_RELAYOUT;
+	}
+	if (fp->ops->key) {
+		r = fp->ops->key(u, fp, key);
+		if (r)
+			return r;
+	}
+	if (key == TERM_KEY_BTAB)
+		key = K_BTAB;
+	else if (key == TERM_KEY_F1)
+		key = K_F1;
+	for (size_t i = 0; i < sizeof(keymap) / sizeof(keymap[0]); i++)
+		if (keymap[i].key == key)
+			return do_action(d, keymap[i].a) | UK_HANDLED;
+	return 0;
+}
+
+/* SIGINT asks to quit like q; SIGTERM and SIGHUP quit putting knobs back. */
+static int dash_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+	sigaddset(set, SIGQUIT);
+	if (sigprocmask(SIG_BLOCK, set, NULL))
+		return -errno;
+	return signalfd(-1, set, SFD_CLOEXEC | SFD_NONBLOCK);
+}
+
+static void dash_usage(FILE *f)
+{
+	fputs("usage: tunetop [--frames N] [--ascii] [--colours 0|8|256] [run options]\n"
+	      "The live dashboard: the test of `tunetop run`'s options (default TCP_RR)\n"
+	      "against the embedded server in a lab of its own (or loopback), or -H HOST.\n"
+	      "  --frames N    quit after N frames (tests; knobs are put back)\n"
+	      "  --ascii       no UTF-8 braille or block characters\n"
+	      "  --colours N   0, 8 or 256 colours instead of what the terminal says\n"
+	      "Keys: ? in the dashboard.  tunetop -h lists the subcommands.\n", f);
+}
+
+/* --frames, --ascii, --colours; the rest goes to `tunetop run`'s parser. */
+static int dash_options(int argc, char **argv, struct dash *d, struct term_opts *to,
+			char **rest, int *nrest)
+{
+	*nrest = 0;
+	rest[(*nrest)++] = "run";
+	for (int i = 1; i < argc; i++) {
+		uint64_t v;
+
+		if (!strcmp(argv[i], "--frames") || !strcmp(argv[i], "--colours") ||
+		    !strcmp(argv[i], "--colors")) {
+			bool frames = !strcmp(argv[i], "--frames");
+
+			if (i + 1 >= argc ||
+			    parse_uint(argv[i + 1], frames ? 1 : 0, frames ? 100000000 : 256, &v) ||
+			    (!frames && v != 0 && v != 8 && v != 256)) {
+				fprintf(stderr, "tunetop: option %s %s: accepted: %s\n", argv[i],
+					i + 1 < argc ? argv[i + 1] : "(missing)",
+					frames ? "a number of frames, 1 or more" : "0, 8 or 256");
+				return 2;
+			}
+			if (frames)
+				d->max_frames = (unsigned long)v;
+			else
+				to->force_colours = v == 0 ? TERM_MONO : v == 8 ? TERM_8 : TERM_256;
+			i++;
+		} else if (!strcmp(argv[i], "--ascii")) {
+			to->force_ascii = 1;
+		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			dash_usage(stdout);
+			return 1;
+		} else if (*nrest < 255) {
+			rest[(*nrest)++] = argv[i];
+		}
+	}
+	rest[*nrest] = NULL;
+	return 0;
+}
+
+/* One pass of the loop: wait for a key, a frame tick, an engine event or a signal. */
+static void dash_poll(struct dash *d, int tfd, int sfd)
+{
+	struct ui *u = &d->u;
+	struct pollfd pfd[4] = {
+		{ .fd = 0, .events = POLLIN },
+		{ .fd = tfd, .events = POLLIN },
+		{ .fd = sfd, .events = POLLIN },
+		{ .fd = ctl_event_fd(u), .events = POLLIN },
+	};
+	int relayout = 0, key;
+	uint64_t x;
+
+	if (poll(pfd, 4, -1) < 0 && errno != EINTR)
+		return;
+	if (pfd[2].revents) {
+		struct signalfd_siginfo si;
+
+		while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
+			if (si.ssi_signo == SIGINT)
+				ask_quit(d);
+			else
+				d->quit = true;
+		}
+	}
+	if (pfd[3].fd >= 0 && pfd[3].revents && ctl_events(u))
+		mark_all(u);
+	while ((key = term_key(&d->t)) != -1)
+		relayout |= handle_key(d, key);
+	if (relayout & UK_RELAYOUT)
+		layout(d);
+	else if (relayout & UK_REDRAW)
+		mark_all(u);
+	if (pfd[1].revents && read(tfd, &x, sizeof(x)) == sizeof(x)) {
+		/* The header's time left and the status line change by themselves. */
+		frame(d);
+		d->frames++;
+		if (d->max_frames && d->frames >= d->max_frames)
+			d->quit = true;
+	}
+}
+
+int dashboard_main(int argc, char **argv)
+{
+	struct dash *d = calloc(1, sizeof(*d));
+	struct term_opts to = { .force_colours = -1, .force_ascii = -1 };
+	struct cli_opts *o = calloc(1, sizeof(*o));
+	char err[ERR_MAX], exe[PATH_MAX], *rest[256];
+	static char *restore_argv[3];
+	int nrest, rc, tfd = -1, sfd;
+	struct itimerspec its = { .it_interval = { 0, FRAME_MS * 1000000L },
+				  .it_value = { 0, FRAME_MS * 1000000L } };
+	sigset_t set;
+	ssize_t n;
+
+	if (!d || !o) {
+		fprintf(stderr, "tunetop: out of memory\n");
+		return 1;
+	}
+	rc = dash_options(argc, argv, d, &to, rest, &nrest);
+	if (rc)
+		return rc == 1 ? 0 : rc;
+	rc = options_parse_to(nrest, rest, o, stdout, err);
+	if (rc)
+		return rc == 1 ? 0 : (fprintf(stderr, "tunetop: %s\n", err), 2);
+	if (!isatty(0) || !isatty(1)) {
+		fprintf(stderr, "tunetop: the dashboard needs a terminal; "
+			"accepted without one: tunetop run (the same options, printed results)\n");
+		return 2;
+	}
+	model_init(&d->u.model);
+	rc = ctl_open(&d->u, o, err);
+	if (rc) {
+		fprintf(stderr, "tunetop: %s\n", err);
+		ctl_close(&d->u);
+		return 1;
+	}
+	sfd = dash_signals(&set);
+	rc = term_start(&d->t, &to, err);
+	if (rc) {
+		fprintf(stderr, "tunetop: %s\n", err);
+		ctl_close(&d->u);
+		return 1;
+	}
+	/* After a crash, a child puts the knobs and the lab back. */
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		restore_argv[0] = exe;
+		restore_argv[1] = "restore";
+		term_crash_guard(restore_argv);
+	}
+	d->u.utf8 = d->t.utf8;
+	d->u.npanels = NPANELS;
+	d->u.panels = calloc(NPANELS, sizeof(*d->u.panels));
+	grid_init(&d->header, 1, 1, d->u.utf8);
+	grid_init(&d->status, 1, 1, d->u.utf8);
+	grid_init(&d->overlay, 1, 1, d->u.utf8);
+	for (unsigned i = 0; d->u.panels && i < NPANELS; i++) {
+		d->u.panels[i].ops = all_panels[i];
+		grid_init(&d->u.panels[i].g, 1, 1, d->u.utf8);
+	}
+	tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	if (!d->u.panels || tfd < 0 || timerfd_settime(tfd, 0, &its, NULL)) {
+		term_stop(&d->t);
+		fprintf(stderr, "tunetop: dashboard: %s\n", strerror(errno));
+		ctl_close(&d->u);
+		return 1;
+	}
+	layout(d);
+	ctl_run(&d->u);
+	while (!d->quit)
+		dash_poll(d, tfd, sfd);
+	/* Quit: the run ends, and the knobs go back unless asked to stay. */
+	if (d->u.state != UI_IDLE)
+		ctl_stop(&d->u);
+	term_stop(&d->t);
+	rc = 0;
+	if (d->u.nchanged && !d->keep_knobs) {
+		d->u.state = UI_IDLE;
+		if (ctl_undo_all(&d->u)) {
+			fprintf(stderr, "tunetop: %s\n", d->u.status);
+			rc = 1;
+		}
+	} else if (d->u.nchanged) {
+		printf("tunetop: %u knob value%s kept as changed; tunetop knobs restore puts them back\n",
+		       d->u.nchanged, d->u.nchanged == 1 ? "" : "s");
+	}
+	ctl_close(&d->u);
+	for (unsigned i = 0; i < d->u.npanels; i++)
+		grid_free(&d->u.panels[i].g);
+	grid_free(&d->header);
+	grid_free(&d->status);
+	grid_free(&d->overlay);
+	free(d->u.panels);
+	free(d->u.knobs);
+	catalog_free(d->u.cat);
+	model_free(&d->u.model);
+	close(tfd);
+	close(sfd);
+	free(o);
+	free(d);
+	return rc;
+}

@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* model.c - the dashboard's runs: per-tick series and key figures, from engine snapshots. */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+
+void model_init(struct model *m)
+{
+	memset(m, 0, sizeof(*m));
+}
+
+static void run_free(struct model_run *r)
+{
+	if (!r)
+		return;
+	for (int e = 0; e < END_N; e++) {
+		seg_capture_free(r->cap[e]);
+		free(r->cap[e]);
+	}
+	if (r->has_result)
+		session_result_free(&r->res);
+	free(r->ticks);
+	free(r);
+}
+
+void model_free(struct model *m)
+{
+	for (unsigned i = 0; i < m->nruns; i++)
+		run_free(m->runs[i]);
+	m->nruns = 0;
+}
+
+/* Make room for one more run: the oldest that is not a baseline goes. */
+static void model_evict(struct model *m)
+{
+	for (unsigned i = 0; i < m->nruns; i++) {
+		if (m->runs[i]->baseline)
+			continue;
+		run_free(m->runs[i]);
+		memmove(&m->runs[i], &m->runs[i + 1], (m->nruns - i - 1) * sizeof(m->runs[0]));
+		m->nruns--;
+		return;
+	}
+}
+
+struct model_run *model_begin(struct model *m, const struct test_params *p,
+			      const char *target)
+{
+	struct model_run *r;
+
+	if (m->nruns == MODEL_MAX_RUNS)
+		model_evict(m);
+	if (m->nruns == MODEL_MAX_RUNS)
+		return NULL;	/* every run is a baseline */
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return NULL;
+	r->id = ++m->next_id;
+	r->p = *p;
+	snprintf(r->target, sizeof(r->target), "%s", target ? target : "");
+	r->state = MS_STARTING;
+	r->started = wall_time();
+	r->p50_us = r->p99_us = r->lcpu = r->rcpu = NAN;
+	r->lsd = r->rsd = -1;
+	for (int e = 0; e < END_N; e++)
+		r->sndbuf_init[e] = r->rcvbuf_init[e] = -1;
+	m->runs[m->nruns++] = r;
+	return r;
+}
+
+/* Room for one more tick: grow, or drop the oldest tenth at the limit. */
+static struct model_tick *tick_slot(struct model_run *r)
+{
+	if (r->nticks == r->tick_cap) {
+		unsigned cap = r->tick_cap ? r->tick_cap * 2 : 256;
+		struct model_tick *t;
+
+		if (cap > MODEL_MAX_TICKS)
+			cap = MODEL_MAX_TICKS;
+		if (cap == r->tick_cap) {
+			unsigned drop = MODEL_MAX_TICKS / 10;
+
+			memmove(r->ticks, r->ticks + drop, (r->nticks - drop) * sizeof(*r->ticks));
+			r->nticks -= drop;
+			r->dropped_ticks += drop;
+		} else {
+			t = realloc(r->ticks, cap * sizeof(*t));
+			if (!t)
+				return NULL;
+			r->ticks = t;
+			r->tick_cap = cap;
+		}
+	}
+	return &r->ticks[r->nticks++];
+}
+
+/* One end's part of a tick: the first flow's socket figures, CPU, IRQs. */
+static void tick_end(struct model_tick *k, int e, const struct end_sample *s)
+{
+	const struct sock_sample *so = s->nsocks ? &s->socks[0] : NULL;
+
+	k->sndbuf[e] = so ? so->sndbuf : -1;
+	k->rcvbuf[e] = so ? so->rcvbuf : -1;
+	k->outq[e] = so ? so->outq : -1;
+	k->inq[e] = so ? so->inq : -1;
+	k->cwnd[e] = so && so->tcp.has ? so->tcp.snd_cwnd : NAN;
+	k->cpu[e] = s->cpu.ncpu ? s->cpu.total.busy : NAN;
+	k->irq[e] = s->irq.nlines ? s->irq.irq_total : NAN;
+	k->net_rx[e] = s->irq.ncpu ? s->irq.rx_total : NAN;
+}
+
+/* The newest snapshot of one end that is not a series. */
+static void keep_end(struct model_run *r, int e, const struct end_sample *s)
+{
+	r->irq[e] = s->irq;
+	snprintf(r->irq_dev[e], sizeof(r->irq_dev[e]), "%s", s->irq_dev);
+	r->cpu[e] = s->cpu;
+	if (s->nsocks) {
+		r->sndbuf_init[e] = s->socks[0].sndbuf_init;
+		r->rcvbuf_init[e] = s->socks[0].rcvbuf_init;
+	}
+	if (s->cap) {
+		struct seg_capture *c = seg_capture_dup(s->cap);
+
+		if (c) {
+			seg_capture_free(r->cap[e]);
+			free(r->cap[e]);
+			r->cap[e] = c;
+		}
+	}
+}
+
+static void tick_blank(struct model_tick *k)
+{
+	for (int e = 0; e < END_N; e++) {
+		k->sndbuf[e] = k->rcvbuf[e] = k->outq[e] = k->inq[e] = -1;
+		k->cwnd[e] = k->cpu[e] = k->irq[e] = k->net_rx[e] = NAN;
+	}
+}
+
+void model_sample(struct model_run *r, const struct session_event *ev)
+{
+	const struct end_sample *l = &ev->local;
+	struct model_tick *k;
+
+	if (ev->kind != SESSION_EV_SAMPLE)
+		return;
+	k = tick_slot(r);
+	if (!k)
+		return;
+	tick_blank(k);
+	k->t = l->t;
+	k->rate = test_is_rr(r->p.type) ? l->rate : l->rate / 1e6;
+	k->p50_us = k->p99_us = NAN;
+	if (l->has_lat && l->lat_iv.count) {
+		k->p50_us = l->lat_iv.p50_us;
+		k->p99_us = l->lat_iv.p99_us;
+	}
+	tick_end(k, END_L, l);
+	keep_end(r, END_L, l);
+	if (ev->has_remote) {
+		tick_end(k, END_R, &ev->remote);
+		keep_end(r, END_R, &ev->remote);
+	}
+	r->elapsed = l->t;
+	r->state = MS_RUNNING;
+}
+
+/* "gro: on -> off (remote)" for every knob that differs between a and b. */
+static void changes_text(char *buf, size_t len, const struct knob_snapshot *a,
+			 const struct knob_snapshot *b, const char *end, size_t *used)
+{
+	if (!a || !b)
+		return;
+	for (unsigned i = 0; i < b->n && *used < len; i++) {
+		const struct knob_snapshot_item *nb = &b->item[i];
+		const struct knob_snapshot_item *na = NULL;
+
+		for (unsigned j = 0; j < a->n; j++)
+			if (!strcmp(a->item[j].name, nb->name)) {
+				na = &a->item[j];
+				break;
+			}
+		if (!na || na->v.present != nb->v.present ||
+		    (nb->v.present && strcmp(na->v.text, nb->v.text))) {
+			int w = snprintf(buf + *used, len - *used, "%s%s: %s -> %s (%s)",
+					 *used ? "; " : "", nb->name,
+					 na && na->v.present ? na->v.text : "n/a",
+					 nb->v.present ? nb->v.text : "n/a", end);
+
+			if (w > 0)
+				*used += (size_t)w;
+		}
+	}
+	if (*used >= len && len > 4)
+		memcpy(buf + len - 4, "...", 4);
+}
+
+/* The run before r in the model that ended with a result, or NULL. */
+static struct model_run *previous_with_result(const struct model *m, const struct model_run *r)
+{
+	struct model_run *prev = NULL;
+
+	for (unsigned i = 0; i < m->nruns && m->runs[i] != r; i++)
+		if (m->runs[i]->has_result)
+			prev = m->runs[i];
+	return prev;
+}
+
+void model_end(struct model *m, struct model_run *r, int ret, const char *err,
+	       struct session_result *res)
+{
+	struct model_run *prev;
+	size_t used = 0;
+
+	r->state = ret == 0 ? MS_DONE : ret == -ECANCELED ? MS_STOPPED : MS_FAILED;
+	if (ret && ret != -ECANCELED)
+		snprintf(r->failure, sizeof(r->failure), "%s", err ? err : "failed");
+	if (res) {
+		r->res = *res;
+		memset(res, 0, sizeof(*res));
+		r->has_result = true;
+		r->rate = r->res.throughput;
+		r->elapsed = r->res.elapsed;
+		if (r->res.local.has_lat && r->res.local.lat.count) {
+			r->p50_us = r->res.local.lat.p50_us;
+			r->p99_us = r->res.local.lat.p99_us;
+		}
+		r->lcpu = r->res.local.cpu.ncpu ? r->res.local.cpu.total.busy : NAN;
+		r->rcpu = r->res.remote.cpu.ncpu ? r->res.remote.cpu.total.busy : NAN;
+		r->lsd = r->res.local_sd;
+		r->rsd = r->res.remote_sd;
+		for (int e = 0; e < END_N; e++) {
+			const struct end_result *er = e == END_L ? &r->res.local : &r->res.remote;
+
+			if (er->cap) {
+				struct seg_capture *c = seg_capture_dup(er->cap);
+
+				if (c) {
+					seg_capture_free(r->cap[e]);
+					free(r->cap[e]);
+					r->cap[e] = c;
+				}
+			}
+			snprintf(r->cap_note[e], sizeof(r->cap_note[e]), "%s", er->cap_note);
+			if (er->irq_dev[0])
+				snprintf(r->irq_dev[e], sizeof(r->irq_dev[e]), "%s", er->irq_dev);
+		}
+	}
+	prev = previous_with_result(m, r);
+	r->changes[0] = '\0';
+	if (prev && r->has_result) {
+		changes_text(r->changes, sizeof(r->changes), prev->res.knobs_local,
+			     r->res.knobs_local, "local", &used);
+		changes_text(r->changes, sizeof(r->changes), prev->res.knobs_remote,
+			     r->res.knobs_remote, "remote", &used);
+	}
+}
+
+struct model_run *model_last(const struct model *m)
+{
+	return m->nruns ? m->runs[m->nruns - 1] : NULL;
+}
+
+struct model_run *model_at(const struct model *m, unsigned i)
+{
+	return i < m->nruns ? m->runs[i] : NULL;
+}
+
+void model_set_baseline(struct model *m, struct model_run *r)
+{
+	for (unsigned i = 0; i < m->nruns; i++)
+		if (r && m->runs[i]->p.type == r->p.type)
+			m->runs[i]->baseline = false;
+	if (r)
+		r->baseline = true;
+}
+
+struct model_run *model_ghost(const struct model *m, const struct model_run *r)
+{
+	struct model_run *prev = NULL;
+
+	if (!r)
+		return NULL;
+	for (unsigned i = 0; i < m->nruns; i++)
+		if (m->runs[i] != r && m->runs[i]->baseline && m->runs[i]->p.type == r->p.type)
+			return m->runs[i];
+	for (unsigned i = 0; i < m->nruns && m->runs[i] != r; i++)
+		if (m->runs[i]->p.type == r->p.type && m->runs[i]->nticks &&
+		    m->runs[i]->state != MS_RUNNING && m->runs[i]->state != MS_STARTING)
+			prev = m->runs[i];
+	return prev;
+}
+
+/* One field of one tick; NAN where the tick has none. */
+static double tick_field(const struct model_tick *k, enum model_field f)
+{
+	switch (f) {
+	case MF_RATE: return k->rate;
+	case MF_P50: return k->p50_us;
+	case MF_P99: return k->p99_us;
+	case MF_SNDBUF_L: return k->sndbuf[END_L] < 0 ? NAN : k->sndbuf[END_L];
+	case MF_RCVBUF_L: return k->rcvbuf[END_L] < 0 ? NAN : k->rcvbuf[END_L];
+	case MF_SNDBUF_R: return k->sndbuf[END_R] < 0 ? NAN : k->sndbuf[END_R];
+	case MF_RCVBUF_R: return k->rcvbuf[END_R] < 0 ? NAN : k->rcvbuf[END_R];
+	case MF_CWND_L: return k->cwnd[END_L];
+	case MF_CWND_R: return k->cwnd[END_R];
+	case MF_OUTQ_L: return k->outq[END_L] < 0 ? NAN : k->outq[END_L];
+	case MF_OUTQ_R: return k->outq[END_R] < 0 ? NAN : k->outq[END_R];
+	case MF_CPU_L: return k->cpu[END_L];
+	case MF_CPU_R: return k->cpu[END_R];
+	case MF_IRQ_L: return k->irq[END_L];
+	case MF_IRQ_R: return k->irq[END_R];
+	case MF_NETRX_L: return k->net_rx[END_L];
+	case MF_NETRX_R: return k->net_rx[END_R];
+	}
+	return NAN;
+}
+
+unsigned model_series(const struct model_run *r, enum model_field f, double *xs,
+		      double *ys, unsigned n)
+{
+	unsigned first, k = 0;
+
+	if (!r || !n)
+		return 0;
+	first = r->nticks > n ? r->nticks - n : 0;
+	for (unsigned i = first; i < r->nticks; i++, k++) {
+		xs[k] = r->ticks[i].t;
+		ys[k] = tick_field(&r->ticks[i], f);
+	}
+	return k;
+}
+
+const char *model_params_text(const struct test_params *p, char *buf, unsigned len)
+{
+	int w = snprintf(buf, len, "%s -l %g", test_type_name(p->type), p->duration);
+
+	if (w < 0 || (unsigned)w >= len)
+		return buf;
+	if (test_is_rr(p->type))
+		w += snprintf(buf + w, len - (unsigned)w, " -- -r %u,%u", p->req_size, p->resp_size);
+	else
+		w += snprintf(buf + w, len - (unsigned)w, " -- -m %u", p->send_size);
+	if ((unsigned)w < len && p->burst)
+		w += snprintf(buf + w, len - (unsigned)w, " -b %u", p->burst);
+	if ((unsigned)w < len && p->nodelay)
+		w += snprintf(buf + w, len - (unsigned)w, " -D");
+	if ((unsigned)w < len && p->flows > 1)
+		snprintf(buf + w, len - (unsigned)w, " -n %u", p->flows);
+	return buf;
+}
+
+const char *model_state_name(enum model_state s)
+{
+	switch (s) {
+	case MS_STARTING: return "starting";
+	case MS_RUNNING: return "running";
+	case MS_DONE: return "done";
+	case MS_STOPPED: return "stopped";
+	case MS_FAILED: return "FAILED";
+	}
+	return "?";
+}

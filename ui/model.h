@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* model.h - the dashboard's runs: per-tick series and key figures, from engine snapshots. */
+#ifndef TT_MODEL_H
+#define TT_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine.h"
+
+/* Ticks kept per run (1 h at 100 ms); older ones are dropped, oldest first. */
+#define MODEL_MAX_TICKS 36000u
+/* Runs kept in one dashboard session; the oldest non-baseline goes first. */
+#define MODEL_MAX_RUNS 64u
+
+enum { END_L, END_R, END_N };		/* local, remote */
+
+/* One tick of both ends; NAN or -1 where an end said nothing. */
+struct model_tick {
+	double t;			/* seconds since the run started */
+	double rate;			/* trans/s (RR) or Mbit/s (streams), local end */
+	double p50_us, p99_us;		/* RR: latency of the tick; NAN otherwise */
+	int32_t sndbuf[END_N], rcvbuf[END_N];	/* first flow's SO_SNDBUF/RCVBUF; -1 n/a */
+	int32_t outq[END_N], inq[END_N];	/* -1 n/a */
+	double cwnd[END_N];		/* segments; NAN n/a */
+	double cpu[END_N];		/* busy % of all CPUs of that end; NAN n/a */
+	double irq[END_N], net_rx[END_N];	/* per second, all CPUs; NAN n/a */
+};
+
+enum model_state {
+	MS_STARTING,			/* started, no tick yet */
+	MS_RUNNING,
+	MS_DONE,			/* ended cleanly */
+	MS_STOPPED,			/* stopped by the user: figures up to then */
+	MS_FAILED,			/* failed: failure says why */
+};
+
+struct model_run {
+	unsigned id;			/* 1, 2, ... in this dashboard session */
+	struct test_params p;
+	char target[160];
+	enum model_state state;
+	double started;			/* wall clock */
+	struct model_tick *ticks;	/* nticks of them, oldest first */
+	unsigned nticks, tick_cap;	
+	uint64_t dropped_ticks;		/* dropped beyond MODEL_MAX_TICKS */
+
+	/* The newest per-tick figures that do not make a series. */
+	struct irq_sample irq[END_N];	/* per-CPU rates */
+	char irq_dev[END_N][32];
+	struct cpu_sample cpu[END_N];
+	struct seg_capture *cap[END_N];	/* newest capture snapshot; NULL none */
+	char cap_note[END_N][ERR_MAX];	/* why an end has no capture */
+	int32_t sndbuf_init[END_N], rcvbuf_init[END_N];
+	double elapsed;			/* seconds so far, or of the run */
+
+	/* When it ended. */
+	bool has_result;
+	struct session_result res;	/* owned; knob snapshots of both ends */
+	double rate;			/* final: trans/s or Mbit/s */
+	double p50_us, p99_us;		/* NAN for streams */
+	double lcpu, rcpu;		/* busy %, NAN n/a */
+	double lsd, rsd;		/* service demand, < 0 n/a */
+	char failure[ERR_MAX];
+	bool baseline;
+	/* The knobs that differ from the previous run (both ends), as
+	 * "gro: on -> off (remote)", "; " between them; "" none or first. */
+	char changes[512];
+};
+
+struct model {
+	struct model_run *runs[MODEL_MAX_RUNS];
+	unsigned nruns;			/* oldest first */
+	unsigned next_id;
+};
+
+void model_init(struct model *m);
+void model_free(struct model *m);
+
+/* A new run in MS_STARTING; NULL when out of memory. */
+struct model_run *model_begin(struct model *m, const struct test_params *p,
+			      const char *target);
+/* One SESSION_EV_SAMPLE: a tick appended, the newest figures kept. */
+void model_sample(struct model_run *r, const struct session_event *ev);
+/*
+ * The run's end: ret 0 (done), or -ECANCELED (stopped by the user), or
+ * another -errno with err.  Takes over *res (its memory; res is zeroed),
+ * derives the key figures, and the knob changes against the run before.
+ */
+void model_end(struct model *m, struct model_run *r, int ret, const char *err,
+	       struct session_result *res);
+
+/* The newest run, or NULL. */
+struct model_run *model_last(const struct model *m);
+/* Run by index (0 = oldest), or NULL. */
+struct model_run *model_at(const struct model *m, unsigned i);
+/* Mark r the baseline of its test type (one per type); r NULL clears. */
+void model_set_baseline(struct model *m, struct model_run *r);
+/*
+ * What to draw as a ghost behind r: the baseline of r's test type when
+ * there is one (and it is not r), else the newest ended run of the same
+ * type before r; NULL when none.
+ */
+struct model_run *model_ghost(const struct model *m, const struct model_run *r);
+
+/* Series of r for plots: x = t, y = one field, written into xs/ys (n max). */
+enum model_field {
+	MF_RATE, MF_P50, MF_P99,
+	MF_SNDBUF_L, MF_RCVBUF_L, MF_SNDBUF_R, MF_RCVBUF_R,
+	MF_CWND_L, MF_CWND_R, MF_OUTQ_L, MF_OUTQ_R,
+	MF_CPU_L, MF_CPU_R, MF_IRQ_L, MF_IRQ_R, MF_NETRX_L, MF_NETRX_R,
+};
+/* The last n (at most) points of field f; returns how many were written. */
+unsigned model_series(const struct model_run *r, enum model_field f, double *xs,
+		      double *ys, unsigned n);
+
+/* "TCP_RR -r 1,1 -b 15 -D" style text of a run's test and parameters. */
+const char *model_params_text(const struct test_params *p, char *buf, unsigned len);
+const char *model_state_name(enum model_state s);
+
+#endif

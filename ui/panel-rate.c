@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* panel-rate.c - transactions/s or throughput over time, the ghost run behind it, RR latency band. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "plot.h"
+#include "ui.h"
+
+/* Points per series: two per braille column of the widest panel. */
+#define RATE_PTS 1024
+
+static double xs[RATE_PTS], ys[RATE_PTS], gx[RATE_PTS], gy[RATE_PTS];
+static double lo[RATE_PTS], hi[RATE_PTS];
+
+/* The newest tick's rate, or the run's final one when it has ended. */
+static double rate_now(const struct model_run *r)
+{
+	if (r->has_result && r->state != MS_RUNNING)
+		return r->rate;
+	return r->nticks ? r->ticks[r->nticks - 1].rate : NAN;
+}
+
+/* "now 12.3k trans/s  p50 75.0 us  p99 130 us   vs run 2: 11.9k (+3.4 %)" */
+static void rate_line(struct grid *g, int x, int y, int w, const struct model_run *r,
+		      const struct model_run *ghost)
+{
+	bool rr = test_is_rr(r->p.type);
+	const char *unit = rr ? "trans/s" : "Mbit/s";
+	double now = rate_now(r);
+	char a[32], b[32], c[32];
+	int n;
+
+	n = grid_printf(g, x, y, STY_MAIN, w, "%s %s %s", r->state == MS_RUNNING ? "now" : "run",
+			plot_si(now, a, sizeof(a)), unit);
+	if (rr && r->nticks) {
+		const struct model_tick *k = &r->ticks[r->nticks - 1];
+		double p50 = r->state == MS_RUNNING ? k->p50_us : r->p50_us;
+		double p99 = r->state == MS_RUNNING ? k->p99_us : r->p99_us;
+
+		n += grid_printf(g, x + n, y, STY_BAND, w - n, "  p50 %s us  p99 %s us",
+				 plot_si(p50, b, sizeof(b)), plot_si(p99, c, sizeof(c)));
+	}
+	if (ghost && n < w) {
+		double gr = ghost->has_result ? ghost->rate : NAN;
+
+		n += grid_printf(g, x + n, y, STY_GHOST, w - n, "   %s run %u: %s",
+				 ghost->baseline ? "baseline" : "vs", ghost->id, plot_si(gr, a, sizeof(a)));
+		if (isfinite(gr) && gr > 0 && isfinite(now))
+			grid_printf(g, x + n, y, STY_GHOST, w - n, " (%+.1f %%)", (now - gr) / gr * 100);
+	}
+}
+
+static void rate_draw(struct ui *u, struct panel *p)
+{
+	const struct model_run *r = u->cur, *ghost;
+	struct plot_series s[2];
+	struct plot_opts o = {
+		.xmin = 0, .xmax = NAN, .ymin = NAN, .ymax = NAN, .ymin_zero = true,
+		.ylabel_w = 7, .xaxis = true,
+	};
+	int ix, iy, iw, ih, ch, bh = 0;
+	unsigned n, ng = 0, npts;
+	bool rr;
+
+	panel_frame(u, p, &ix, &iy, &iw, &ih);
+	if (!r) {
+		grid_text(&p->g, ix + 1, iy, "no run yet: r starts one", STY_DIM, iw - 1);
+		return;
+	}
+	rr = test_is_rr(r->p.type);
+	ghost = u->compare ? u->compare : model_ghost(&u->model, r);
+	rate_line(&p->g, ix, iy, iw, r, ghost);
+	if (r->state == MS_FAILED)
+		grid_text(&p->g, ix, iy + 1, r->failure, STY_WARN, iw);
+	npts = (unsigned)(iw - o.ylabel_w) * 2;
+	if (npts > RATE_PTS)
+		npts = RATE_PTS;
+	n = model_series(r, MF_RATE, xs, ys, npts);
+	if (ghost)
+		ng = model_series(ghost, MF_RATE, gx, gy, npts);
+	o.xmax = r->p.duration;
+	if (n && xs[n - 1] > o.xmax)
+		o.xmax = xs[n - 1];
+	if (ng && gx[ng - 1] > o.xmax)
+		o.xmax = gx[ng - 1];
+	o.yunit = rr ? "" : "Mb";
+	/* RR: the rate over a p50..p99 latency band, 3 : 2. */
+	ch = ih - 1 - (r->state == MS_FAILED);
+	if (rr && ch >= 9) {
+		bh = ch * 2 / 5;
+		ch -= bh;
+	}
+	if (ch < 3)
+		return;
+	s[0] = (struct plot_series){ .x = gx, .y = gy, .n = ng, .style = STY_GHOST };
+	s[1] = (struct plot_series){ .x = xs, .y = ys, .n = n, .style = STY_MAIN };
+	plot_lines(&p->g, ix, iy + ih - ch - bh, iw, ch, ghost ? s : s + 1, ghost ? 2 : 1, &o,
+		   NULL, NULL);
+	if (bh) {
+		unsigned nl = model_series(r, MF_P50, xs, lo, npts);
+		struct plot_opts bo = o;
+
+		model_series(r, MF_P99, xs, hi, npts);
+		bo.yunit = "us";
+		bo.xaxis = false;
+		grid_text(&p->g, ix, iy + ih - bh, "latency p50..p99", STY_BAND, iw);
+		plot_band(&p->g, ix, iy + ih - bh + 1, iw, bh - 1, xs, lo, hi, nl, STY_BAND, &bo);
+	}
+}
+
+const struct panel_ops panel_rate = {
+	.name = "rate",
+	.title = "Rate",
+	.draw = rate_draw,
+	.min_w = 30,
+	.min_h = 6,
+	.help = NULL,
+};

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* panel-runs.c - this session's runs with their key figures; two runs side by side. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "plot.h"
+#include "term.h"
+#include "ui.h"
+
+/* A figure, or n/a. */
+static const char *fig(double v, char *buf, size_t len)
+{
+	if (!isfinite(v) || v < 0)
+		return "n/a";
+	return plot_si(v, buf, (unsigned)len);
+}
+
+/* A CPU percentage as a whole number, or n/a. */
+static const char *pct(double v, char *buf, size_t len)
+{
+	if (!isfinite(v) || v < 0)
+		return "n/a";
+	snprintf(buf, len, "%.0f", v);
+	return buf;
+}
+
+/* One run's line: id, test, state, rate, p99, CPU, service demand, changes. */
+static void run_row(struct grid *g, int x, int y, int w, const struct model_run *r,
+		    bool sel, bool shown)
+{
+	char a[16], b[16], c[16], d[16], e[16], f[16];
+	enum style st = sel ? STY_SELECTED : r->state == MS_FAILED ? STY_WARN :
+			shown ? STY_MAIN : STY_NORMAL;
+	int n;
+
+	n = grid_printf(g, x, y, st, w, "%c%-3u %-10s %-7s %7s %6s %3s/%-3s %5s/%-5s",
+			r->baseline ? 'B' : ' ', r->id, test_type_name(r->p.type),
+			model_state_name(r->state), fig(r->rate, a, sizeof(a)),
+			fig(r->p99_us, b, sizeof(b)), pct(r->lcpu, c, sizeof(c)),
+			pct(r->rcpu, d, sizeof(d)), fig(r->lsd, e, sizeof(e)),
+			fig(r->rsd, f, sizeof(f)));
+	if (n < w && r->changes[0])
+		grid_printf(g, x + n + 1, y, STY_CHANGED, w - n - 1, "%s", r->changes);
+	else if (n < w && r->state == MS_FAILED)
+		grid_printf(g, x + n + 1, y, STY_WARN, w - n - 1, "%s", r->failure);
+}
+
+/* a beside b: every key figure and the difference in percent. */
+static int compare_rows(struct grid *g, int x, int y, int w, int h, const struct model_run *a,
+			const struct model_run *b)
+{
+	static const char *const names[] = { "rate", "p50 us", "p99 us", "CPU local %",
+					     "CPU remote %", "SD local", "SD remote" };
+	double va[] = { a->rate, a->p50_us, a->p99_us, a->lcpu, a->rcpu, a->lsd, a->rsd };
+	double vb[] = { b->rate, b->p50_us, b->p99_us, b->lcpu, b->rcpu, b->lsd, b->rsd };
+	char s1[16], s2[16];
+	int row = 0;
+
+	grid_printf(g, x, y + row++, STY_TITLE, w, "%-13s %10u %10u %8s", "run", a->id, b->id, "diff");
+	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]) && row < h; i++, row++) {
+		int n = grid_printf(g, x, y + row, STY_NORMAL, w, "%-13s %10s %10s", names[i],
+				    fig(va[i], s1, sizeof(s1)), fig(vb[i], s2, sizeof(s2)));
+
+		if (isfinite(va[i]) && isfinite(vb[i]) && vb[i] > 0 && va[i] >= 0)
+			grid_printf(g, x + n, y + row, STY_MAIN, w - n, " %+7.1f %%",
+				    (va[i] - vb[i]) / vb[i] * 100);
+	}
+	if (row < h && a->has_result && b->has_result) {
+		char names2[12][KNOB_NAME_MAX];
+		unsigned nl = 0, nr = 0;
+		int n;
+
+		if (a->res.knobs_local && b->res.knobs_local)
+			nl = knobs_snapshot_diff(b->res.knobs_local, a->res.knobs_local, names2, 6);
+		if (a->res.knobs_remote && b->res.knobs_remote)
+			nr = knobs_snapshot_diff(b->res.knobs_remote, a->res.knobs_remote, names2 + 6, 6);
+		n = grid_text(g, x, y + row, "knobs differ:", STY_TITLE, w);
+		if (!nl && !nr)
+			grid_text(g, x + n + 1, y + row, "none", STY_DIM, w - n - 1);
+		for (unsigned i = 0; i < 12 && n < w; i++) {
+			if ((i < 6 && i >= nl) || (i >= 6 && i - 6 >= nr))
+				continue;
+			n += grid_printf(g, x + n, y + row, STY_CHANGED, w - n, " %s(%s)", names2[i],
+					 i < 6 ? "l" : "r");
+		}
+		row++;
+	}
+	return row;
+}
+
+static void runs_draw(struct ui *u, struct panel *p)
+{
+	const struct model *m = &u->model;
+	int ix, iy, iw, ih, lh;
+
+	panel_frame(u, p, &ix, &iy, &iw, &ih);
+	if (!m->nruns) {
+		grid_text(&p->g, ix + 1, iy, "no run yet", STY_DIM, iw - 1);
+		return;
+	}
+	if (p->cursor >= (int)m->nruns)
+		p->cursor = (int)m->nruns - 1;
+	lh = u->compare && u->cur ? ih - 10 : ih - 1;
+	if (lh < 2)
+		lh = ih - 1;
+	grid_printf(&p->g, ix, iy, STY_DIM, iw, " %-3s %-10s %-7s %7s %6s %7s %11s %s", "#",
+		    "test", "state", "rate", "p99us", "CPU%l/r", "SD l/r", "knobs changed");
+	/* Newest at the bottom, the cursor kept in view. */
+	if (p->cursor < p->scroll)
+		p->scroll = p->cursor;
+	if (p->cursor >= p->scroll + lh)
+		p->scroll = p->cursor - lh + 1;
+	for (int i = 0; i < lh && p->scroll + i < (int)m->nruns; i++) {
+		const struct model_run *r = m->runs[p->scroll + i];
+
+		run_row(&p->g, ix, iy + 1 + i, iw, r, panel_focused(u, p) && p->scroll + i == p->cursor,
+			r == u->cur);
+	}
+	if (u->compare && u->cur && lh < ih - 1)
+		compare_rows(&p->g, ix, iy + 1 + lh, iw, ih - 1 - lh, u->cur, u->compare);
+}
+
+static int runs_key(struct ui *u, struct panel *p, int key)
+{
+	struct model_run *r;
+
+	if (!u->model.nruns)
+		return 0;
+	if (key == TERM_KEY_UP || key == 'k') {
+		if (p->cursor > 0)
+			p->cursor--;
+		return UK_REDRAW;
+	}
+	if (key == TERM_KEY_DOWN || key == 'j') {
+		if (p->cursor + 1 < (int)u->model.nruns)
+			p->cursor++;
+		return UK_REDRAW;
+	}
+	r = model_at(&u->model, (unsigned)p->cursor);
+	if (!r)
+		return 0;
+	if (key == '\n' || key == '\r' || key == TERM_KEY_ENTER) {
+		u->compare = r == u->cur ? NULL : r;
+		ui_status(u, STY_NORMAL, 4, r == u->cur ? "comparison off" :
+			  "run %u beside run %u", u->cur ? u->cur->id : 0, r->id);
+		return UK_REDRAW;
+	}
+	if (key == 'o') {
+		if (u->state != UI_IDLE) {
+			ui_status(u, STY_WARN, 4, "a run is in flight: o shows another when it ends");
+			return UK_HANDLED;
+		}
+		u->cur = r;
+		if (u->compare == r)
+			u->compare = NULL;
+		return UK_REDRAW;
+	}
+	if (key == 'b') {
+		if (!r->has_result) {
+			ui_status(u, STY_WARN, 4, "run %u has no result to be a baseline", r->id);
+			return UK_HANDLED;
+		}
+		model_set_baseline(&u->model, r);
+		ui_status(u, STY_GOOD, 4, "run %u is the baseline of %s", r->id,
+			  test_type_name(r->p.type));
+		return UK_REDRAW;
+	}
+	return 0;
+}
+
+const struct panel_ops panel_runs = {
+	.name = "runs",
+	.title = "Runs",
+	.draw = runs_draw,
+	.key = runs_key,
+	.min_w = 40,
+	.min_h = 5,
+	.help = "Up/Down select, Enter compare with the run on show, o show it, b make it the baseline",
+};

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* ui.c - what panels ask of the dashboard: the status line, a prompt, their frame. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "ui.h"
+
+void ui_status(struct ui *u, enum style st, double secs, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(u->status, sizeof(u->status), fmt, ap);
+	va_end(ap);
+	u->status_style = st;
+	u->status_until = (double)now_ns() / 1e9 + secs;
+}
+
+void ui_prompt(struct ui *u, const char *question, const char *initial,
+	       void (*done)(struct ui *u, const char *text, void *arg), void *arg)
+{
+	u->prompt.on = true;
+	snprintf(u->prompt.question, sizeof(u->prompt.question), "%s", question);
+	snprintf(u->prompt.text, sizeof(u->prompt.text), "%s", initial ? initial : "");
+	u->prompt.done = done;
+	u->prompt.arg = arg;
+}
+
+bool panel_focused(const struct ui *u, const struct panel *p)
+{
+	return u->panels && &u->panels[u->focus] == p;
+}
+
+void panel_frame(struct ui *u, struct panel *p, int *ix, int *iy, int *iw, int *ih)
+{
+	grid_clear(&p->g);
+	grid_box(&p->g, 0, 0, p->w, p->h, p->ops->title,
+		 panel_focused(u, p) ? STY_TITLE_FOCUS : STY_TITLE);
+	*ix = 1;
+	*iy = 1;
+	*iw = p->w - 2;
+	*ih = p->h - 2;
+}
