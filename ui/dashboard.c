@@ -415,6 +415,8 @@ static void prompt_key(struct dash *d, int key)
 	} else if (key == '\n' || key == '\r' || key == TERM_KEY_ENTER) {
 		u->prompt.on = false;
 		u->prompt.done(u, u->prompt.text, u->prompt.arg);
+	} else if (key == 21) {		/* ^U: the whole line, as readline does */
+		u->prompt.text[0] = '\0';
 	} else if (key == TERM_KEY_BACKSPACE || key == 127 || key == 8) {
 		while (n && ((unsigned char)u->prompt.text[n - 1] & 0xc0) == 0x80)
 			u->prompt.text[--n] = '\0';

@@ -123,6 +123,39 @@ done
 [ "$(gro_of b)" = "$gro0" ]
 ok $? "the pending edit is applied when the run ends (gro $gro0 again)"
 
+# Undo every change: both knobs back, nothing changed.
+keys u
+wait_for "put back" 30
+[ "$(gro_of b)" = "$gro0" ] && [ "$(ip netns exec "$lab-a" sysctl -n net.ipv4.tcp_reordering)" != 7 ]
+ok $? "u puts every changed knob back"
+
+# Edit the test: a stream now, then stop it early.
+keys t C-u
+keys -l -- "-t TCP_STREAM -l 30"
+keys Enter
+wait_for "next run: -t TCP_STREAM -l 30" 20
+ok $? "t edits the test and its parameters"
+keys r
+wait_for "RUNNING .*TCP_STREAM -l 30" 50
+ok $? "r runs the new test (the header says TCP_STREAM)"
+sleep 1.5
+keys s
+wait_for "run [0-9]+ stopped" 50
+ok $? "s stops it: the run reports what it measured"
+screen | grep -qE "stopped +[0-9.]+[kMG]? "
+ok $? "and the runs panel keeps its figures"
+
+# Loop: runs follow each other until l again.
+keys t C-u
+keys -l -- "-t TCP_RR -l 1"
+keys Enter l
+wait_for "│ +7 +TCP_RR" 100
+ok $? "l loops: runs follow each other by themselves"
+keys l
+wait_for "loop off" 20
+ok $? "l again stops looping"
+wait_for "run [0-9]+ (done|stopped)" 40
+
 # Help, from the keymap.
 keys '?'
 wait_for "tunetop keys" 20 && screen | grep -q "focus the next panel" && screen | grep -q "Space toggle"
@@ -157,6 +190,40 @@ grep -qE 'AddressSanitizer|runtime error|LeakSanitizer' "$TMP/err"
 ok $? "nothing on stderr from the sanitizers"
 [ -s "$TMP/err" ] && diag "$TMP/err"
 T kill-session -t dash
+
+# In a lab that outlives the dashboard, quit asks; the default puts knobs back.
+name="ttdash-$$"
+"$TUNETOP" lab up --name "$name" >/dev/null 2>&1
+lab=$name
+g0=$(gro_of b)
+[ "$g0" = on ] && g1=off || g1=on
+start dash "$TUNETOP --lab $name -l 1 2>$TMP/err4; echo EXIT=\$? >$TMP/exit4"
+wait_for "run 1 done" 100
+keys Tab Tab Tab Tab / g r o Enter Right Space
+for _ in $(seq 50); do [ "$(gro_of b)" = "$g1" ] && break; sleep 0.1; done
+keys q
+wait_for "keep them\? \[y/N\]" 30
+ok $? "with knobs changed in a lab that stays, q asks whether to keep them"
+keys Enter
+for _ in $(seq 100); do [ -s "$TMP/exit4" ] && break; sleep 0.1; done
+[ "$(gro_of b)" = "$g0" ] && grep -q EXIT=0 "$TMP/exit4"
+ok $? "the default answer puts them back (gro $g0 in $name-b)"
+T kill-session -t dash
+start dash "$TUNETOP --lab $name -l 1 2>$TMP/err5; echo EXIT=\$? >$TMP/exit5; sleep 5"
+wait_for "run 1 done" 100
+keys Tab Tab Tab Tab / g r o Enter Right Space
+for _ in $(seq 50); do [ "$(gro_of b)" = "$g1" ] && break; sleep 0.1; done
+keys q
+wait_for "keep them" 30
+keys y Enter
+for _ in $(seq 100); do [ -s "$TMP/exit5" ] && break; sleep 0.1; done
+[ "$(gro_of b)" = "$g1" ] && screen | grep -q "kept as changed"
+ok $? "y keeps them, and says how to put them back"
+"$TUNETOP" knobs restore >/dev/null 2>&1
+[ "$(gro_of b)" = "$g0" ]
+ok $? "tunetop knobs restore puts them back then"
+T kill-session -t dash
+"$TUNETOP" lab down "$name" >/dev/null 2>&1
 
 # --frames: headless runs end by themselves, cleanly (ASan/UBSan builds too).
 start dash "$TUNETOP --frames 200 -l 3 2>$TMP/err2; echo EXIT=\$? >$TMP/exit2"
