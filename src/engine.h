@@ -8,12 +8,14 @@
 #include "knob.h"
 #include "knobs.h"
 #include "lab.h"
+#include "msg.h"
 #include "params.h"
 #include "sample.h"
 #include "seghist.h"
 #include "session.h"
 #include "server.h"
 #include "stats.h"
+#include "store.h"
 #include "util.h"
 
 #endif

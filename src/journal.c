@@ -16,28 +16,6 @@
 #include "journal.h"
 #include "util.h"
 
-/* Make path and its parents (mode 0700 for the ones made). */
-static int mkdir_p(const char *path)
-{
-	char tmp[PATH_MAX];
-	size_t len = strlen(path);
-
-	if (len == 0 || len >= sizeof(tmp))
-		return -ENAMETOOLONG;
-	memcpy(tmp, path, len + 1);
-	for (char *p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(tmp, 0700) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(tmp, 0700) && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
 int journal_dir(char *buf, size_t len, char *err)
 {
 	const char *e = getenv("TUNETOP_STATE_DIR");
@@ -54,7 +32,7 @@ int journal_dir(char *buf, size_t len, char *err)
 	}
 	if (n < 0 || (size_t)n >= len)
 		return err_set(err, -ENAMETOOLONG, "journal: state directory path too long");
-	rc = mkdir_p(buf);
+	rc = util_mkdir_p(buf);
 	if (rc)
 		return err_set(err, rc, "journal: %s: %s", buf, strerror(-rc));
 	return 0;

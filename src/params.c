@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
@@ -115,4 +116,23 @@ int capture_mode_parse(const char *s)
 		if (!strcmp(s, capture_modes[m]))
 			return m;
 	return -1;
+}
+
+const char *params_text(const struct test_params *p, char *buf, unsigned len)
+{
+	int w = snprintf(buf, len, "%s -l %g", test_type_name(p->type), p->duration);
+
+	if (w < 0 || (unsigned)w >= len)
+		return buf;
+	if (test_is_rr(p->type))
+		w += snprintf(buf + w, len - (unsigned)w, " -- -r %u,%u", p->req_size, p->resp_size);
+	else
+		w += snprintf(buf + w, len - (unsigned)w, " -- -m %u", p->send_size);
+	if ((unsigned)w < len && p->burst)
+		w += snprintf(buf + w, len - (unsigned)w, " -b %u", p->burst);
+	if ((unsigned)w < len && p->nodelay)
+		w += snprintf(buf + w, len - (unsigned)w, " -D");
+	if ((unsigned)w < len && p->flows > 1)
+		snprintf(buf + w, len - (unsigned)w, " -n %u", p->flows);
+	return buf;
 }

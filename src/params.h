@@ -67,6 +67,8 @@ int params_validate(const struct test_params *p, char *err);
 void params_finish(struct test_params *p);
 
 const char *test_type_name(enum test_type t);
+/* "TCP_RR -l 10 -- -r 1,1 -b 15 -D": the test as tunetop run's options. */
+const char *params_text(const struct test_params *p, char *buf, unsigned len);
 /* "off", "on", "auto"; capture_mode_parse returns the mode or -1. */
 const char *capture_mode_name(enum capture_mode m);
 int capture_mode_parse(const char *s);

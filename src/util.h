@@ -57,4 +57,7 @@ int read_full(int fd, void *buf, size_t len);
  */
 int proc_slurp(const char *path, _Atomic size_t *hint, char **bufp);
 
+/* Make path and its parents (mode 0700 for the ones made); 0 or -errno. */
+int util_mkdir_p(const char *path);
+
 #endif

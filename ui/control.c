@@ -12,6 +12,9 @@
 #include "options.h"
 #include "run.h"
 
+/* Runs of the history shown when the dashboard starts. */
+#define HISTORY_RUNS 20
+
 struct ctl {
 	struct cli_opts o;		/* the target and the test, as `tunetop run` takes them */
 	struct lab *own_lab;		/* made here, destroyed at the end */
@@ -91,6 +94,56 @@ int ctl_read_knobs(struct ui *u)
 	return rc;
 }
 
+/* The newest runs of the history into the runs panel (baselines as ghosts). */
+static void load_history(struct ui *u)
+{
+	struct ctl *c = u->ctl;
+	struct store_filter f = { .limit = HISTORY_RUNS };
+	struct store_run *a = NULL;
+	struct store *st = NULL;
+	char err[ERR_MAX];
+	unsigned n = 0;
+
+	if (c->o.no_db)
+		return;
+	if (store_open(&st, c->o.db_path[0] ? c->o.db_path : NULL, err) ||
+	    store_list(st, &f, &a, &n, err)) {
+		ui_status(u, STY_WARN, 10, "history: %s", err);
+		store_close(st);
+		return;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		struct store_run full;
+
+		if (store_get(st, a[i].id, &full, err) == 0) {
+			model_add_history(&u->model, &full);
+			store_run_free(&full);
+		}
+		store_run_free(&a[i]);
+	}
+	free(a);
+	store_close(st);
+}
+
+int ctl_mark_baseline(struct ui *u, struct model_run *r)
+{
+	struct ctl *c = u->ctl;
+	struct store *st = NULL;
+	char err[ERR_MAX];
+	int rc = 0;
+
+	model_set_baseline(&u->model, r);
+	if (!r->db_id || c->o.no_db)
+		return 0;
+	rc = store_open(&st, c->o.db_path[0] ? c->o.db_path : NULL, err);
+	if (!rc)
+		rc = store_set_baseline(st, r->db_id, err);
+	store_close(st);
+	if (rc)
+		ui_status(u, STY_WARN, 10, "baseline not stored: %s", err);
+	return rc;
+}
+
 int ctl_open(struct ui *u, struct cli_opts *o, char *err)
 {
 	struct ctl *c = calloc(1, sizeof(*c));
@@ -126,6 +179,7 @@ int ctl_open(struct ui *u, struct cli_opts *o, char *err)
 		snprintf(u->target, sizeof(u->target), "loopback (%s)",
 			 c->o.so.why ? c->o.so.why : "");
 	}
+	load_history(u);
 	rc = catalog_load(&u->cat, catalog_default_path(), err);
 	if (rc)
 		return rc;
@@ -235,6 +289,62 @@ static void apply_pending(struct ui *u)
 		}
 }
 
+/* The ticks of r in store.h's series layout (as tunetop run keeps them). */
+static json_t *series_of(const struct model_run *r)
+{
+	static const char *const names[] = {
+		"t", "rate", "p50_us", "p99_us", "sndbuf_l", "rcvbuf_l", "sndbuf_r", "rcvbuf_r",
+		"cwnd_l", "cwnd_r",
+	};
+	json_t *j = json_object(), *a[10];
+
+	for (int i = 0; i < 10; i++) {
+		a[i] = json_array();
+		json_object_set_new(j, names[i], a[i]);
+	}
+	for (unsigned i = 0; i < r->nticks; i++) {
+		const struct model_tick *k = &r->ticks[i];
+		double v[10] = {
+			k->t, k->rate, k->p50_us, k->p99_us,
+			k->sndbuf[END_L] < 0 ? NAN : k->sndbuf[END_L],
+			k->rcvbuf[END_L] < 0 ? NAN : k->rcvbuf[END_L],
+			k->sndbuf[END_R] < 0 ? NAN : k->sndbuf[END_R],
+			k->rcvbuf[END_R] < 0 ? NAN : k->rcvbuf[END_R],
+			k->cwnd[END_L], k->cwnd[END_R],
+		};
+
+		for (int f = 0; f < 10; f++)
+			json_array_append_new(a[f], isfinite(v[f]) ? json_real(v[f]) : json_null());
+	}
+	return j;
+}
+
+/* Keep a finished run in the history, as tunetop run does (unless --no-db). */
+static void store_run_of(struct ui *u, struct model_run *r, struct session_result *res,
+			 bool failed, const char *why)
+{
+	struct ctl *c = u->ctl;
+	struct run_ctx rc = { .o = &c->o, .sfd = -1 };
+	struct run_summary sum;
+	char err[ERR_MAX];
+
+	if (c->o.no_db)
+		return;
+	memset(&sum, 0, sizeof(sum));
+	sum.res = *res;
+	sum.iterations = 1;
+	sum.mean_throughput = res->throughput;
+	sum.mean_lcpu = res->local.cpu.total.busy;
+	sum.mean_rcpu = res->remote.cpu.total.busy;
+	sum.failed = failed;
+	snprintf(sum.failure, sizeof(sum.failure), "%s", why ? why : "");
+	sum.started = r->started;
+	sum.series = series_of(r);
+	if (run_store(&rc, &sum, "dashboard", 0, NULL, &r->db_id, err))
+		ui_status(u, STY_WARN, 15, "run %u not stored: %s", r->id, err);
+	json_decref(sum.series);
+}
+
 /* The run has ended: its result into the model, then what waited for it. */
 static void run_ended(struct ui *u)
 {
@@ -250,6 +360,8 @@ static void run_ended(struct ui *u)
 	c->s = NULL;
 	if (rc == 0 && stopped)
 		rc = -ECANCELED;
+	if (res.elapsed > 0)
+		store_run_of(u, c->r, &res, rc && rc != -ECANCELED, err);
 	model_end(&u->model, c->r, rc, err, &res);
 	session_result_free(&res);
 	u->state = UI_IDLE;
@@ -269,25 +381,26 @@ static void run_ended(struct ui *u)
 		ctl_run(u);
 }
 
-bool ctl_events(struct ui *u)
+int ctl_events(struct ui *u)
 {
 	struct ctl *c = u->ctl;
 	struct session_event ev;
-	bool changed = false, end = false;
+	int what = 0;
 
 	if (!c->s)
-		return false;
+		return 0;
 	while (session_next_event(c->s, &ev) == 0) {
-		if (ev.kind == SESSION_EV_END)
-			end = true;
-		else
+		if (ev.kind == SESSION_EV_END) {
+			what |= CTL_ENDED;
+		} else {
 			model_sample(c->r, &ev);
+			what |= CTL_SAMPLES;
+		}
 		session_event_free(&ev);
-		changed = true;
 	}
-	if (end)
+	if (what & CTL_ENDED)
 		run_ended(u);
-	return changed;
+	return what;
 }
 
 bool ctl_changes_outlive(const struct ui *u)

@@ -26,9 +26,14 @@ int ctl_event_fd(const struct ui *u);
 /*
  * Take the session's events into the model; at the run's end apply the
  * pending knob edits, re-read the knobs, and start the next run in loop
- * mode.  Returns true when something changed that panels show.
+ * mode.  Returns CTL_SAMPLES when ticks arrived, CTL_ENDED when a run
+ * ended (both may be set), 0 when nothing happened.
  */
-bool ctl_events(struct ui *u);
+enum { CTL_SAMPLES = 1, CTL_ENDED = 2 };
+int ctl_events(struct ui *u);
+
+/* Make r the baseline of its test, in the model and in the history. */
+int ctl_mark_baseline(struct ui *u, struct model_run *r);
 
 /* Re-read every knob on both ends (idle only). */
 int ctl_read_knobs(struct ui *u);

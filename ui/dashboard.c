@@ -358,11 +358,11 @@ static int do_action(struct dash *d, enum action a)
 		}
 		return UK_REDRAW;
 	case A_BASELINE:
-		if (!u->cur || !u->cur->has_result) {
+		if (!u->cur || (!u->cur->has_result && !u->cur->history)) {
 			ui_status(u, STY_WARN, 4, "no finished run to mark yet");
 			return UK_HANDLED;
 		}
-		model_set_baseline(&u->model, u->cur);
+		ctl_mark_baseline(u, u->cur);
 		ui_status(u, STY_GOOD, 4, "run %u is the baseline of %s", u->cur->id,
 			  test_type_name(u->cur->p.type));
 		return UK_REDRAW;
@@ -549,8 +549,18 @@ static void dash_poll(struct dash *d, int tfd, int sfd)
 				d->quit = true;
 		}
 	}
-	if (pfd[3].fd >= 0 && pfd[3].revents && ctl_events(u))
-		mark_all(u);
+	if (pfd[3].fd >= 0 && pfd[3].revents) {
+		int what = ctl_events(u);
+
+		/* A tick changes what the live panels show; the knobs only
+		 * change when a run ends (pending edits, a fresh read). */
+		if (what & CTL_ENDED)
+			mark_all(u);
+		else if (what & CTL_SAMPLES)
+			for (unsigned i = 0; i < u->npanels; i++)
+				if (u->panels[i].ops != &panel_knobs)
+					u->panels[i].dirty = true;
+	}
 	while ((key = term_key(&d->t)) != -1)
 		relayout |= handle_key(d, key);
 	if (relayout & UK_RELAYOUT)
@@ -564,6 +574,23 @@ static void dash_poll(struct dash *d, int tfd, int sfd)
 		if (d->max_frames && d->frames >= d->max_frames)
 			d->quit = true;
 	}
+}
+
+/* Everything the dashboard holds, the lab (via ctl_close) included. */
+static void dash_free(struct dash *d, struct cli_opts *o)
+{
+	ctl_close(&d->u);
+	for (unsigned i = 0; d->u.panels && i < d->u.npanels; i++)
+		grid_free(&d->u.panels[i].g);
+	grid_free(&d->header);
+	grid_free(&d->status);
+	grid_free(&d->overlay);
+	free(d->u.panels);
+	free(d->u.knobs);
+	catalog_free(d->u.cat);
+	model_free(&d->u.model);
+	free(o);
+	free(d);
 }
 
 int dashboard_main(int argc, char **argv)
@@ -584,28 +611,34 @@ int dashboard_main(int argc, char **argv)
 		return 1;
 	}
 	rc = dash_options(argc, argv, d, &to, rest, &nrest);
-	if (rc)
-		return rc == 1 ? 0 : rc;
-	rc = options_parse_to(nrest, rest, o, stdout, err);
-	if (rc)
-		return rc == 1 ? 0 : (fprintf(stderr, "tunetop: %s\n", err), 2);
-	if (!isatty(0) || !isatty(1)) {
+	if (!rc) {
+		rc = options_parse_to(nrest, rest, o, stdout, err);
+		if (rc > 1)
+			fprintf(stderr, "tunetop: %s\n", err);
+	}
+	if (!rc && (!isatty(0) || !isatty(1))) {
 		fprintf(stderr, "tunetop: the dashboard needs a terminal; "
 			"accepted without one: tunetop run (the same options, printed results)\n");
-		return 2;
+		rc = 2;
+	}
+	if (rc) {
+		free(o);
+		free(d);
+		return rc == 1 ? 0 : 2;
 	}
 	model_init(&d->u.model);
 	rc = ctl_open(&d->u, o, err);
 	if (rc) {
 		fprintf(stderr, "tunetop: %s\n", err);
-		ctl_close(&d->u);
+		dash_free(d, o);
 		return 1;
 	}
 	sfd = dash_signals(&set);
 	rc = term_start(&d->t, &to, err);
 	if (rc) {
 		fprintf(stderr, "tunetop: %s\n", err);
-		ctl_close(&d->u);
+		close(sfd);
+		dash_free(d, o);
 		return 1;
 	}
 	/* After a crash, a child puts the knobs and the lab back. */
@@ -630,7 +663,10 @@ int dashboard_main(int argc, char **argv)
 	if (!d->u.panels || tfd < 0 || timerfd_settime(tfd, 0, &its, NULL)) {
 		term_stop(&d->t);
 		fprintf(stderr, "tunetop: dashboard: %s\n", strerror(errno));
-		ctl_close(&d->u);
+		if (tfd >= 0)
+			close(tfd);
+		close(sfd);
+		dash_free(d, o);
 		return 1;
 	}
 	layout(d);
@@ -652,19 +688,8 @@ int dashboard_main(int argc, char **argv)
 		printf("tunetop: %u knob value%s kept as changed; tunetop knobs restore puts them back\n",
 		       d->u.nchanged, d->u.nchanged == 1 ? "" : "s");
 	}
-	ctl_close(&d->u);
-	for (unsigned i = 0; i < d->u.npanels; i++)
-		grid_free(&d->u.panels[i].g);
-	grid_free(&d->header);
-	grid_free(&d->status);
-	grid_free(&d->overlay);
-	free(d->u.panels);
-	free(d->u.knobs);
-	catalog_free(d->u.cat);
-	model_free(&d->u.model);
 	close(tfd);
 	close(sfd);
-	free(o);
-	free(d);
+	dash_free(d, o);
 	return rc;
 }

@@ -263,6 +263,75 @@ void model_end(struct model *m, struct model_run *r, int ret, const char *err,
 	}
 }
 
+/* Value i of series name, NAN for a null or a missing series. */
+static double stored_at(const json_t *series, const char *name, size_t i)
+{
+	const json_t *v = json_array_get(json_object_get(series, name), i);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static int32_t stored_int(const json_t *series, const char *name, size_t i)
+{
+	double v = stored_at(series, name, i);
+
+	return isfinite(v) ? (int32_t)v : -1;
+}
+
+struct model_run *model_add_history(struct model *m, const struct store_run *sr)
+{
+	struct test_params p;
+	struct model_run *r;
+	char err[ERR_MAX];
+	size_t n;
+
+	if (!sr->params || params_from_json(sr->params, &p, err)) {
+		params_default(&p);
+		if (test_type_parse(sr->test) >= 0)
+			p.type = (enum test_type)test_type_parse(sr->test);
+	}
+	r = model_begin(m, &p, sr->target);
+	if (!r)
+		return NULL;
+	/* This session's numbering is for its own runs: history has none. */
+	m->next_id--;
+	r->id = 0;
+	r->history = true;
+	r->db_id = sr->id;
+	r->started = sr->time;
+	r->state = sr->failed ? MS_FAILED : MS_DONE;
+	r->rate = sr->throughput;
+	r->p50_us = sr->p50_us;
+	r->p99_us = sr->p99_us;
+	r->lcpu = sr->lcpu;
+	r->rcpu = sr->rcpu;
+	r->lsd = isfinite(sr->lsd) ? sr->lsd : -1;
+	r->rsd = isfinite(sr->rsd) ? sr->rsd : -1;
+	r->baseline = sr->baseline;
+	if (sr->failed)
+		snprintf(r->failure, sizeof(r->failure), "failed (stored run %lld)", (long long)sr->id);
+	n = json_array_size(json_object_get(sr->series, "t"));
+	for (size_t i = 0; i < n; i++) {
+		struct model_tick *k = tick_slot(r);
+
+		if (!k)
+			break;
+		tick_blank(k);
+		k->t = stored_at(sr->series, "t", i);
+		k->rate = stored_at(sr->series, "rate", i);
+		k->p50_us = stored_at(sr->series, "p50_us", i);
+		k->p99_us = stored_at(sr->series, "p99_us", i);
+		k->sndbuf[END_L] = stored_int(sr->series, "sndbuf_l", i);
+		k->rcvbuf[END_L] = stored_int(sr->series, "rcvbuf_l", i);
+		k->sndbuf[END_R] = stored_int(sr->series, "sndbuf_r", i);
+		k->rcvbuf[END_R] = stored_int(sr->series, "rcvbuf_r", i);
+		k->cwnd[END_L] = stored_at(sr->series, "cwnd_l", i);
+		k->cwnd[END_R] = stored_at(sr->series, "cwnd_r", i);
+		r->elapsed = k->t;
+	}
+	return r;
+}
+
 struct model_run *model_last(const struct model *m)
 {
 	return m->nruns ? m->runs[m->nruns - 1] : NULL;
@@ -340,21 +409,7 @@ unsigned model_series(const struct model_run *r, enum model_field f, double *xs,
 
 const char *model_params_text(const struct test_params *p, char *buf, unsigned len)
 {
-	int w = snprintf(buf, len, "%s -l %g", test_type_name(p->type), p->duration);
-
-	if (w < 0 || (unsigned)w >= len)
-		return buf;
-	if (test_is_rr(p->type))
-		w += snprintf(buf + w, len - (unsigned)w, " -- -r %u,%u", p->req_size, p->resp_size);
-	else
-		w += snprintf(buf + w, len - (unsigned)w, " -- -m %u", p->send_size);
-	if ((unsigned)w < len && p->burst)
-		w += snprintf(buf + w, len - (unsigned)w, " -b %u", p->burst);
-	if ((unsigned)w < len && p->nodelay)
-		w += snprintf(buf + w, len - (unsigned)w, " -D");
-	if ((unsigned)w < len && p->flows > 1)
-		snprintf(buf + w, len - (unsigned)w, " -n %u", p->flows);
-	return buf;
+	return params_text(p, buf, len);
 }
 
 const char *model_state_name(enum model_state s)

@@ -36,7 +36,7 @@ enum model_state {
 };
 
 struct model_run {
-	unsigned id;			/* 1, 2, ... in this dashboard session */
+	unsigned id;			/* 1, 2, ... in this dashboard session; 0 for history */
 	struct test_params p;
 	char target[160];
 	enum model_state state;
@@ -63,6 +63,8 @@ struct model_run {
 	double lsd, rsd;		/* service demand, < 0 n/a */
 	char failure[ERR_MAX];
 	bool baseline;
+	int64_t db_id;			/* its id in the run history; 0 not stored */
+	bool history;			/* loaded from the history, not run here */
 	/* The knobs that differ from the previous run (both ends), as
 	 * "gro: on -> off (remote)", "; " between them; "" none or first. */
 	char changes[512];
@@ -89,6 +91,13 @@ void model_sample(struct model_run *r, const struct session_event *ev);
  */
 void model_end(struct model *m, struct model_run *r, int ret, const char *err,
 	       struct session_result *res);
+
+/*
+ * A run of the history (store.h), as a finished run of this session: its
+ * key figures, ticks from its stored series, and its baseline mark.  The
+ * model's own numbering goes on; NULL when out of memory.
+ */
+struct model_run *model_add_history(struct model *m, const struct store_run *sr);
 
 /* The newest run, or NULL. */
 struct model_run *model_last(const struct model *m);

@@ -8,6 +8,7 @@
 
 #include "plot.h"
 #include "term.h"
+#include "control.h"
 #include "ui.h"
 
 /* A figure, or n/a. */
@@ -33,11 +34,17 @@ static void run_row(struct grid *g, int x, int y, int w, const struct model_run 
 {
 	char a[16], b[16], c[16], d[16], e[16], f[16];
 	enum style st = sel ? STY_SELECTED : r->state == MS_FAILED ? STY_WARN :
-			shown ? STY_MAIN : STY_NORMAL;
+			shown ? STY_MAIN : r->history ? STY_DIM : STY_NORMAL;
 	int n;
 
-	n = grid_printf(g, x, y, st, w, "%c%-3u %-10s %-7s %7s %6s %3s/%-3s %5s/%-5s",
-			r->baseline ? 'B' : ' ', r->id, test_type_name(r->p.type),
+	char id[16];
+
+	if (r->history)
+		snprintf(id, sizeof(id), "h%lld", (long long)r->db_id);
+	else
+		snprintf(id, sizeof(id), "%u", r->id);
+	n = grid_printf(g, x, y, st, w, "%c%-3s %-10s %-7s %7s %6s %3s/%-3s %5s/%-5s",
+			r->baseline ? 'B' : ' ', id, test_type_name(r->p.type),
 			model_state_name(r->state), fig(r->rate, a, sizeof(a)),
 			fig(r->p99_us, b, sizeof(b)), pct(r->lcpu, c, sizeof(c)),
 			pct(r->rcpu, d, sizeof(d)), fig(r->lsd, e, sizeof(e)),
@@ -159,11 +166,11 @@ static int runs_key(struct ui *u, struct panel *p, int key)
 		return UK_REDRAW;
 	}
 	if (key == 'b') {
-		if (!r->has_result) {
+		if (!r->has_result && !r->history) {
 			ui_status(u, STY_WARN, 4, "run %u has no result to be a baseline", r->id);
 			return UK_HANDLED;
 		}
-		model_set_baseline(&u->model, r);
+		ctl_mark_baseline(u, r);
 		ui_status(u, STY_GOOD, 4, "run %u is the baseline of %s", r->id,
 			  test_type_name(r->p.type));
 		return UK_REDRAW;

@@ -9,7 +9,10 @@
 #include "knobs-cmd.h"
 #include "lab-cmd.h"
 #include "pcap-cmd.h"
+#include "report.h"
 #include "run.h"
+#include "runs-cmd.h"
+#include "sweep-cmd.h"
 
 static void usage(FILE *f)
 {
@@ -22,6 +25,9 @@ static void usage(FILE *f)
 		"  lab      up|status|down: a private two-host network of namespaces\n"
 		"  knobs    list|get|set|snapshot|diff|restore: sysctls, ethtool settings\n"
 		"  pcap     segment-size histograms per direction of a pcap/pcapng file\n"
+		"  runs     list|show|diff|export|rm|baseline|check: the run history\n"
+		"  report   one self-contained HTML file with SVG plots of stored runs\n"
+		"  sweep    size|burst|knob|send-size|preset: the seeds' sweeps, cliffs marked\n"
 		"  restore  remove labs left behind by a tunetop that was killed and\n"
 		"           put back knob values changed by tunetop knobs set\n"
 		"\n"
@@ -53,6 +59,8 @@ int main(int argc, char **argv)
 	/* Reading a file needs nothing of the host. */
 	if (argc > 1 && !strcmp(argv[1], "pcap"))
 		return pcap_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "report"))
+		return report_main(argc - 1, argv + 1);
 	/* A lab left by a tunetop that was killed goes before anything else. */
 	if (lab_privileged() && !(argc > 1 && !strcmp(argv[1], "restore")))
 		lab_reap_report(stderr, "tunetop", false);
@@ -64,8 +72,12 @@ int main(int argc, char **argv)
 		return knobs_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "restore"))
 		return restore_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "runs"))
+		return runs_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "sweep"))
+		return sweep_main(argc - 1, argv + 1);
 	if (argc > 1 && argv[1][0] != '-' && strcmp(argv[1], "--")) {
-		fprintf(stderr, "tunetop: unknown subcommand '%s'; accepted: run, lab, knobs, pcap, restore (see tunetop -h)\n",
+		fprintf(stderr, "tunetop: unknown subcommand '%s'; accepted: run, lab, knobs, pcap, runs, report, sweep, restore (see tunetop -h)\n",
 			argv[1]);
 		return 2;
 	}

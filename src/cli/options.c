@@ -23,7 +23,7 @@
 #define TYPES_HINT "TCP_RR, TCP_CRR, TCP_STREAM, TCP_MAERTS, UDP_RR, UDP_STREAM"
 #define ALL_OPTS_HINT "-t -H -p -4 -6 -l -T -c -C -D -i -I -P -w -h " \
 	"--json --json-stream --sample-ms --connect-timeout --lab --loopback " \
-	"--mtu --rate --set --keep --capture; after --: " \
+	"--mtu --rate --set --keep --capture --db --no-db; after --: " \
 	"-r -b -D -m -M -s -S -n -o -O -k -h"
 
 /* A sample tick no shorter or longer than this (params_validate agrees). */
@@ -578,6 +578,18 @@ static int long_opt(struct parse_state *st, int argc, char **argv, int *i)
 		st->capture_given = true;
 		return 0;
 	}
+	if (len == 4 && !strncmp(a, "--db", len)) {
+		if (long_val(st, argc, argv, i, eq, "--db", "the path of a run history database", &val))
+			return 2;
+		if (!*val || strlen(val) >= sizeof(st->o->db_path))
+			return err_set(st->err, 2, "option --db: accepted: the path of a run history database (SQLite)");
+		snprintf(st->o->db_path, sizeof(st->o->db_path), "%s", val);
+		return 0;
+	}
+	if (len == 7 && !strncmp(a, "--no-db", len) && !eq) {
+		st->o->no_db = true;
+		return 0;
+	}
 	if (len == 6 && !strncmp(a, "--keep", len) && !eq) {
 		st->o->keep = true;
 		return 0;
@@ -795,6 +807,9 @@ void options_usage(FILE *f)
 "                 libpcap (needs CAP_NET_RAW); auto: where allowed\n"
 "  -w FILE        write the local end's capture to FILE (pcap; implies\n"
 "                 --capture)\n"
+"  --db PATH      store the run in this history database (default\n"
+"                 $TUNETOP_DB, else ~/.local/share/tunetop/runs.db)\n"
+"  --no-db        do not store the run\n"
 "  -h             this help\n"
 "\n"
 "Test options (after --):\n"

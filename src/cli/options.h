@@ -42,6 +42,8 @@ struct cli_opts {
 	char set[32][160];
 	bool keep;			/* --keep: leave --set knobs changed */
 	char capture_file[4096];	/* -w FILE; so.capture_file points here */
+	char db_path[4096];		/* --db PATH; "" = the default */
+	bool no_db;			/* --no-db: do not store the run */
 };
 
 /*

@@ -14,6 +14,7 @@
 
 #include "msg.h"
 #include "proto.h"
+#include "cli-util.h"
 #include "pcap-cmd.h"
 #include "pcapread.h"
 #include "pktparse.h"
@@ -74,27 +75,6 @@ static int set_fmt(struct pcap_cli *c, enum pcap_fmt f, const char *name)
 	return 0;
 }
 
-/* "--name VALUE" or "--name=VALUE": the value, or NULL when a is another option. */
-static const char *opt_value(int argc, char **argv, int *i, const char *name,
-			     bool *missing)
-{
-	const char *a = argv[*i];
-	size_t n = strlen(name);
-
-	*missing = false;
-	if (strncmp(a, name, n))
-		return NULL;
-	if (a[n] == '=')
-		return a + n + 1;
-	if (a[n])
-		return NULL;
-	if (*i + 1 >= argc) {
-		*missing = true;
-		return NULL;
-	}
-	return argv[++*i];
-}
-
 /* Parse argv; 0, 1 (help printed) or 2 (said on stderr). */
 static int pcap_parse(int argc, char **argv, struct pcap_cli *c)
 {
@@ -117,11 +97,11 @@ static int pcap_parse(int argc, char **argv, struct pcap_cli *c)
 			c->all = true;
 			continue;
 		}
-		if ((v = opt_value(argc, argv, &i, "--filter", &missing))) {
+		if ((v = cli_opt_value(argc, argv, &i, "--filter", &missing))) {
 			c->ro.filter = v;
 			continue;
 		}
-		if (!missing && (v = opt_value(argc, argv, &i, "--port", &missing))) {
+		if (!missing && (v = cli_opt_value(argc, argv, &i, "--port", &missing))) {
 			if (parse_uint(v, 1, 65535, &n)) {
 				fprintf(stderr, "tunetop: --port %s: accepted is a port number 1..65535\n", v);
 				return 2;
@@ -129,7 +109,7 @@ static int pcap_parse(int argc, char **argv, struct pcap_cli *c)
 			c->ro.port = (int)n;
 			continue;
 		}
-		if (!missing && (v = opt_value(argc, argv, &i, "--mss", &missing))) {
+		if (!missing && (v = cli_opt_value(argc, argv, &i, "--mss", &missing))) {
 			if (parse_uint(v, 1, 65535, &n)) {
 				fprintf(stderr, "tunetop: --mss %s: accepted is a segment size 1..65535 bytes\n", v);
 				return 2;

@@ -19,7 +19,9 @@
 #include "lab-cmd.h"
 #include "knobs.h"
 #include "lab.h"
+#include "msg.h"
 #include "session.h"
+#include "store.h"
 
 #define MAX_ITER 30
 
@@ -52,8 +54,54 @@ static unsigned run_take_signals(int sfd)
 }
 
 /* One iteration: run the session, printing interim lines as they come. */
+/* The series store.h keeps: one array per figure, null where n/a. */
+static const char *const series_names[] = {
+	"t", "rate", "p50_us", "p99_us", "sndbuf_l", "rcvbuf_l", "sndbuf_r", "rcvbuf_r",
+	"cwnd_l", "cwnd_r",
+};
+#define NSERIES (sizeof(series_names) / sizeof(series_names[0]))
+
+static json_t *series_new(void)
+{
+	json_t *j = json_object();
+
+	for (size_t i = 0; j && i < NSERIES; i++)
+		if (json_object_set_new(j, series_names[i], json_array())) {
+			json_decref(j);
+			return NULL;
+		}
+	return j;
+}
+
+static void series_put(json_t *j, const char *name, double v)
+{
+	json_array_append_new(json_object_get(j, name), isfinite(v) ? json_real(v) : json_null());
+}
+
+/* One tick of both ends into the series (streams in 10^6 bits/s). */
+static void series_add(json_t *j, const struct cli_opts *o, const struct session_event *ev)
+{
+	const struct end_sample *l = &ev->local, *r = ev->has_remote ? &ev->remote : NULL;
+	const struct sock_sample *ls = l->nsocks ? &l->socks[0] : NULL;
+	const struct sock_sample *rs = r && r->nsocks ? &r->socks[0] : NULL;
+	bool lat = l->has_lat && l->lat_iv.count;
+
+	if (!j)
+		return;
+	series_put(j, "t", l->t);
+	series_put(j, "rate", test_is_rr(o->so.p.type) ? l->rate : l->rate / 1e6);
+	series_put(j, "p50_us", lat ? l->lat_iv.p50_us : NAN);
+	series_put(j, "p99_us", lat ? l->lat_iv.p99_us : NAN);
+	series_put(j, "sndbuf_l", ls ? ls->sndbuf : NAN);
+	series_put(j, "rcvbuf_l", ls ? ls->rcvbuf : NAN);
+	series_put(j, "sndbuf_r", rs ? rs->sndbuf : NAN);
+	series_put(j, "rcvbuf_r", rs ? rs->rcvbuf : NAN);
+	series_put(j, "cwnd_l", ls && ls->tcp.has ? ls->tcp.snd_cwnd : NAN);
+	series_put(j, "cwnd_r", rs && rs->tcp.has ? rs->tcp.snd_cwnd : NAN);
+}
+
 static int run_once(const struct cli_opts *o, int sfd, unsigned *signals,
-		    struct session_result *res, char *err)
+		    struct session_result *res, json_t *series, char *err)
 {
 	struct session *s;
 	int ret, fd;
@@ -89,8 +137,11 @@ static int run_once(const struct cli_opts *o, int sfd, unsigned *signals,
 		while (session_next_event(s, &ev) == 0) {
 			if (ev.kind == SESSION_EV_END)
 				end = true;
-			else if (o->interim > 0 || o->fmt == OUT_JSON_STREAM)
-				output_interim(stdout, o, &ev);
+			else {
+				series_add(series, o, &ev);
+				if (o->interim > 0 || o->fmt == OUT_JSON_STREAM)
+					output_interim(stdout, o, &ev);
+			}
 			session_event_free(&ev);
 		}
 		fflush(stdout);
@@ -138,15 +189,22 @@ int run_pick_target(struct cli_opts *o, struct lab **own, char *err)
 	return 0;
 }
 
-/* A knob --set changed for this run, and the value it had. */
-struct run_change {
-	const struct knob_def *d;
-	struct knob_target t;
-	char original[KNOB_TEXT_MAX];
-};
+void run_knob_target(const struct cli_opts *o, bool remote, struct knob_target *t)
+{
+	memset(t, 0, sizeof(*t));
+	if (o->so.lab && !o->so.host) {
+		t->where = remote ? KT_LAB_B : KT_LAB_A;
+		t->lab = o->so.lab;
+	} else if (!o->so.host) {
+		/* Loopback: both ends are this host, on lo. */
+		snprintf(t->dev, sizeof(t->dev), "lo");
+	} else {
+		knobs_default_dev(t->dev, sizeof(t->dev));
+	}
+}
 
 /* Put back what --set changed, newest first; each failure is named. */
-static int run_undo_knobs(struct run_change *ch, unsigned n)
+int run_undo_knobs(struct run_change *ch, unsigned n)
 {
 	char err[ERR_MAX];
 	int rc = 0;
@@ -208,15 +266,7 @@ static int run_set_knobs(const struct cli_opts *o, struct catalog *cat,
 			c = &ch[*nch];
 			memset(c, 0, sizeof(*c));
 			c->d = d;
-			if (o->so.lab && !o->so.host) {
-				c->t.where = remote ? KT_LAB_B : KT_LAB_A;
-				c->t.lab = o->so.lab;
-			} else if (!o->so.host) {
-				/* Loopback: both ends are this host, on lo. */
-				snprintf(c->t.dev, sizeof(c->t.dev), "lo");
-			} else {
-				knobs_default_dev(c->t.dev, sizeof(c->t.dev));
-			}
+			run_knob_target(o, remote, &c->t);
 			if (knobs_get(d, &c->t, &cur, err) || !cur.present) {
 				fprintf(stderr, "tunetop run: --set %s: %s\n", name, cur.present ? err : cur.reason);
 				run_undo_knobs(ch, *nch);
@@ -237,18 +287,180 @@ static int run_set_knobs(const struct cli_opts *o, struct catalog *cat,
 	return 0;
 }
 
+int run_ctx_open(struct run_ctx *c, struct cli_opts *o, const char *who)
+{
+	char err[ERR_MAX];
+	sigset_t sigs;
+	int ret;
+
+	memset(c, 0, sizeof(*c));
+	c->o = o;
+	signal(SIGPIPE, SIG_IGN);
+	c->sfd = run_signals(&sigs);
+	if (c->sfd < 0) {
+		fprintf(stderr, "%s: signalfd: %s\n", who, strerror(errno));
+		return 1;
+	}
+	ret = run_pick_target(o, &c->own_lab, err);
+	if (ret) {
+		fprintf(stderr, "%s: %s\n", who, err);
+		close(c->sfd);
+		c->sfd = -1;
+		return 1;
+	}
+	return 0;
+}
+
+void run_ctx_close(struct run_ctx *c)
+{
+	char err[ERR_MAX];
+
+	if (c->own_lab && lab_destroy(c->own_lab, err))
+		fprintf(stderr, "tunetop: %s\n", err);
+	else if (c->o->so.lab && !c->own_lab)
+		lab_close(c->o->so.lab);
+	c->own_lab = NULL;
+	c->o->so.lab = NULL;
+	if (c->sfd >= 0)
+		close(c->sfd);
+	c->sfd = -1;
+}
+
+void run_summary_free(struct run_summary *sum)
+{
+	session_result_free(&sum->res);
+	json_decref(sum->series);
+	sum->series = NULL;
+}
+
+int run_iterate(struct run_ctx *c, struct run_summary *sum)
+{
+	const struct cli_opts *o = c->o;
+	double thr[MAX_ITER], lcpu[MAX_ITER], rcpu[MAX_ITER];
+	char err[ERR_MAX] = "";
+	unsigned max_iter;
+	int ret = 0;
+
+	memset(sum, 0, sizeof(*sum));
+	sum->iterating = o->iterating;
+	sum->it = o->it;
+	sum->started = wall_time();
+	max_iter = o->iterating ? o->it.max_iter : 1;
+	for (unsigned n = 0; n < max_iter; n++) {
+		const double *figs[3] = { thr, lcpu, rcpu };
+		unsigned nfig = 1;
+
+		if (n)
+			session_result_free(&sum->res);
+		memset(&sum->res, 0, sizeof(sum->res));
+		json_decref(sum->series);
+		sum->series = series_new();
+		c->signals += run_take_signals(c->sfd);
+		if (n && c->signals)
+			break;
+		ret = run_once(o, c->sfd, &c->signals, &sum->res, sum->series, err);
+		sum->iterations = n + 1;
+		if (ret) {
+			sum->failed = true;
+			snprintf(sum->failure, sizeof(sum->failure), "%s", err);
+			break;
+		}
+		thr[n] = sum->res.throughput;
+		lcpu[n] = sum->res.local.cpu.total.busy;
+		rcpu[n] = sum->res.remote.cpu.total.busy;
+		if (o->local_cpu)
+			figs[nfig++] = lcpu;
+		if (o->remote_cpu)
+			figs[nfig++] = rcpu;
+		if (c->signals || !o->iterating)
+			break;
+		if (o->iterating && stats_iterate_done(&o->it, figs, nfig, n + 1))
+			break;
+	}
+	{
+		unsigned n = sum->failed ? sum->iterations - 1 : sum->iterations;
+
+		sum->mean_throughput = sum->res.throughput;
+		sum->mean_lcpu = sum->res.local.cpu.total.busy;
+		sum->mean_rcpu = sum->res.remote.cpu.total.busy;
+		if (o->iterating && n) {
+			stats_ci(thr, n, o->it.level, &sum->thr);
+			stats_ci(lcpu, n, o->it.level, &sum->lcpu);
+			stats_ci(rcpu, n, o->it.level, &sum->rcpu);
+			sum->mean_throughput = sum->thr.mean;
+			sum->mean_lcpu = sum->lcpu.mean;
+			sum->mean_rcpu = sum->rcpu.mean;
+			sum->ci_reached = sum->thr.width_pct <= o->it.width_pct &&
+					  (!o->local_cpu || sum->lcpu.width_pct <= o->it.width_pct) &&
+					  (!o->remote_cpu || sum->rcpu.width_pct <= o->it.width_pct);
+		}
+	}
+	return sum->failed ? 1 : 0;
+}
+
+/* A figure of the stored run, NAN when the result has none. */
+static double result_num(const json_t *result, const char *name)
+{
+	const json_t *v = json_object_get(json_object_get(result, "result"), name);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+int run_store(const struct run_ctx *c, const struct run_summary *sum, const char *source,
+	      int64_t sweep_id, const char *point, int64_t *id, char *errp)
+{
+	const struct cli_opts *o = c->o;
+	struct store_run r;
+	struct store *st = NULL;
+	char ebuf[ERR_MAX], *err = errp ? errp : ebuf;
+	int rc;
+
+	if (o->no_db)
+		return 0;
+	store_run_init(&r);
+	r.time = sum->started;
+	snprintf(r.test, sizeof(r.test), "%s", test_type_name(o->so.p.type));
+	snprintf(r.target, sizeof(r.target), "%s", sum->res.target);
+	snprintf(r.source, sizeof(r.source), "%s", source);
+	r.sweep_id = sweep_id;
+	snprintf(r.point, sizeof(r.point), "%s", point ? point : "");
+	r.failed = sum->failed;
+	r.params = params_to_json(&o->so.p);
+	r.result = output_result_json(o, sum);
+	r.series = json_incref(sum->series);
+	r.throughput = sum->failed && !sum->res.elapsed ? NAN : sum->mean_throughput;
+	snprintf(r.units, sizeof(r.units), "%s", sum->res.units ? sum->res.units : "");
+	r.p50_us = result_num(r.result, "p50_latency");
+	r.p99_us = result_num(r.result, "p99_latency");
+	r.lcpu = sum->res.local.cpu.ncpu ? sum->mean_lcpu : NAN;
+	r.rcpu = sum->res.remote.cpu.ncpu ? sum->mean_rcpu : NAN;
+	r.lsd = sum->res.local_sd >= 0 ? sum->res.local_sd : NAN;
+	r.rsd = sum->res.remote_sd >= 0 ? sum->res.remote_sd : NAN;
+	if (!r.params || !r.result)
+		rc = err_set(err, -ENOMEM, "out of memory");
+	else
+		rc = store_open(&st, o->db_path[0] ? o->db_path : NULL, err);
+	if (!rc)
+		rc = store_add(st, &r, err);
+	if (rc && !errp)
+		fprintf(stderr, "tunetop: the run was not stored: %s\n", err);
+	else if (!rc && id)
+		*id = r.id;
+	store_close(st);
+	store_run_free(&r);
+	return rc;
+}
+
 int run_main(int argc, char **argv)
 {
 	static struct cli_opts o;
 	static struct run_summary sum;
-	double thr[MAX_ITER], lcpu[MAX_ITER], rcpu[MAX_ITER];
-	char err[ERR_MAX] = "";
-	struct lab *own_lab = NULL;
 	static struct run_change changes[32];
+	struct run_ctx c;
 	struct catalog *cat = NULL;
-	unsigned max_iter, signals = 0, nchanges = 0;
-	sigset_t sigs;
-	int ret, sfd;
+	char err[ERR_MAX] = "";
+	unsigned nchanges = 0;
+	int ret;
 
 	ret = options_parse(argc, argv, &o, err);
 	if (ret == 1)
@@ -257,18 +469,8 @@ int run_main(int argc, char **argv)
 		fprintf(stderr, "tunetop run: %s\n", err);
 		return 2;
 	}
-	signal(SIGPIPE, SIG_IGN);
-	sfd = run_signals(&sigs);
-	if (sfd < 0) {
-		fprintf(stderr, "tunetop run: signalfd: %s\n", strerror(errno));
+	if (run_ctx_open(&c, &o, "tunetop run"))
 		return 1;
-	}
-	ret = run_pick_target(&o, &own_lab, err);
-	if (ret) {
-		fprintf(stderr, "tunetop run: %s\n", err);
-		close(sfd);
-		return 1;
-	}
 	if (o.nset) {
 		ret = catalog_load(&cat, catalog_default_path(), err);
 		if (ret) {
@@ -279,84 +481,29 @@ int run_main(int argc, char **argv)
 		}
 		if (ret) {
 			catalog_free(cat);
-			if (own_lab)
-				lab_destroy(own_lab, err);
-			close(sfd);
+			run_ctx_close(&c);
 			return ret;
 		}
 	}
-
-	sum.iterating = o.iterating;
-	sum.it = o.it;
-	max_iter = o.iterating ? o.it.max_iter : 1;
-	for (unsigned n = 0; n < max_iter; n++) {
-		const double *figs[3] = { thr, lcpu, rcpu };
-		unsigned nfig = 1;
-
-		if (n)
-			session_result_free(&sum.res);
-		memset(&sum.res, 0, sizeof(sum.res));
-		signals += run_take_signals(sfd);
-		if (n && signals)
-			break;
-		ret = run_once(&o, sfd, &signals, &sum.res, err);
-		sum.iterations = n + 1;
-		if (ret) {
-			sum.failed = true;
-			snprintf(sum.failure, sizeof(sum.failure), "%s", err);
-			break;
-		}
-		thr[n] = sum.res.throughput;
-		lcpu[n] = sum.res.local.cpu.total.busy;
-		rcpu[n] = sum.res.remote.cpu.total.busy;
-		if (o.local_cpu)
-			figs[nfig++] = lcpu;
-		if (o.remote_cpu)
-			figs[nfig++] = rcpu;
-		if (signals || !o.iterating)
-			break;
-		if (o.iterating && stats_iterate_done(&o.it, figs, nfig, n + 1))
-			break;
-	}
-	{
-		unsigned n = sum.failed ? sum.iterations - 1 : sum.iterations;
-
-		sum.mean_throughput = sum.res.throughput;
-		sum.mean_lcpu = sum.res.local.cpu.total.busy;
-		sum.mean_rcpu = sum.res.remote.cpu.total.busy;
-		if (o.iterating && n) {
-			stats_ci(thr, n, o.it.level, &sum.thr);
-			stats_ci(lcpu, n, o.it.level, &sum.lcpu);
-			stats_ci(rcpu, n, o.it.level, &sum.rcpu);
-			sum.mean_throughput = sum.thr.mean;
-			sum.mean_lcpu = sum.lcpu.mean;
-			sum.mean_rcpu = sum.rcpu.mean;
-			sum.ci_reached = sum.thr.width_pct <= o.it.width_pct &&
-					 (!o.local_cpu || sum.lcpu.width_pct <= o.it.width_pct) &&
-					 (!o.remote_cpu || sum.rcpu.width_pct <= o.it.width_pct);
-		}
-	}
+	run_iterate(&c, &sum);
 	output_result(stdout, &o, &sum);
 	fflush(stdout);
+	ret = 0;
 	if (sum.failed) {
 		fprintf(stderr, "tunetop run: %s\n", sum.failure);
 		ret = 1;
 	}
-	session_result_free(&sum.res);
+	if (sum.iterations)
+		run_store(&c, &sum, "run", 0, NULL, NULL, NULL);
+	run_summary_free(&sum);
 	/* A clean exit puts back what --set changed, unless --keep. */
 	if (nchanges && !o.keep && run_undo_knobs(changes, nchanges))
 		ret = 1;
 	else if (nchanges && o.keep && o.fmt == OUT_HUMAN)
 		printf("Knobs changed with --set are kept (--keep): tunetop knobs restore puts them back\n");
 	catalog_free(cat);
-	if (own_lab && lab_destroy(own_lab, err)) {
-		fprintf(stderr, "tunetop run: %s\n", err);
-		ret = 1;
-	} else if (o.so.lab && !own_lab) {
-		lab_close(o.so.lab);
-	}
-	close(sfd);
-	if (signals >= 2)
+	run_ctx_close(&c);
+	if (c.signals >= 2)
 		return 130;
-	return ret ? 1 : 0;
+	return ret;
 }

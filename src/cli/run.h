@@ -5,6 +5,8 @@
 
 #include <stdbool.h>
 
+#include <jansson.h>
+
 #include "session.h"
 #include "stats.h"
 
@@ -24,6 +26,8 @@ struct run_summary {
 	double mean_lcpu, mean_rcpu;
 	bool failed;			/* a run failed: figures are partial */
 	char failure[ERR_MAX];		/* which end failed and why */
+	json_t *series;			/* the last iteration's ticks (store.h's layout), or NULL */
+	double started;			/* wall clock of the first iteration's start */
 };
 
 /*
@@ -33,6 +37,47 @@ struct run_summary {
  */
 struct lab;
 int run_pick_target(struct cli_opts *o, struct lab **own, char *err);
+
+/*
+ * What sweeps and A/B comparisons share with `tunetop run`: the target
+ * (a lab made once for all their runs), the signals, and one run with its
+ * iterations.  run_ctx_open returns 0, or the exit status with the
+ * reason printed.
+ */
+struct run_ctx {
+	struct cli_opts *o;
+	struct lab *own_lab;
+	int sfd;
+	unsigned signals;		/* SIGINT/SIGTERM/SIGHUP seen */
+};
+int run_ctx_open(struct run_ctx *c, struct cli_opts *o, const char *who);
+void run_ctx_close(struct run_ctx *c);
+/* One run (iterating with -i/-I) into sum; 0, or 1 when it failed (sum says why). */
+int run_iterate(struct run_ctx *c, struct run_summary *sum);
+void run_summary_free(struct run_summary *sum);
+/*
+ * Store sum in the history (unless --no-db): source "run", "sweep", "ab",
+ * "dashboard"; sweep_id and point as in store.h.  *id gets the new run's
+ * id (may be NULL).  0, or -errno with the reason in err, or on stderr
+ * when err is NULL (the results were printed already).
+ */
+int run_store(const struct run_ctx *c, const struct run_summary *sum, const char *source,
+	      int64_t sweep_id, const char *point, int64_t *id, char *err);
+
+/* A knob changed for a run (--set, a sweep, an A/B side), and its value before. */
+struct knob_def;
+#include "knobs.h"
+struct run_change {
+	const struct knob_def *d;
+	struct knob_target t;
+	char original[KNOB_TEXT_MAX];
+};
+/* Where a knob of the local or remote end lives for o's target: the lab's
+ * side a or b, or this host (lo for loopback, the default route's device
+ * with -H). */
+void run_knob_target(const struct cli_opts *o, bool remote, struct knob_target *t);
+/* Put back ch[0..n-1], newest first, each failure named on stderr; 0 or 1. */
+int run_undo_knobs(struct run_change *ch, unsigned n);
 
 /* Run the test as the options say and print it; returns the exit status. */
 int run_main(int argc, char **argv);

@@ -19,6 +19,9 @@ cleanup() {
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
+# Runs go to a history database of the test's own, never the user's.
+TUNETOP_DB="$TMP/runs.db"
+export TUNETOP_DB
 
 # ok COND_STATUS DESCRIPTION: one TAP line from the last command's status.
 ok() {

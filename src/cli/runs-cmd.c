@@ -1,0 +1,504 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* runs-cmd.c - `tunetop runs`: the run history -- list, show, diff, export, rm, baseline, check. */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "abstat.h"
+#include "msg.h"
+#include "runs-cmd.h"
+#include "store.h"
+
+static void runs_usage(FILE *f)
+{
+	fputs("usage: tunetop runs [--db PATH] COMMAND\n"
+	      "  list [--test TYPE] [--sweep ID] [-n N] [--json]   the stored runs, oldest first\n"
+	      "  show ID [--json]          one run: figures, both ends' knobs, its ticks\n"
+	      "  diff A B                  the knobs that differ and every figure side by side\n"
+	      "  export ID --json|--csv    the whole record, or its ticks as CSV\n"
+	      "  rm ID...                  delete runs\n"
+	      "  baseline ID               make ID the baseline of its test and parameters\n"
+	      "  check ID --against baseline|ID [--threshold PCT]\n"
+	      "                            exit 1 when a figure is worse than the reference\n"
+	      "                            beyond its noise (scripts, CI)\n"
+	      "The database is --db PATH, else $TUNETOP_DB, else ~/.local/share/tunetop/runs.db.\n",
+	      f);
+}
+
+/* A run id: a positive integer.  0 (and a message) when s is not one. */
+static int64_t runs_id(const char *s)
+{
+	uint64_t v;
+
+	if (parse_uint(s, 1, INT64_MAX, &v)) {
+		fprintf(stderr, "tunetop runs: run id '%s': accepted: a run number from tunetop runs list\n", s);
+		return 0;
+	}
+	return (int64_t)v;
+}
+
+static const char *fmt_time(double t, char *buf, size_t len)
+{
+	time_t s = (time_t)t;
+	struct tm tm;
+
+	if (!localtime_r(&s, &tm) || !strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm))
+		snprintf(buf, len, "?");
+	return buf;
+}
+
+static const char *fmt_num(double v, int prec, char *buf, size_t len)
+{
+	if (!isfinite(v))
+		return "n/a";
+	snprintf(buf, len, "%.*f", prec, v);
+	return buf;
+}
+
+/* The test as `tunetop run` options, from the stored params. */
+static const char *run_params(const struct store_run *r, char *buf, size_t len)
+{
+	struct test_params p;
+	char err[ERR_MAX];
+
+	if (!r->params || params_from_json(r->params, &p, err)) {
+		snprintf(buf, len, "%s", r->test);
+		return buf;
+	}
+	return params_text(&p, buf, (unsigned)len);
+}
+
+static int runs_list(struct store *st, int argc, char **argv)
+{
+	struct store_filter f = { 0 };
+	struct store_run *a = NULL;
+	char err[ERR_MAX];
+	bool json = false;
+	unsigned n;
+	uint64_t v;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json")) {
+			json = true;
+		} else if (!strcmp(argv[i], "--test") && i + 1 < argc && test_type_parse(argv[i + 1]) >= 0) {
+			f.test = test_type_name(test_type_parse(argv[++i]));
+		} else if (!strcmp(argv[i], "--sweep") && i + 1 < argc &&
+			   !parse_uint(argv[i + 1], 1, INT64_MAX, &v)) {
+			f.sweep_id = (int64_t)v;
+			i++;
+		} else if (!strcmp(argv[i], "-n") && i + 1 < argc &&
+			   !parse_uint(argv[i + 1], 1, 1000000, &v)) {
+			f.limit = (unsigned)v;
+			i++;
+		} else {
+			fprintf(stderr, "tunetop runs list: option '%s': accepted: --test TYPE, --sweep ID, -n N, --json\n",
+				argv[i]);
+			return 2;
+		}
+	}
+	if (store_list(st, &f, &a, &n, err)) {
+		fprintf(stderr, "tunetop runs list: %s\n", err);
+		return 1;
+	}
+	if (json) {
+		json_t *arr = json_array();
+
+		for (unsigned i = 0; i < n; i++)
+			json_array_append_new(arr, json_pack("{s:I, s:f, s:s, s:s, s:s, s:I, s:s, s:b, s:b, s:o, s:s, s:o, s:o}",
+				"id", (json_int_t)a[i].id, "time", a[i].time, "test", a[i].test,
+				"target", a[i].target, "source", a[i].source,
+				"sweep_id", (json_int_t)a[i].sweep_id, "point", a[i].point,
+				"baseline", a[i].baseline, "failed", a[i].failed,
+				"throughput", isfinite(a[i].throughput) ? json_real(a[i].throughput) : json_null(),
+				"units", a[i].units,
+				"p99_us", isfinite(a[i].p99_us) ? json_real(a[i].p99_us) : json_null(),
+				"params", a[i].params ? json_incref(a[i].params) : json_null()));
+		json_dumpf(arr, stdout, JSON_INDENT(1));
+		putchar('\n');
+		json_decref(arr);
+	} else {
+		printf("%5s  %-19s  %-38s %14s %-10s %9s  %s\n", "ID", "TIME", "TEST", "RESULT", "",
+		       "P99 us", "TARGET");
+		for (unsigned i = 0; i < n; i++) {
+			char t[32], p[96], x[32], y[32];
+
+			printf("%5" PRId64 "%c %-19s  %-38.38s %14s %-10s %9s  %.60s%s%s\n", a[i].id,
+			       a[i].baseline ? 'B' : ' ', fmt_time(a[i].time, t, sizeof(t)),
+			       run_params(&a[i], p, sizeof(p)),
+			       a[i].failed ? "FAILED" : fmt_num(a[i].throughput, 2, x, sizeof(x)),
+			       a[i].units, fmt_num(a[i].p99_us, 1, y, sizeof(y)), a[i].target,
+			       a[i].point[0] ? "  " : "", a[i].point);
+		}
+		if (!n)
+			printf("(no runs in %s)\n", store_path(st));
+	}
+	for (unsigned i = 0; i < n; i++)
+		store_run_free(&a[i]);
+	free(a);
+	return 0;
+}
+
+/* The knobs of one end in a stored result: name -> value ("n/a" when absent). */
+static const char *knob_value(const json_t *result, const char *end, const char *name)
+{
+	const json_t *arr = json_object_get(json_object_get(json_object_get(result, "knobs"), end),
+					    "knobs");
+	size_t i;
+	json_t *k;
+
+	json_array_foreach(arr, i, k) {
+		const json_t *v;
+
+		if (strcmp(json_string_value(json_object_get(k, "name")) ?: "", name))
+			continue;
+		v = json_object_get(k, "value");
+		return json_is_string(v) ? json_string_value(v) : "n/a";
+	}
+	return NULL;
+}
+
+/* Print the knobs that differ between a and b on one end; returns how many. */
+static unsigned knob_diff(const json_t *a, const json_t *b, const char *end, int64_t ida, int64_t idb)
+{
+	const json_t *arr = json_object_get(json_object_get(json_object_get(b, "knobs"), end), "knobs");
+	unsigned n = 0;
+	size_t i;
+	json_t *k;
+
+	json_array_foreach(arr, i, k) {
+		const char *name = json_string_value(json_object_get(k, "name"));
+		const char *va, *vb;
+
+		if (!name)
+			continue;
+		va = knob_value(a, end, name);
+		vb = knob_value(b, end, name);
+		if (!va || !vb || strcmp(va, vb)) {
+			if (!n++)
+				printf("Knobs that differ on the %s end (run %" PRId64 " -> run %" PRId64 "):\n",
+				       end, ida, idb);
+			printf("  %-36s %s -> %s\n", name, va ? va : "(not recorded)", vb ? vb : "(not recorded)");
+		}
+	}
+	return n;
+}
+
+static int runs_show(struct store *st, int64_t id, bool json)
+{
+	struct store_run r;
+	char err[ERR_MAX], t[32], p[96], x[32];
+
+	if (store_get(st, id, &r, err)) {
+		fprintf(stderr, "tunetop runs show: %s\n", err);
+		return 1;
+	}
+	if (json) {
+		json_t *doc = json_pack("{s:I, s:f, s:s, s:s, s:I, s:s, s:b, s:O, s:O}", "id",
+					(json_int_t)r.id, "time", r.time, "source", r.source,
+					"target", r.target, "sweep_id", (json_int_t)r.sweep_id,
+					"point", r.point, "baseline", r.baseline, "result",
+					r.result ? r.result : json_null(), "series",
+					r.series ? r.series : json_null());
+
+		json_dumpf(doc, stdout, JSON_INDENT(1));
+		putchar('\n');
+		json_decref(doc);
+		store_run_free(&r);
+		return 0;
+	}
+	printf("Run %" PRId64 "%s: %s, %s (%s)\n", r.id, r.baseline ? " (baseline)" : "",
+	       fmt_time(r.time, t, sizeof(t)), run_params(&r, p, sizeof(p)), r.source);
+	printf("Target: %s\n", r.target);
+	if (r.sweep_id)
+		printf("Sweep %" PRId64 ", point %s\n", r.sweep_id, r.point);
+	printf("Result: %s %s%s\n", r.failed ? "FAILED" : fmt_num(r.throughput, 2, x, sizeof(x)),
+	       r.units, r.failed ? "" : "");
+	if (isfinite(r.p50_us))
+		printf("Latency: p50 %.1f us, p99 %.1f us\n", r.p50_us, r.p99_us);
+	if (isfinite(r.lcpu) || isfinite(r.rcpu))
+		printf("CPU: local %s %%, remote %s %%\n", fmt_num(r.lcpu, 1, t, sizeof(t)),
+		       fmt_num(r.rcpu, 1, x, sizeof(x)));
+	if (r.series)
+		printf("Ticks stored: %zu\n", json_array_size(json_object_get(r.series, "t")));
+	{
+		const json_t *k = json_object_get(json_object_get(r.result, "knobs"), "local");
+
+		printf("Knobs recorded: %zu on each end (runs show %" PRId64 " --json lists them)\n",
+		       json_array_size(json_object_get(k, "knobs")), r.id);
+	}
+	store_run_free(&r);
+	return 0;
+}
+
+/* Every numeric figure of the two results, side by side, with the change. */
+static void figures_diff(const json_t *a, const json_t *b)
+{
+	const json_t *ra = json_object_get(a, "result"), *rb = json_object_get(b, "result");
+	const char *key;
+	json_t *vb;
+
+	printf("%-32s %16s %16s %9s\n", "figure", "A", "B", "change");
+	json_object_foreach((json_t *)rb, key, vb) {
+		const json_t *va = json_object_get(ra, key);
+		double x, y;
+
+		if (!json_is_number(va) || !json_is_number(vb))
+			continue;
+		x = json_number_value(va);
+		y = json_number_value(vb);
+		printf("%-32s %16.6g %16.6g", key, x, y);
+		if (x != 0 && isfinite(x) && isfinite(y))
+			printf(" %+8.1f%%", (y - x) / fabs(x) * 100);
+		putchar('\n');
+	}
+}
+
+static int runs_diff(struct store *st, int64_t ia, int64_t ib)
+{
+	struct store_run a, b;
+	char err[ERR_MAX], pa[96], pb[96];
+	unsigned n;
+
+	if (store_get(st, ia, &a, err)) {
+		fprintf(stderr, "tunetop runs diff: %s\n", err);
+		return 1;
+	}
+	if (store_get(st, ib, &b, err)) {
+		fprintf(stderr, "tunetop runs diff: %s\n", err);
+		store_run_free(&a);
+		return 1;
+	}
+	printf("A: run %" PRId64 " %s\nB: run %" PRId64 " %s\n", a.id, run_params(&a, pa, sizeof(pa)),
+	       b.id, run_params(&b, pb, sizeof(pb)));
+	if (strcmp(pa, pb))
+		printf("The tests differ: %s vs %s\n", pa, pb);
+	n = knob_diff(a.result, b.result, "local", a.id, b.id);
+	n += knob_diff(a.result, b.result, "remote", a.id, b.id);
+	if (!n)
+		printf("Knobs: the same on both ends\n");
+	figures_diff(a.result, b.result);
+	store_run_free(&a);
+	store_run_free(&b);
+	return 0;
+}
+
+static int runs_export(struct store *st, int64_t id, bool csv)
+{
+	struct store_run r;
+	char err[ERR_MAX];
+	static const char *const cols[] = {
+		"t", "rate", "p50_us", "p99_us", "sndbuf_l", "rcvbuf_l", "sndbuf_r", "rcvbuf_r",
+		"cwnd_l", "cwnd_r",
+	};
+	size_t n;
+
+	if (!csv)
+		return runs_show(st, id, true);
+	if (store_get(st, id, &r, err)) {
+		fprintf(stderr, "tunetop runs export: %s\n", err);
+		return 1;
+	}
+	n = json_array_size(json_object_get(r.series, "t"));
+	for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++)
+		printf("%s%s", c ? "," : "", cols[c]);
+	putchar('\n');
+	for (size_t i = 0; i < n; i++) {
+		for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++) {
+			const json_t *v = json_array_get(json_object_get(r.series, cols[c]), i);
+
+			if (c)
+				putchar(',');
+			if (json_is_number(v))
+				printf("%.6g", json_number_value(v));
+		}
+		putchar('\n');
+	}
+	store_run_free(&r);
+	return 0;
+}
+
+/* The per-tick values of one series of a run, NAN for nulls; *n of them. */
+static double *ticks_of(const struct store_run *r, const char *name, unsigned *n)
+{
+	const json_t *arr = json_object_get(r->series, name);
+	double *v;
+
+	*n = (unsigned)json_array_size(arr);
+	v = calloc(*n ? *n : 1, sizeof(*v));
+	for (unsigned i = 0; v && i < *n; i++) {
+		const json_t *x = json_array_get(arr, i);
+
+		v[i] = json_is_number(x) ? json_number_value(x) : NAN;
+	}
+	return v;
+}
+
+/*
+ * Is run c worse than reference b beyond the noise?  The figures' ticks
+ * are compared (ab_compare: bootstrap interval of the median's change,
+ * Mann-Whitney); a figure regresses when the change is significant, in
+ * the bad direction, and larger than threshold percent.
+ */
+static int runs_check(struct store *st, int argc, char **argv)
+{
+	static const struct {
+		const char *series, *name;
+		bool higher_better;
+	} figs[] = {
+		{ "rate", "throughput", true },
+		{ "p50_us", "p50 latency", false },
+		{ "p99_us", "p99 latency", false },
+	};
+	struct store_run base, run;
+	int64_t id, against = 0;
+	double threshold = 1.0;
+	char err[ERR_MAX];
+	int worse = 0, compared = 0;
+
+	if (argc < 2 || !(id = runs_id(argv[1])))
+		return 2;
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--against") && i + 1 < argc) {
+			i++;
+			if (!strcmp(argv[i], "baseline")) {
+				if (store_baseline_of(st, id, &against, err)) {
+					fprintf(stderr, "tunetop runs check: %s\n", err);
+					return 2;
+				}
+				if (!against) {
+					fprintf(stderr, "tunetop runs check: run %" PRId64 " has no baseline of its test and parameters; accepted: tunetop runs baseline ID first, or --against ID\n", id);
+					return 2;
+				}
+			} else if (!(against = runs_id(argv[i]))) {
+				return 2;
+			}
+		} else if (!strcmp(argv[i], "--threshold") && i + 1 < argc &&
+			   !parse_double(argv[i + 1], 0, 1000, &threshold)) {
+			i++;
+		} else {
+			fprintf(stderr, "tunetop runs check: option '%s': accepted: --against baseline|ID, --threshold PCT\n",
+				argv[i]);
+			return 2;
+		}
+	}
+	if (!against) {
+		fprintf(stderr, "tunetop runs check: --against is needed: baseline or a run id\n");
+		return 2;
+	}
+	if (store_get(st, against, &base, err)) {
+		fprintf(stderr, "tunetop runs check: %s\n", err);
+		return 2;
+	}
+	if (store_get(st, id, &run, err)) {
+		fprintf(stderr, "tunetop runs check: %s\n", err);
+		store_run_free(&base);
+		return 2;
+	}
+	printf("Run %" PRId64 " against run %" PRId64 " (threshold %.1f %%):\n", id, against, threshold);
+	for (size_t f = 0; f < sizeof(figs) / sizeof(figs[0]); f++) {
+		unsigned na, nb;
+		double *a = ticks_of(&base, figs[f].series, &na);
+		double *b = ticks_of(&run, figs[f].series, &nb);
+		struct ab_result r;
+
+		if (a && b && ab_compare(a, na, b, nb, 0.01, 2000, 1, &r) == 0) {
+			bool bad = r.significant && fabs(r.delta_pct) > threshold &&
+				   (figs[f].higher_better ? r.delta_pct < 0 : r.delta_pct > 0);
+
+			compared++;
+			printf("  %-12s %12.6g -> %-12.6g %s%s\n", figs[f].name, r.median_a, r.median_b,
+			       r.verdict, bad ? "  WORSE" : "");
+			worse += bad;
+		}
+		free(a);
+		free(b);
+	}
+	store_run_free(&base);
+	store_run_free(&run);
+	if (!compared) {
+		fprintf(stderr, "tunetop runs check: no ticks stored to compare (runs before 'tunetop runs' kept them?)\n");
+		return 2;
+	}
+	printf("%s\n", worse ? "REGRESSION: worse than the reference beyond its noise" :
+			       "ok: not worse than the reference beyond its noise");
+	return worse ? 1 : 0;
+}
+
+int runs_main(int argc, char **argv)
+{
+	const char *db = NULL;
+	struct store *st = NULL;
+	char err[ERR_MAX];
+	int64_t id, id2;
+	int i = 1, rc;
+
+	if (argc > 2 && !strcmp(argv[1], "--db")) {
+		db = argv[2];
+		i = 3;
+	}
+	if (i >= argc || !strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+		runs_usage(i >= argc ? stderr : stdout);
+		return i >= argc ? 2 : 0;
+	}
+	if (strcmp(argv[i], "list") && strcmp(argv[i], "show") && strcmp(argv[i], "diff") &&
+	    strcmp(argv[i], "export") && strcmp(argv[i], "rm") && strcmp(argv[i], "baseline") &&
+	    strcmp(argv[i], "check")) {
+		fprintf(stderr, "tunetop runs: '%s': accepted: list, show, diff, export, rm, baseline, check\n",
+			argv[i]);
+		return 2;
+	}
+	if (store_open(&st, db, err)) {
+		fprintf(stderr, "tunetop runs: %s\n", err);
+		return 1;
+	}
+	argc -= i;
+	argv += i;
+	rc = 2;
+	if (!strcmp(argv[0], "list")) {
+		rc = runs_list(st, argc, argv);
+	} else if (!strcmp(argv[0], "show") && (argc == 2 || argc == 3)) {
+		if ((id = runs_id(argv[1])) && (argc == 2 || !strcmp(argv[2], "--json")))
+			rc = runs_show(st, id, argc == 3);
+	} else if (!strcmp(argv[0], "diff") && argc == 3) {
+		if ((id = runs_id(argv[1])) && (id2 = runs_id(argv[2])))
+			rc = runs_diff(st, id, id2);
+	} else if (!strcmp(argv[0], "export") && argc == 3 &&
+		   (!strcmp(argv[2], "--json") || !strcmp(argv[2], "--csv"))) {
+		if ((id = runs_id(argv[1])))
+			rc = runs_export(st, id, !strcmp(argv[2], "--csv"));
+	} else if (!strcmp(argv[0], "rm") && argc >= 2) {
+		rc = 0;
+		for (int k = 1; k < argc; k++) {
+			if (!(id = runs_id(argv[k]))) {
+				rc = 2;
+				break;
+			}
+			if (store_rm(st, id, err)) {
+				fprintf(stderr, "tunetop runs rm: %s\n", err);
+				rc = 1;
+			} else {
+				printf("run %" PRId64 " removed\n", id);
+			}
+		}
+	} else if (!strcmp(argv[0], "baseline") && argc == 2) {
+		if ((id = runs_id(argv[1]))) {
+			rc = store_set_baseline(st, id, err) ? 1 : 0;
+			if (rc)
+				fprintf(stderr, "tunetop runs baseline: %s\n", err);
+			else
+				printf("run %" PRId64 " is the baseline of its test and parameters\n", id);
+		}
+	} else if (!strcmp(argv[0], "check")) {
+		rc = runs_check(st, argc, argv);
+	} else {
+		fprintf(stderr, "tunetop runs %s: wrong arguments; see tunetop runs -h\n", argv[0]);
+	}
+	store_close(st);
+	return rc;
+}

@@ -1,0 +1,1227 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* sweep-cmd.c - `tunetop sweep`: one test over sizes, bursts, send sizes or knob values. */
+#include "config.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/signalfd.h>
+
+#include <jansson.h>
+
+#include "catalog.h"
+#include "knobs.h"
+#include "lab.h"
+#include "options.h"
+#include "params.h"
+#include "run.h"
+#include "store.h"
+#include "sweep-cmd.h"
+#include "sweep.h"
+
+#define WHO "tunetop sweep"
+#define KINDS_HINT "size, burst, knob, send-size, preset"
+#define DEFAULT_BURSTS "0,1,2,4,16,64,128,256"	/* seed 001 */
+#define DEFAULT_SEND_SIZES "1K,4K,16K,64K,256K"
+#define PRESET_WORDS 64
+
+/* The cliff rule (docs/sweeps.md): beyond k times the noise and min_drop percent. */
+#define CLIFF_NOISE_PCT 3.0
+#define CLIFF_K 3.0
+#define CLIFF_MIN_DROP 20.0
+
+enum sweep_kind { SW_SIZE, SW_BURST, SW_KNOB, SW_SEND };
+
+static const char *const kind_names[] = {
+	[SW_SIZE] = "size", [SW_BURST] = "burst", [SW_KNOB] = "knob", [SW_SEND] = "send-size",
+};
+
+/* A knob swept, with where it lives and the value it had before. */
+struct sweep_knob {
+	const struct knob_def *d;
+	bool remote;
+	char name[KNOB_NAME_MAX];
+	char buf[2048];
+	const char *values[SWEEP_MAX_POINTS];
+	unsigned n;
+	struct run_change ch;
+	bool touched;		/* knobs_set was tried: put it back at the end */
+};
+
+struct sweep_point {
+	char name[64];
+	uint64_t value;		/* size, burst or send size */
+	unsigned ki[2];		/* the knobs' value indices */
+	bool ran, failed;
+	char failure[ERR_MAX];
+	int64_t run_id;		/* 0: not stored */
+	unsigned iterations;
+	double thr, ci, p50, p99, lcpu, rcpu;
+	bool cliff;
+	double drop_pct;
+};
+
+struct sweep {
+	enum sweep_kind kind;
+	bool response, reverse, mss_given, list_given;
+	uint32_t mss;
+	char list_text[512];
+	unsigned nknobs;
+	struct sweep_knob knob[2];
+	struct cli_opts o;
+	struct run_ctx c;
+	bool ctx_open;
+	struct catalog *cat;
+	struct run_change set[32];	/* --set knobs, applied for the whole sweep */
+	unsigned nset;
+	struct sweep_point pt[SWEEP_MAX_POINTS];
+	unsigned npt, nrun;
+	int64_t sweep_id;
+	char units[16];
+	char target[160];
+	bool target_of_run;	/* target is the first run's own description */
+	bool interrupted, unreachable, restore_failed;
+};
+
+static void sweep_usage(FILE *f)
+{
+	fputs(
+"usage: tunetop sweep KIND [sweep options] [run options] [-- test options]\n"
+"One test repeated over a list of points against one target (a lab made\n"
+"once for all of them, loopback or -H); a line per point, then a table with\n"
+"cliffs marked, and one stored run per point (docs/sweeps.md).\n"
+"\n"
+"Kinds:\n"
+"  size [--response] [--mss N]   request (or response) sizes 1, 2, 4 ... below\n"
+"                 the MSS, then MSS, MSS+1, 2MSS, 2MSS+1, 3MSS, 3MSS+1 (seed\n"
+"                 000's packet_byte_script); the MSS comes from the first\n"
+"                 point's connection unless --mss\n"
+"  burst [LIST] [--reverse]      -b over LIST (default " DEFAULT_BURSTS ");\n"
+"                 --reverse: the ends trade -r sizes, -s/-S buffers, -T CPUs\n"
+"                 and --set sides (seed 004's backward direction)\n"
+"  knob [local:|remote:]NAME=V1,V2,... [[local:|remote:]NAME2=W1,W2,...]\n"
+"                 any catalog knob, or the cross product of two; put back\n"
+"                 afterwards (also after Ctrl-C or a failed point)\n"
+"  send-size [LIST]              -m of a stream test (default TCP_STREAM,\n"
+"                 LIST " DEFAULT_SEND_SIZES ")\n"
+"  preset [NAME]  a sweep of data/sweeps; alone, list them\n"
+"\n"
+"Run options are `tunetop run`'s (tunetop run -h): -l (10 s per point),\n"
+"-i/-I (each point iterates to a confidence interval), -t, -T, -c/-C, -H,\n"
+"--lab, --loopback, --mtu, --set, --capture, --db, --no-db, --json, ...\n"
+"Exit status: 0, 1 a point failed or a knob was not put back, 2 bad\n"
+"options, 130 stopped by a signal.\n", f);
+}
+
+/* Where the presets are: beside the knob catalog (data/, or $(pkgdatadir)). */
+static const char *sweep_preset_path(void)
+{
+	static char path[4096];
+	char dir[4096];
+
+	snprintf(dir, sizeof(dir), "%s", catalog_default_path());
+	snprintf(path, sizeof(path), "%s/sweeps", dirname(dir));
+	return path;
+}
+
+/* Split line into blank-separated words, dropping a '#' comment; the count. */
+static unsigned sweep_words(char *line, char **w, unsigned max)
+{
+	char *hash = strchr(line, '#'), *save = NULL, *tok;
+	unsigned n = 0;
+
+	if (hash)
+		*hash = '\0';
+	for (tok = strtok_r(line, " \t\r\n", &save); tok && n < max;
+	     tok = strtok_r(NULL, " \t\r\n", &save))
+		w[n++] = tok;
+	return n;
+}
+
+/*
+ * `sweep preset [NAME]`: with no name list the presets; else find NAME's
+ * line ("NAME KIND ARGS...") and put its kind and arguments in words[]
+ * (*nw of them; 0 when listing).  0, or the exit status with the reason
+ * printed.
+ */
+static int sweep_preset(const char *name, char *line, size_t llen, char **words,
+			unsigned *nw)
+{
+	const char *path = sweep_preset_path();
+	char names[1024] = "";
+	FILE *f = fopen(path, "re");
+	int found = 0;
+
+	*nw = 0;
+	if (!f) {
+		fprintf(stderr, WHO " preset: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	while (fgets(line, (int)llen, f)) {
+		char copy[1024];
+		unsigned n;
+
+		snprintf(copy, sizeof(copy), "%s", line);
+		n = sweep_words(line, words, PRESET_WORDS);
+		if (!n)
+			continue;
+		if (!name) {
+			char *hash = strchr(copy, '#');
+
+			if (hash)
+				*hash = '\0';
+			copy[strcspn(copy, "\r\n")] = '\0';
+			while (*copy && strchr(" \t", copy[strlen(copy) - 1]))
+				copy[strlen(copy) - 1] = '\0';
+			printf("%s\n", copy);
+			continue;
+		}
+		if (!strcmp(words[0], name)) {
+			found = 1;
+			*nw = n - 1;
+			memmove(words, words + 1, (n - 1) * sizeof(*words));
+			break;
+		}
+		if (strlen(names) + strlen(words[0]) + 3 < sizeof(names))
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+				 *names ? ", " : "", words[0]);
+	}
+	if (name && !found) {
+		/* Finish the list of names for the message. */
+		while (fgets(line, (int)llen, f)) {
+			unsigned n = sweep_words(line, words, PRESET_WORDS);
+
+			if (n && strlen(names) + strlen(words[0]) + 3 < sizeof(names))
+				snprintf(names + strlen(names), sizeof(names) - strlen(names),
+					 "%s%s", *names ? ", " : "", words[0]);
+		}
+	}
+	fclose(f);
+	if (name && !found) {
+		fprintf(stderr, WHO " preset %s: unknown preset; accepted: %s (%s)\n", name,
+			*names ? names : "none defined", path);
+		return 2;
+	}
+	if (found && (*nw == 0 || !strcmp(words[0], "preset"))) {
+		fprintf(stderr, WHO " preset %s: %s: the line names no sweep kind; accepted: NAME KIND ARGS with KIND one of size, burst, knob, send-size\n",
+			name, path);
+		return 2;
+	}
+	return 0;
+}
+
+/* "[local:|remote:]NAME=..." into its side and the rest. */
+static const char *sweep_side(const char *spec, bool *remote)
+{
+	*remote = false;
+	if (!strncmp(spec, "remote:", 7)) {
+		*remote = true;
+		return spec + 7;
+	}
+	if (!strncmp(spec, "local:", 6))
+		return spec + 6;
+	return spec;
+}
+
+/*
+ * Sweep's own arguments, between the kind and the run options: the list
+ * or knob specs, --response, --mss N, --reverse.  *next is the first run
+ * option.  0, 1 for help, or 2 with err.
+ */
+static int sweep_own_args(struct sweep *sw, int argc, char **argv, int *next, char *err)
+{
+	int i;
+
+	for (i = 2; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help"))
+			return 1;
+		if (!strcmp(a, "--response") || !strcmp(a, "--reverse")) {
+			bool resp = a[4] == 's';
+
+			if (sw->kind != (resp ? SW_SIZE : SW_BURST))
+				return err_set(err, 2, "option %s: applies to sweep %s only",
+					       a, resp ? "size" : "burst");
+			if (resp)
+				sw->response = true;
+			else
+				sw->reverse = true;
+			continue;
+		}
+		if (!strncmp(a, "--mss", 5) && (!a[5] || a[5] == '=')) {
+			const char *val = a[5] ? a + 6 : i + 1 < argc ? argv[++i] : NULL;
+			uint64_t x;
+
+			if (sw->kind != SW_SIZE)
+				return err_set(err, 2, "option --mss: applies to sweep size only");
+			if (!val || parse_uint(val, 1, 65535, &x))
+				return err_set(err, 2, "option --mss %s: not an MSS; accepted: bytes, 1-65535 (e.g. 1448)",
+					       val ? val : "");
+			sw->mss = (uint32_t)x;
+			sw->mss_given = true;
+			continue;
+		}
+		if (a[0] == '-')
+			break;
+		if (sw->kind == SW_SIZE)
+			return err_set(err, 2, "argument \"%.64s\": sweep size takes no list; accepted: --response, --mss N, then run options",
+				       a);
+		if (sw->kind == SW_KNOB) {
+			struct sweep_knob *k;
+
+			if (sw->nknobs == 2)
+				return err_set(err, 2, "argument \"%.64s\": at most two knobs (their cross product); accepted: [local:|remote:]NAME=V1,V2,...",
+					       a);
+			k = &sw->knob[sw->nknobs++];
+			if (sweep_parse_knob(sweep_side(a, &k->remote), k->name, sizeof(k->name),
+					     k->buf, sizeof(k->buf), k->values, SWEEP_MAX_POINTS,
+					     &k->n, err))
+				return 2;
+			continue;
+		}
+		if (sw->list_given)
+			return err_set(err, 2, "argument \"%.64s\": a second list; accepted: one comma-separated list, e.g. %s",
+				       a, sw->kind == SW_BURST ? DEFAULT_BURSTS : DEFAULT_SEND_SIZES);
+		if (strlen(a) >= sizeof(sw->list_text))
+			return err_set(err, 2, "argument: list longer than %zu characters",
+				       sizeof(sw->list_text) - 1);
+		snprintf(sw->list_text, sizeof(sw->list_text), "%s", a);
+		sw->list_given = true;
+	}
+	if (sw->kind == SW_KNOB && !sw->nknobs)
+		return err_set(err, 2, "knob: no knob; accepted: [local:|remote:]NAME=V1,V2,... (e.g. rx-usecs=0,3,15,45,100)");
+	*next = i;
+	return 0;
+}
+
+/* Swap two values of the same type. */
+#define SWAP(a, b) do { __typeof__(a) t_ = (a); (a) = (b); (b) = t_; } while (0)
+
+/*
+ * --reverse, seed 004's "backward direction": there netperf ran on the
+ * other host.  tunetop's client always runs on this end, so the ends trade
+ * every setting of their own instead: -r req,resp, -s/-S, -T and --set.
+ */
+static int sweep_reverse(struct cli_opts *o, char *err)
+{
+	struct test_params *p = &o->so.p;
+
+	SWAP(p->req_size, p->resp_size);
+	SWAP(p->lsndbuf, p->rsndbuf);
+	SWAP(p->lrcvbuf, p->rrcvbuf);
+	SWAP(p->lcpu, p->rcpu);
+	for (unsigned i = 0; i < o->nset; i++) {
+		bool remote;
+		char rest[160];
+
+		snprintf(rest, sizeof(rest), "%s", sweep_side(o->set[i], &remote));
+		if (strlen(rest) + 7 >= sizeof(o->set[i]))
+			return err_set(err, 2, "option --set %.40s...: too long to swap sides for --reverse; accepted: at most %zu characters",
+				       rest, sizeof(o->set[i]) - 8);
+		snprintf(o->set[i], sizeof(o->set[i]), "%s%.152s", remote ? "local:" : "remote:",
+			 rest);
+	}
+	return 0;
+}
+
+/* Check a knob for a sweep or --set: known, settable, on a side it can be set. */
+static int sweep_check_knob(const struct sweep *sw, const char *name, bool remote,
+			    const struct knob_def **d, char *err)
+{
+	*d = catalog_find(sw->cat, name);
+	if (!*d)
+		return err_set(err, 2, "knob %s: unknown knob; accepted: a name `tunetop knobs list` shows",
+			       name);
+	if ((*d)->kind == KNOB_LINKINFO)
+		return err_set(err, 2, "knob %s: read-only (a link figure); accepted: a knob that can be set",
+			       name);
+	if (remote && sw->o.so.host)
+		return err_set(err, 2, "knob remote:%s with -H: not yet; accepted: local: knobs, or tunetop knobs set --side remote",
+			       name);
+	return 0;
+}
+
+/* A point's test parameters, checked as a server would.  0 or 2 with err. */
+static int sweep_point_params(const struct sweep *sw, uint64_t v, struct test_params *p,
+			      char *err)
+{
+	uint64_t max = test_is_udp(sw->o.so.p.type) ? TT_MAX_UDP_MSG : TT_MAX_MSG;
+	char why[ERR_MAX];
+
+	*p = sw->o.so.p;
+	switch (sw->kind) {
+	case SW_SIZE:
+		if (v < 1 || v > max)
+			return err_set(err, 2, "size: %llu bytes is out of range; accepted: 1 to %llu",
+				       (unsigned long long)v, (unsigned long long)max);
+		if (sw->response)
+			p->resp_size = (uint32_t)v;
+		else
+			p->req_size = (uint32_t)v;
+		break;
+	case SW_BURST:
+		if (v > TT_MAX_BURST)
+			return err_set(err, 2, "burst: %llu is out of range; accepted: 0-%u requests in flight beyond the first",
+				       (unsigned long long)v, TT_MAX_BURST);
+		p->burst = (uint32_t)v;
+		break;
+	case SW_SEND:
+		if (v < 1 || v > max)
+			return err_set(err, 2, "send-size: %llu bytes is out of range; accepted: 1 to %llu",
+				       (unsigned long long)v, (unsigned long long)max);
+		p->send_size = (uint32_t)v;
+		break;
+	case SW_KNOB:
+		break;
+	}
+	if (params_validate(p, why))
+		return err_set(err, 2, "%s %llu: %s", kind_names[sw->kind],
+			       (unsigned long long)v, why);
+	return 0;
+}
+
+/* Add the points of a numeric sweep for values v[0..n-1]. */
+static int sweep_add_values(struct sweep *sw, const uint64_t *v, unsigned n, char *err)
+{
+	static const char *const prefix[] = {
+		[SW_SIZE] = "size", [SW_BURST] = "burst", [SW_SEND] = "send-size",
+	};
+
+	for (unsigned i = 0; i < n; i++) {
+		struct sweep_point *p = &sw->pt[sw->npt];
+		struct test_params tp;
+
+		if (sw->npt == SWEEP_MAX_POINTS)
+			return err_set(err, 2, "sweep: more than %d points", SWEEP_MAX_POINTS);
+		if (sweep_point_params(sw, v[i], &tp, err))
+			return 2;
+		memset(p, 0, sizeof(*p));
+		p->value = v[i];
+		snprintf(p->name, sizeof(p->name), "%s=%llu",
+			 sw->kind == SW_SIZE && sw->response ? "resp" : prefix[sw->kind],
+			 (unsigned long long)v[i]);
+		sw->npt++;
+	}
+	return 0;
+}
+
+/* A knob as a point names it: "rx-usecs", "remote:rx-usecs", short when two. */
+static const char *sweep_knob_label(const struct sweep *sw, const struct sweep_knob *k,
+				    char *buf, size_t len)
+{
+	const char *name = k->d->name, *dot = strrchr(name, '.');
+
+	if (sw->nknobs == 2 && dot)
+		name = dot + 1;
+	snprintf(buf, len, "%s%s", k->remote ? "remote:" : "", name);
+	return buf;
+}
+
+/*
+ * Options, catalog checks and the planned points: 0, -1 for help (printed),
+ * or the exit status with the reason printed.  A size sweep without --mss plans only its
+ * first point; the rest follow its MSS.
+ */
+static int sweep_setup(struct sweep *sw, int argc, char **argv)
+{
+	char *rargv[256 + 3];
+	char err[ERR_MAX] = "";
+	uint64_t v[SWEEP_MAX_POINTS];
+	unsigned n = 0;
+	int next = 2, rargc = 0, ret;
+	enum test_type t;
+
+	ret = sweep_own_args(sw, argc, argv, &next, err);
+	if (ret == 1) {
+		sweep_usage(stdout);
+		return -1;
+	}
+	if (ret)
+		goto bad;
+	if (argc - next > 256) {
+		err_set(err, 2, "too many arguments (%d); accepted: at most 256 run options",
+			argc - next);
+		goto bad;
+	}
+	rargv[rargc++] = "run";
+	if (sw->kind == SW_SEND) {
+		/* A stream test unless the options name another. */
+		rargv[rargc++] = "-t";
+		rargv[rargc++] = "TCP_STREAM";
+	}
+	for (int i = next; i < argc; i++)
+		rargv[rargc++] = argv[i];
+	rargv[rargc] = NULL;
+	ret = options_parse(rargc, rargv, &sw->o, err);
+	if (ret == 1)
+		return -1;
+	if (ret)
+		goto bad;
+	t = sw->o.so.p.type;
+	if (sw->o.fmt != OUT_HUMAN && sw->o.fmt != OUT_JSON) {
+		err_set(err, 2, "option %s: not for a sweep; accepted: --json, or the table by default",
+			sw->o.fmt == OUT_CSV ? "-o" : sw->o.fmt == OUT_KEYVAL ? "-k" : "--json-stream");
+		goto bad;
+	}
+	if (sw->o.keep) {
+		err_set(err, 2, "option --keep: a sweep always puts its knobs back; accepted: tunetop knobs set before the sweep");
+		goto bad;
+	}
+	if ((sw->kind == SW_SIZE || sw->kind == SW_BURST) && !test_is_rr(t)) {
+		err_set(err, 2, "%s: the test is %s; accepted: -t TCP_RR, TCP_CRR or UDP_RR",
+			kind_names[sw->kind], test_type_name(t));
+		goto bad;
+	}
+	if (sw->kind == SW_SEND && test_is_rr(t)) {
+		err_set(err, 2, "send-size: the test is %s; accepted: -t TCP_STREAM, TCP_MAERTS or UDP_STREAM",
+			test_type_name(t));
+		goto bad;
+	}
+	if (sw->kind == SW_SIZE && test_is_udp(t) && !sw->mss_given) {
+		err_set(err, 2, "size: UDP_RR has no MSS to find; accepted: --mss N with UDP_RR");
+		goto bad;
+	}
+	if (sw->reverse && sweep_reverse(&sw->o, err))
+		goto bad;
+	if (sw->kind == SW_KNOB || sw->o.nset) {
+		ret = catalog_load(&sw->cat, catalog_default_path(), err);
+		if (ret) {
+			fprintf(stderr, WHO ": %s\n", err);
+			return 1;
+		}
+	}
+	for (unsigned i = 0; i < sw->o.nset; i++) {
+		const struct knob_def *d;
+		struct knob_value kv;
+		char spec[160], *name, *val;
+		bool remote;
+
+		snprintf(spec, sizeof(spec), "%s", sweep_side(sw->o.set[i], &remote));
+		name = spec;
+		val = strchr(spec, '=');
+		*val++ = '\0';
+		if (sweep_check_knob(sw, name, remote, &d, err))
+			goto bad;
+		if (knob_parse_value(d, val, &kv, err))
+			goto bad;
+		for (unsigned j = 0; j < sw->nknobs; j++)
+			if (catalog_find(sw->cat, sw->knob[j].name) == d && sw->knob[j].remote == remote) {
+				err_set(err, 2, "option --set %s: the sweep changes %s on that side; accepted: --set of another knob or side",
+					sw->o.set[i], d->name);
+				goto bad;
+			}
+	}
+	for (unsigned j = 0; j < sw->nknobs; j++) {
+		struct sweep_knob *k = &sw->knob[j];
+
+		if (sweep_check_knob(sw, k->name, k->remote, &k->d, err))
+			goto bad;
+		for (unsigned i = 0; i < k->n; i++) {
+			struct knob_value kv;
+
+			if (knob_parse_value(k->d, k->values[i], &kv, err))
+				goto bad;
+		}
+	}
+	if (sw->nknobs == 2 && sw->knob[0].d == sw->knob[1].d &&
+	    sw->knob[0].remote == sw->knob[1].remote) {
+		err_set(err, 2, "knob: %s twice on the same side; accepted: two different knobs, or local: and remote:",
+			sw->knob[0].d->name);
+		goto bad;
+	}
+	switch (sw->kind) {
+	case SW_SIZE: {
+		uint32_t sizes[64];
+		int ns = sw->mss_given ? sweep_sizes(sw->mss, sizes, 64) : 1;
+
+		sizes[0] = 1;
+		for (int i = 0; i < ns; i++)
+			v[n++] = sizes[i];
+		break;
+	}
+	case SW_BURST:
+	case SW_SEND:
+		if (sweep_parse_list(sw->list_given ? sw->list_text :
+				     sw->kind == SW_BURST ? DEFAULT_BURSTS : DEFAULT_SEND_SIZES,
+				     v, SWEEP_MAX_POINTS, &n, err)) {
+			char why[ERR_MAX];
+
+			snprintf(why, sizeof(why), "%s", err);
+			err_set(err, 2, "%s %s", kind_names[sw->kind], why);
+			goto bad;
+		}
+		break;
+	case SW_KNOB: {
+		unsigned n0 = sw->knob[0].n, n1 = sw->nknobs == 2 ? sw->knob[1].n : 1;
+
+		if (n0 * n1 > SWEEP_MAX_POINTS) {
+			err_set(err, 2, "knob: %u points; accepted: at most %d", n0 * n1,
+				SWEEP_MAX_POINTS);
+			goto bad;
+		}
+		for (unsigned a = 0; a < n0; a++)
+			for (unsigned b = 0; b < n1; b++) {
+				struct sweep_point *p = &sw->pt[sw->npt++];
+				char l0[KNOB_NAME_MAX + 8], l1[KNOB_NAME_MAX + 8], name[512];
+
+				memset(p, 0, sizeof(*p));
+				p->ki[0] = a;
+				p->ki[1] = b;
+				sweep_knob_label(sw, &sw->knob[0], l0, sizeof(l0));
+				if (sw->nknobs == 1)
+					snprintf(name, sizeof(name), "%s=%s", l0,
+						 sw->knob[0].values[a]);
+				else
+					snprintf(name, sizeof(name), "%s=%s,%s=%s", l0,
+						 sw->knob[0].values[a],
+						 sweep_knob_label(sw, &sw->knob[1], l1, sizeof(l1)),
+						 sw->knob[1].values[b]);
+				/* The store keeps 63 characters; the JSON has the values whole. */
+				snprintf(p->name, sizeof(p->name), "%.63s", name);
+			}
+		return 0;
+	}
+	}
+	if (!sweep_add_values(sw, v, n, err))
+		return 0;
+bad:
+	fprintf(stderr, WHO ": %s\n", err);
+	return 2;
+}
+
+/* Signals that arrived since the last look (the run_ctx's signalfd). */
+static void sweep_take_signals(struct run_ctx *c)
+{
+	struct signalfd_siginfo si;
+
+	while (read(c->sfd, &si, sizeof(si)) == sizeof(si))
+		c->signals++;
+}
+
+/* Journal, set and read back one knob for the sweep; 0 or -errno with err. */
+static int sweep_set(struct run_change *ch, const char *val, char *err)
+{
+	return knobs_set(ch->d, &ch->t, val, NULL, err);
+}
+
+/* Read where a knob lives and its value before the sweep.  0, or 1 printed. */
+static int sweep_read_original(struct sweep *sw, struct run_change *ch,
+			       const struct knob_def *d, bool remote)
+{
+	struct knob_value cur;
+	char err[ERR_MAX] = "";
+
+	memset(ch, 0, sizeof(*ch));
+	ch->d = d;
+	run_knob_target(&sw->o, remote, &ch->t);
+	if (knobs_get(d, &ch->t, &cur, err) || !cur.present) {
+		fprintf(stderr, WHO ": %s on %s: %s\n", d->name, knobs_side_name(&ch->t),
+			cur.present ? err : cur.reason);
+		return 1;
+	}
+	snprintf(ch->original, sizeof(ch->original), "%s", cur.text);
+	return 0;
+}
+
+/* Put back ch, naming a failure; true when it failed. */
+static bool sweep_undo(struct run_change *ch)
+{
+	char err[ERR_MAX];
+
+	if (!knobs_undo(ch->d, &ch->t, ch->original, err))
+		return false;
+	fprintf(stderr, WHO ": could not put back %s (%s) to %s: %s (tunetop restore will retry)\n",
+		ch->d->name, knobs_side_name(&ch->t), ch->original, err);
+	return true;
+}
+
+/* Put back the swept knobs, then --set's, newest first. */
+static void sweep_restore(struct sweep *sw)
+{
+	for (unsigned j = sw->nknobs; j--;)
+		if (sw->knob[j].touched && sweep_undo(&sw->knob[j].ch))
+			sw->restore_failed = true;
+	while (sw->nset)
+		if (sweep_undo(&sw->set[--sw->nset]))
+			sw->restore_failed = true;
+}
+
+/* Read the originals of the swept knobs and apply --set.  0, or 1 printed. */
+static int sweep_knobs_begin(struct sweep *sw)
+{
+	char err[ERR_MAX];
+
+	for (unsigned j = 0; j < sw->nknobs; j++)
+		if (sweep_read_original(sw, &sw->knob[j].ch, sw->knob[j].d, sw->knob[j].remote))
+			return 1;
+	for (unsigned i = 0; i < sw->o.nset; i++) {
+		char spec[160], *val;
+		bool remote;
+		struct run_change *ch = &sw->set[sw->nset];
+
+		snprintf(spec, sizeof(spec), "%s", sweep_side(sw->o.set[i], &remote));
+		val = strchr(spec, '=');
+		*val++ = '\0';
+		if (sweep_read_original(sw, ch, catalog_find(sw->cat, spec), remote))
+			return 1;
+		if (sweep_set(ch, val, err)) {
+			fprintf(stderr, WHO ": --set %s: %s\n", sw->o.set[i], err);
+			return 1;
+		}
+		sw->nset++;
+		if (sw->o.fmt == OUT_HUMAN)
+			printf("Knob %s on %s: %s -> %s (--set, for the whole sweep)\n", ch->d->name,
+			       knobs_side_name(&ch->t), ch->original, val);
+	}
+	return 0;
+}
+
+/* Make point p's setting: its test parameter or its knob values.  0 or -errno with err. */
+static int sweep_apply(struct sweep *sw, const struct sweep_point *p, char *err)
+{
+	struct test_params *tp = &sw->o.so.p;
+
+	switch (sw->kind) {
+	case SW_SIZE:
+		if (sw->response)
+			tp->resp_size = (uint32_t)p->value;
+		else
+			tp->req_size = (uint32_t)p->value;
+		return 0;
+	case SW_BURST:
+		tp->burst = (uint32_t)p->value;
+		return 0;
+	case SW_SEND:
+		tp->send_size = (uint32_t)p->value;
+		return 0;
+	case SW_KNOB:
+		for (unsigned j = 0; j < sw->nknobs; j++) {
+			struct sweep_knob *k = &sw->knob[j];
+			char why[ERR_MAX];
+			int ret;
+
+			k->touched = true;
+			ret = sweep_set(&k->ch, k->values[p->ki[j]], why);
+			if (ret)
+				return err_set(err, ret, "set %s on %s: %s", k->d->name,
+					       knobs_side_name(&k->ch.t), why);
+		}
+		return 0;
+	}
+	return 0;
+}
+
+/* The MSS of the swept direction's sender, from the first point's connection. */
+static uint32_t sweep_mss_of(const struct session_result *r, bool response)
+{
+	const struct end_result *e[2] = { response ? &r->remote : &r->local,
+					  response ? &r->local : &r->remote };
+
+	for (int i = 0; i < 2; i++)
+		if (e[i]->nsocks && e[i]->socks[0].tcp.has && e[i]->socks[0].tcp.snd_mss)
+			return e[i]->socks[0].tcp.snd_mss;
+	return 0;
+}
+
+/* Text of a figure, "n/a" when missing. */
+static const char *sweep_num(char *buf, size_t len, double v, int prec)
+{
+	if (!isfinite(v))
+		return "n/a";
+	snprintf(buf, len, "%.*f", prec, v);
+	return buf;
+}
+
+/* Width of the point column. */
+static int sweep_name_width(const struct sweep *sw)
+{
+	int w = 12;
+
+	for (unsigned i = 0; i < sw->npt; i++)
+		if ((int)strlen(sw->pt[i].name) > w)
+			w = (int)strlen(sw->pt[i].name);
+	return w;
+}
+
+/* The column titles of the per-point lines and the table. */
+static void sweep_titles(const struct sweep *sw)
+{
+	bool rr = test_is_rr(sw->o.so.p.type);
+	char ci[32];
+
+	snprintf(ci, sizeof(ci), "+-%.0f%%ci", sw->o.it.level);
+	printf("%-*s %12s", sweep_name_width(sw), "Point",
+	       sw->units[0] ? sw->units : rr ? "Trans/s" : "10^6bits/s");
+	if (sw->o.iterating)
+		printf(" %10s", ci);
+	if (rr)
+		printf(" %9s %9s", "p50 us", "p99 us");
+	if (sw->o.local_cpu)
+		printf(" %7s", "lCPU %");
+	if (sw->o.remote_cpu)
+		printf(" %7s", "rCPU %");
+	if (!sw->o.no_db)
+		printf(" %6s", "Run");
+	printf("\n");
+}
+
+/* One point as a line of the table (without its newline). */
+static void sweep_row(const struct sweep *sw, const struct sweep_point *p)
+{
+	bool rr = test_is_rr(sw->o.so.p.type);
+	char b[6][32];
+
+	printf("%-*s ", sweep_name_width(sw), p->name);
+	if (p->failed && !isfinite(p->thr)) {
+		printf("failed: %s", p->failure);
+		return;
+	}
+	printf("%12s", sweep_num(b[0], 32, p->thr, 2));
+	if (sw->o.iterating)
+		printf(" %10s", sweep_num(b[1], 32, p->ci, 2));
+	if (rr)
+		printf(" %9s %9s", sweep_num(b[2], 32, p->p50, 1), sweep_num(b[3], 32, p->p99, 1));
+	if (sw->o.local_cpu)
+		printf(" %7s", sweep_num(b[4], 32, p->lcpu, 1));
+	if (sw->o.remote_cpu)
+		printf(" %7s", sweep_num(b[5], 32, p->rcpu, 1));
+	if (!sw->o.no_db) {
+		if (p->run_id)
+			printf(" %6lld", (long long)p->run_id);
+		else
+			printf(" %6s", "-");
+	}
+	if (p->failed)
+		printf("  (failed: %s)", p->failure);
+}
+
+/* The sweep as stored with store_add_sweep: what was asked for. */
+static json_t *sweep_spec_json(const struct sweep *sw)
+{
+	char text[256];
+	json_t *spec = json_pack("{s:s, s:s, s:s, s:b}", "kind", kind_names[sw->kind],
+				 "test", params_text(&sw->o.so.p, text, sizeof(text)),
+				 "target", sw->target, "reverse", sw->reverse);
+	json_t *pts = json_array(), *knobs = json_array();
+
+	for (unsigned i = 0; i < sw->npt; i++)
+		json_array_append_new(pts, json_string(sw->pt[i].name));
+	for (unsigned j = 0; j < sw->nknobs; j++) {
+		json_t *vals = json_array();
+
+		for (unsigned i = 0; i < sw->knob[j].n; i++)
+			json_array_append_new(vals, json_string(sw->knob[j].values[i]));
+		json_array_append_new(knobs, json_pack("{s:s, s:s, s:o}", "name", sw->knob[j].d->name,
+						       "side", sw->knob[j].remote ? "remote" : "local",
+						       "values", vals));
+	}
+	json_object_set_new(spec, "points", pts);
+	json_object_set_new(spec, "knobs", knobs);
+	if (sw->kind == SW_SIZE) {
+		json_object_set_new(spec, "mss", json_integer(sw->mss));
+		json_object_set_new(spec, "response", json_boolean(sw->response));
+	}
+	return spec;
+}
+
+/* Make the sweep's record; on failure the sweep goes on unstored. */
+static void sweep_record(struct sweep *sw)
+{
+	struct store *st = NULL;
+	json_t *spec;
+	char err[ERR_MAX] = "";
+	int ret;
+
+	if (sw->o.no_db)
+		return;
+	spec = sweep_spec_json(sw);
+	ret = spec ? store_open(&st, sw->o.db_path[0] ? sw->o.db_path : NULL, err) :
+		     err_set(err, -ENOMEM, "out of memory");
+	if (!ret)
+		ret = store_add_sweep(st, kind_names[sw->kind], spec, &sw->sweep_id, err);
+	store_close(st);
+	json_decref(spec);
+	if (ret) {
+		fprintf(stderr, WHO ": the sweep is not stored: %s\n", err);
+		sw->o.no_db = true;
+	}
+}
+
+/* Run point i and keep its figures; false when the sweep must stop. */
+static bool sweep_point(struct sweep *sw, unsigned i)
+{
+	static struct run_summary sum;
+	struct sweep_point *p = &sw->pt[i];
+	char err[ERR_MAX] = "";
+	bool human = sw->o.fmt == OUT_HUMAN;
+
+	p->thr = p->ci = p->p50 = p->p99 = p->lcpu = p->rcpu = NAN;
+	p->ran = true;
+	sw->nrun = i + 1;
+	if (sweep_apply(sw, p, err)) {
+		p->failed = true;
+		snprintf(p->failure, sizeof(p->failure), "%s", err);
+		if (human) {
+			sweep_row(sw, p);
+			printf("\n");
+		}
+		return true;
+	}
+	run_iterate(&sw->c, &sum);
+	p->iterations = sum.iterations;
+	p->failed = sum.failed;
+	snprintf(p->failure, sizeof(p->failure), "%s", sum.failure);
+	if (!sum.failed || sum.res.elapsed > 0) {
+		p->thr = sum.mean_throughput;
+		if (sum.iterating && sum.thr.n >= 2 && isfinite(sum.thr.half_width))
+			p->ci = sum.thr.half_width;
+		if (sum.res.local.has_lat && sum.res.local.lat.count) {
+			p->p50 = sum.res.local.lat.p50_us;
+			p->p99 = sum.res.local.lat.p99_us;
+		}
+		if (sw->o.local_cpu && sum.res.local.cpu.ncpu)
+			p->lcpu = sum.mean_lcpu;
+		if (sw->o.remote_cpu && sum.res.remote.cpu.ncpu)
+			p->rcpu = sum.mean_rcpu;
+		if (sum.res.units && !sw->units[0])
+			snprintf(sw->units, sizeof(sw->units), "%s", sum.res.units);
+		if (sum.res.target[0] && !sw->target_of_run) {
+			snprintf(sw->target, sizeof(sw->target), "%s", sum.res.target);
+			sw->target_of_run = true;
+		}
+	}
+	if (sw->kind == SW_SIZE && i == 0 && !sw->mss_given) {
+		uint32_t sizes[64];
+		uint64_t v[64];
+		int n;
+
+		sw->mss = sum.failed ? 0 : sweep_mss_of(&sum.res, sw->response);
+		n = sw->mss ? sweep_sizes(sw->mss, sizes, 64) : 0;
+		for (int j = 1; j < n; j++)
+			v[j - 1] = sizes[j];
+		if (n > 1 && sweep_add_values(sw, v, (unsigned)n - 1, err)) {
+			fprintf(stderr, WHO ": %s\n", err);
+			n = 0;
+		}
+		if (!sw->mss && !sum.failed) {
+			p->failed = true;
+			snprintf(p->failure, sizeof(p->failure),
+				 "the connection reported no MSS (give --mss N)");
+		}
+		if (human && sw->mss)
+			printf("# MSS %u (the first point's connection): %u points\n", sw->mss,
+			       sw->npt);
+		sweep_record(sw);
+	}
+	if (sum.iterations && run_store(&sw->c, &sum, "sweep", sw->sweep_id, p->name,
+						 &p->run_id, NULL))
+		p->run_id = 0;
+	run_summary_free(&sum);
+	if (human) {
+		sweep_row(sw, p);
+		printf("\n");
+		fflush(stdout);
+	}
+	if (sw->c.signals)
+		sw->interrupted = true;
+	/* A tunetopd that cannot be reached fails every later point the same way. */
+	if (p->failed && strstr(p->failure, "connect to tunetopd"))
+		sw->unreachable = true;
+	return !sw->interrupted && !sw->unreachable && !(sw->kind == SW_SIZE && !sw->mss);
+}
+
+/* What point i's neighbours would have it, as sweep_cliffs measures it. */
+static double sweep_expected(const double *rate, unsigned n, unsigned i)
+{
+	long l, r;
+
+	for (l = (long)i - 1; l >= 0 && !isfinite(rate[l]); l--)
+		;
+	for (r = (long)i + 1; r < (long)n && !isfinite(rate[r]); r++)
+		;
+	if (l >= 0 && r < (long)n)
+		return rate[l] + (double)((long)i - l) / (double)(r - l) * (rate[r] - rate[l]);
+	return l >= 0 ? rate[l] : r < (long)n ? rate[r] : NAN;
+}
+
+/*
+ * Mark cliffs along each curve: the whole sweep, or with two knobs each
+ * row of the second knob's values.  Failed points are gaps (NAN).  A
+ * curve's first measured point has nothing before it to fall from: below
+ * its one neighbour it is the foot of a rising curve (seed 001's burst 0),
+ * not a cliff, so its flag is dropped.
+ */
+static unsigned sweep_mark_cliffs(struct sweep *sw)
+{
+	unsigned row = sw->nknobs == 2 ? sw->knob[1].n : sw->nrun, found = 0;
+	double rate[SWEEP_MAX_POINTS], noise[SWEEP_MAX_POINTS];
+	bool cliff[SWEEP_MAX_POINTS];
+
+	if (!row)
+		return 0;
+	for (unsigned s = 0; s < sw->nrun; s += row) {
+		unsigned n = s + row > sw->nrun ? sw->nrun - s : row;
+
+		for (unsigned i = 0; i < n; i++) {
+			const struct sweep_point *p = &sw->pt[s + i];
+
+			rate[i] = p->failed ? NAN : p->thr;
+			noise[i] = isfinite(p->ci) ? p->ci : 0;
+		}
+		sweep_cliffs(rate, noise, n, CLIFF_NOISE_PCT, CLIFF_K, CLIFF_MIN_DROP, cliff);
+		for (unsigned i = 0; i < n; i++)
+			if (isfinite(rate[i])) {
+				cliff[i] = false;
+				break;
+			}
+		for (unsigned i = 0; i < n; i++) {
+			struct sweep_point *p = &sw->pt[s + i];
+			double e = sweep_expected(rate, n, i);
+
+			p->cliff = cliff[i];
+			found += cliff[i];
+			p->drop_pct = cliff[i] && e > 0 ? 100 * (e - p->thr) / e : NAN;
+		}
+	}
+	return found;
+}
+
+/* A number for JSON, null when missing. */
+static json_t *sweep_jnum(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* The --json document: kind, target, test, points, cliffs. */
+static int sweep_print_json(const struct sweep *sw)
+{
+	json_t *doc = sweep_spec_json(sw), *pts = json_array(), *cliffs = json_array();
+	char *s;
+
+	for (unsigned i = 0; i < sw->nrun; i++) {
+		const struct sweep_point *p = &sw->pt[i];
+		json_t *value;
+
+		if (sw->kind != SW_KNOB)
+			value = json_integer((json_int_t)p->value);
+		else if (sw->nknobs == 1)
+			value = json_string(sw->knob[0].values[p->ki[0]]);
+		else
+			value = json_pack("[s,s]", sw->knob[0].values[p->ki[0]],
+					  sw->knob[1].values[p->ki[1]]);
+		json_array_append_new(pts, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:i, s:b, s:o, s:b, s:o}",
+			"point", p->name, "value", value,
+			"run_id", p->run_id ? json_integer(p->run_id) : json_null(),
+			"throughput", sweep_jnum(p->thr), "ci", sweep_jnum(p->ci),
+			"p50", sweep_jnum(p->p50), "p99", sweep_jnum(p->p99),
+			"lcpu", sweep_jnum(p->lcpu), "rcpu", sweep_jnum(p->rcpu),
+			"iterations", (int)p->iterations, "cliff", p->cliff,
+			"drop_pct", sweep_jnum(p->drop_pct), "failed", p->failed,
+			"failure", p->failed ? json_string(p->failure) : json_null()));
+		if (p->cliff)
+			json_array_append_new(cliffs, json_string(p->name));
+	}
+	json_object_set_new(doc, "points", pts);
+	json_object_set_new(doc, "cliffs", cliffs);
+	json_object_set_new(doc, "units", json_string(sw->units));
+	json_object_set_new(doc, "sweep_id", sw->sweep_id ? json_integer(sw->sweep_id) : json_null());
+	json_object_set_new(doc, "planned", json_integer(sw->npt));
+	json_object_set_new(doc, "interrupted", json_boolean(sw->interrupted));
+	json_object_set_new(doc, "knobs_restored", json_boolean(!sw->restore_failed));
+	s = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(doc);
+	if (!s)
+		return -ENOMEM;
+	printf("%s\n", s);
+	free(s);
+	return 0;
+}
+
+/* The final table, cliffs marked. */
+static void sweep_print_table(const struct sweep *sw)
+{
+	printf("\nSweep %s", kind_names[sw->kind]);
+	if (sw->sweep_id)
+		printf(" %lld", (long long)sw->sweep_id);
+	printf(": %u of %u points", sw->nrun, sw->npt);
+	if (sw->target[0])
+		printf(", %s", sw->target);
+	printf("\n");
+	sweep_titles(sw);
+	for (unsigned i = 0; i < sw->nrun; i++) {
+		const struct sweep_point *p = &sw->pt[i];
+
+		sweep_row(sw, p);
+		if (p->cliff)
+			printf("  <-- cliff: %.0f %% below its neighbours", p->drop_pct);
+		printf("\n");
+	}
+	printf("Cliffs: a drop beyond %g x the run-to-run noise (%s) and %g %% below the neighbours' line\n",
+	       CLIFF_K, sw->o.iterating ? "the confidence half-width" : "3 % of the rate",
+	       CLIFF_MIN_DROP);
+	if (sw->interrupted)
+		printf("Interrupted: %u of %u points run\n", sw->nrun, sw->npt);
+	if (sw->unreachable)
+		printf("Stopped: the target cannot be reached\n");
+}
+
+/* The header: what is swept, on what test, against what target. */
+static void sweep_print_header(const struct sweep *sw)
+{
+	char text[256], err[ERR_MAX];
+	const struct cli_opts *o = &sw->o;
+	struct test_params first = o->so.p;
+
+	printf("tunetop sweep %s", kind_names[sw->kind]);
+	if (sw->kind == SW_SIZE)
+		printf(": %s sizes 1, 2, 4 ... below the MSS, MSS, MSS+1 ... 3MSS+1 (packet_byte_script)",
+		       sw->response ? "response" : "request");
+	else if (sw->kind == SW_BURST && sw->reverse)
+		printf(" (reverse: the ends trade -r, -s/-S, -T and --set sides)");
+	if (sw->kind == SW_SIZE && !sw->mss_given)
+		printf(", the points follow the first one's MSS\n");
+	else
+		printf(", %u point%s\n", sw->npt, sw->npt == 1 ? "" : "s");
+	/* The test as its first point runs it. */
+	if (sw->kind != SW_KNOB)
+		sweep_point_params(sw, sw->pt[0].value, &first, err);
+	printf("Test: %s%s\n", params_text(&first, text, sizeof(text)),
+	       sw->kind != SW_KNOB ? " (the first point)" : "");
+	if (o->so.host)
+		printf("Target: tunetopd at %s\n", o->so.host);
+	else if (o->so.lab)
+		printf("Target: lab %s (client in %s-a, server in %s-b)\n", lab_name(o->so.lab),
+		       lab_name(o->so.lab), lab_name(o->so.lab));
+	else
+		printf("Target: loopback (%s)\n", o->so.why ? o->so.why : "embedded server");
+	for (unsigned j = 0; j < sw->nknobs; j++)
+		printf("Knob %s on %s: %s now, swept over %u values\n", sw->knob[j].d->name,
+		       knobs_side_name(&sw->knob[j].ch.t), sw->knob[j].ch.original, sw->knob[j].n);
+	sweep_titles(sw);
+	fflush(stdout);
+}
+
+/* The sweep after its options: target, knobs, points, output, restore. */
+static int sweep_run(struct sweep *sw)
+{
+	int ret = 0;
+
+	if (run_ctx_open(&sw->c, &sw->o, WHO))
+		return 1;
+	sw->ctx_open = true;
+	if (sw->o.so.host)
+		snprintf(sw->target, sizeof(sw->target), "tunetopd at %s", sw->o.so.host);
+	else if (sw->o.so.lab)
+		snprintf(sw->target, sizeof(sw->target), "lab: %s", lab_name(sw->o.so.lab));
+	else
+		snprintf(sw->target, sizeof(sw->target), "loopback (%s)",
+			 sw->o.so.why ? sw->o.so.why : "embedded server");
+	if (sweep_knobs_begin(sw)) {
+		sweep_restore(sw);
+		run_ctx_close(&sw->c);
+		return 1;
+	}
+	if (sw->o.fmt == OUT_HUMAN)
+		sweep_print_header(sw);
+	if (sw->kind != SW_SIZE || sw->mss_given)
+		sweep_record(sw);
+	for (unsigned i = 0; i < sw->npt; i++) {
+		sweep_take_signals(&sw->c);
+		if (sw->c.signals) {
+			sw->interrupted = true;
+			break;
+		}
+		if (!sweep_point(sw, i))
+			break;
+	}
+	sweep_take_signals(&sw->c);
+	if (sw->c.signals)
+		sw->interrupted = true;
+	sweep_restore(sw);
+	sweep_mark_cliffs(sw);
+	if (sw->o.fmt == OUT_JSON)
+		sweep_print_json(sw);
+	else
+		sweep_print_table(sw);
+	fflush(stdout);
+	for (unsigned i = 0; i < sw->nrun; i++)
+		if (sw->pt[i].failed) {
+			fprintf(stderr, WHO ": point %s failed: %s\n", sw->pt[i].name,
+				sw->pt[i].failure);
+			ret = 1;
+		}
+	if (sw->kind == SW_SIZE && !sw->mss && !ret) {
+		fprintf(stderr, WHO ": the MSS is unknown, so the size sweep stopped after its first point\n");
+		ret = 1;
+	}
+	run_ctx_close(&sw->c);
+	if (sw->restore_failed)
+		return 1;
+	if (sw->interrupted && sw->nrun < sw->npt)
+		return 130;
+	return ret;
+}
+
+int sweep_main(int argc, char **argv)
+{
+	static struct sweep sw;
+	static char line[1024];
+	static char *pargv[PRESET_WORDS + 260];
+	char *words[PRESET_WORDS];
+	unsigned nw = 0;
+	int ret, i;
+
+	memset(&sw, 0, sizeof(sw));
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		sweep_usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? 2 : 0;
+	}
+	if (!strcmp(argv[1], "preset")) {
+		if (argc > 2 && argv[2][0] == '-' && strcmp(argv[2], "-h") && strcmp(argv[2], "--help")) {
+			fprintf(stderr, WHO " preset: %s before the name; accepted: tunetop sweep preset [NAME [run options]]\n",
+				argv[2]);
+			return 2;
+		}
+		if (argc > 2 && argv[2][0] == '-') {
+			sweep_usage(stdout);
+			return 0;
+		}
+		ret = sweep_preset(argc > 2 ? argv[2] : NULL, line, sizeof(line), words, &nw);
+		if (ret || !nw)
+			return ret;
+		if (argc - 3 > 256) {
+			fprintf(stderr, WHO ": too many arguments; accepted: at most 256 run options\n");
+			return 2;
+		}
+		/* "sweep KIND ARGS... [the user's run options]". */
+		pargv[0] = argv[0];
+		for (i = 0; i < (int)nw; i++)
+			pargv[i + 1] = words[i];
+		for (int j = 3; j < argc; j++)
+			pargv[++i] = argv[j];
+		pargv[++i] = NULL;
+		argc = i;
+		argv = pargv;
+	}
+	for (i = 0; i < 4; i++)
+		if (!strcmp(argv[1], kind_names[i]))
+			break;
+	if (i == 4) {
+		fprintf(stderr, WHO ": unknown sweep '%s'; accepted: %s\n", argv[1], KINDS_HINT);
+		return 2;
+	}
+	sw.kind = (enum sweep_kind)i;
+	ret = sweep_setup(&sw, argc, argv);
+	if (ret) {
+		catalog_free(sw.cat);
+		return ret < 0 ? 0 : ret;
+	}
+	ret = sweep_run(&sw);
+	catalog_free(sw.cat);
+	return ret;
+}

@@ -1,0 +1,996 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* store.c - run history in SQLite: schema, migration, runs, baselines, sweeps. */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <jansson.h>
+#include <sqlite3.h>
+
+#include "store.h"
+#include "util.h"
+
+/* How long a writer waits for another one before "database is locked". */
+#define STORE_TIMEOUT_MS 5000
+
+struct store {
+	sqlite3 *db;
+	unsigned timeout_ms;
+	char path[PATH_MAX];
+};
+
+/*
+ * Schema version 1, verbatim as the first tunetop wrote it: files in the
+ * wild were made by this text, so it is never edited; changes go in a new
+ * step below (docs/store.md).
+ */
+static const char store_schema_v1[] =
+	"CREATE TABLE runs (\n"
+	"	id INTEGER PRIMARY KEY,\n"
+	"	time REAL NOT NULL,\n"
+	"	test TEXT NOT NULL,\n"
+	"	target TEXT NOT NULL,\n"
+	"	source TEXT NOT NULL,\n"
+	"	failed INTEGER NOT NULL,\n"
+	"	throughput REAL,\n"
+	"	units TEXT NOT NULL,\n"
+	"	p50_us REAL,\n"
+	"	p99_us REAL,\n"
+	"	lcpu REAL,\n"
+	"	rcpu REAL,\n"
+	"	lsd REAL,\n"
+	"	rsd REAL,\n"
+	"	params TEXT NOT NULL,\n"
+	"	result TEXT NOT NULL\n"
+	");\n"
+	"CREATE TABLE series (\n"
+	"	run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+	"	data TEXT NOT NULL\n"
+	");\n";
+
+/*
+ * Version 2: sweeps, the sweep and point of a run, the baseline key of a
+ * run (filled for old rows by tunetop_params_key(), a function this file
+ * registers), the baselines table and the indexes lists and lookups use.
+ */
+static const char store_schema_v2[] =
+	"CREATE TABLE sweeps (\n"
+	"	id INTEGER PRIMARY KEY,\n"
+	"	kind TEXT NOT NULL,\n"
+	"	spec TEXT NOT NULL,\n"
+	"	time REAL NOT NULL\n"
+	");\n"
+	"ALTER TABLE runs ADD COLUMN sweep_id INTEGER REFERENCES sweeps(id) ON DELETE SET NULL;\n"
+	"ALTER TABLE runs ADD COLUMN point TEXT NOT NULL DEFAULT '';\n"
+	"ALTER TABLE runs ADD COLUMN params_key TEXT;\n"
+	"UPDATE runs SET params_key = tunetop_params_key(test, params);\n"
+	"CREATE TABLE baselines (\n"
+	"	params_key TEXT PRIMARY KEY NOT NULL,\n"
+	"	run_id INTEGER NOT NULL UNIQUE REFERENCES runs(id) ON DELETE CASCADE\n"
+	");\n"
+	"CREATE INDEX runs_time ON runs(time);\n"
+	"CREATE INDEX runs_params_key ON runs(params_key);\n"
+	"CREATE INDEX runs_sweep ON runs(sweep_id);\n"
+	"CREATE INDEX series_run ON series(run_id);\n";
+
+/* steps[v] takes a database from version v to v + 1. */
+static const char *const store_steps[STORE_SCHEMA_VERSION] = {
+	store_schema_v1,
+	store_schema_v2,
+};
+
+/* Members of params that do not change what a test measures. */
+static const char *const volatile_params[] = {
+	"duration", "sample_ms", "capture", "lcpu", "rcpu",
+};
+
+/* The default database path (see store_default_path), its directory made. */
+static int default_path(char *buf, size_t len, char *err)
+{
+	const char *e = getenv("TUNETOP_DB");
+	char dir[PATH_MAX];
+	int n, rc;
+
+	if (e && *e) {
+		n = snprintf(buf, len, "%s", e);
+		if (n < 0 || (size_t)n >= len)
+			return err_set(err, -ENAMETOOLONG,
+				       "TUNETOP_DB: path too long");
+		return 0;
+	}
+	if ((e = getenv("XDG_DATA_HOME")) && *e == '/')
+		n = snprintf(dir, sizeof(dir), "%s/tunetop", e);
+	else if ((e = getenv("HOME")) && *e)
+		n = snprintf(dir, sizeof(dir), "%s/.local/share/tunetop", e);
+	else
+		return err_set(
+			err, -ENOENT,
+			"database: no data directory: set --db, TUNETOP_DB, XDG_DATA_HOME or HOME");
+	if (n < 0 || (size_t)n >= sizeof(dir))
+		return err_set(err, -ENAMETOOLONG,
+			       "database: data directory path too long");
+	rc = util_mkdir_p(dir);
+	if (rc)
+		return err_set(err, rc, "%s: %s", dir, strerror(-rc));
+	n = snprintf(buf, len, "%s/runs.db", dir);
+	if (n < 0 || (size_t)n >= len)
+		return err_set(err, -ENAMETOOLONG,
+			       "database: data directory path too long");
+	return 0;
+}
+
+const char *store_default_path(char *buf, size_t len)
+{
+	int rc = default_path(buf, len, NULL);
+
+	if (rc) {
+		errno = -rc;
+		return NULL;
+	}
+	return buf;
+}
+
+/*
+ * Turn an SQLite failure into -errno and one line naming the file, what
+ * was being done and what to do about it.
+ */
+static int store_fail(const struct store *s, int rc, const char *what,
+		      char *err)
+{
+	const char *msg = s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc);
+	int sys = s->db ? sqlite3_system_errno(s->db) : 0;
+	char ctx[96] = "";
+
+	if (what)
+		snprintf(ctx, sizeof(ctx), "%s: ", what);
+	switch (rc & 0xff) {
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		return err_set(
+			err, -EBUSY,
+			"%s: %sdatabase is locked (another tunetop holds it for more than %g s); try again",
+			s->path, ctx, s->timeout_ms / 1000.0);
+	case SQLITE_FULL:
+		return err_set(
+			err, -ENOSPC,
+			"%s: %sdisk full (%s); free space or choose another --db",
+			s->path, ctx, msg);
+	case SQLITE_NOTADB:
+		return err_set(err, -EBADMSG, "%s: not a tunetop database (%s)",
+			       s->path, msg);
+	case SQLITE_CORRUPT:
+		return err_set(
+			err, -EBADMSG,
+			"%s: %sdatabase is corrupt (%s); move it aside to start a new one",
+			s->path, ctx, msg);
+	case SQLITE_CANTOPEN:
+		sys = sys ? sys : EACCES;
+		return err_set(err, -sys, "%s: cannot open the database (%s)",
+			       s->path, strerror(sys));
+	case SQLITE_READONLY:
+		return err_set(err, -EROFS,
+			       "%s: %sread-only (%s); choose a writable --db",
+			       s->path, ctx, msg);
+	case SQLITE_IOERR:
+		if (sys == ENOSPC || sys == EDQUOT || sys == EFBIG)
+			return err_set(
+				err, -ENOSPC,
+				"%s: %sdisk full (%s); free space or choose another --db",
+				s->path, ctx, strerror(sys));
+		sys = sys ? sys : EIO;
+		return err_set(err, -sys, "%s: %sI/O error (%s)", s->path, ctx,
+			       strerror(sys));
+	case SQLITE_NOMEM:
+		return err_set(err, -ENOMEM, "%s: %s%s", s->path, ctx, msg);
+	case SQLITE_CONSTRAINT:
+		return err_set(err, -EINVAL, "%s: %s%s", s->path, ctx, msg);
+	default:
+		return err_set(err, -EIO, "%s: %s%s", s->path, ctx, msg);
+	}
+}
+
+/* Run SQL with no results. */
+static int store_exec(struct store *s, const char *sql, const char *what,
+		      char *err)
+{
+	int rc = sqlite3_exec(s->db, sql, NULL, NULL, NULL);
+
+	return rc == SQLITE_OK ? 0 : store_fail(s, rc, what, err);
+}
+
+/* Prepare one statement. */
+static int store_prepare(struct store *s, const char *sql, sqlite3_stmt **st,
+			 const char *what, char *err)
+{
+	int rc = sqlite3_prepare_v2(s->db, sql, -1, st, NULL);
+
+	return rc == SQLITE_OK ? 0 : store_fail(s, rc, what, err);
+}
+
+/* Start a write transaction, taking the write lock now (or timing out). */
+static int tx_begin(struct store *s, const char *what, char *err)
+{
+	return store_exec(s, "BEGIN IMMEDIATE", what, err);
+}
+
+/* Commit when rc is 0, else roll back; returns rc or the commit's error. */
+static int tx_end(struct store *s, int rc, const char *what, char *err)
+{
+	if (rc == 0) {
+		rc = store_exec(s, "COMMIT", what, err);
+		if (rc == 0)
+			return 0;
+	}
+	if (!sqlite3_get_autocommit(s->db))
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
+/* One integer from a query with no parameters. */
+static int query_int(struct store *s, const char *sql, int64_t *v,
+		     const char *what, char *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	rc = store_prepare(s, sql, &st, what, err);
+	if (rc)
+		return rc;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*v = sqlite3_column_int64(st, 0);
+		rc = 0;
+	} else {
+		rc = store_fail(s, rc == SQLITE_DONE ? SQLITE_ERROR : rc, what,
+				err);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/*
+ * Whether the file belongs to another application: no tunetop version and
+ * tables already there, or a version but no runs table.  Those files are
+ * refused and left as they are.
+ */
+static int check_ours(struct store *s, int64_t version, char *err)
+{
+	int64_t tables, runs;
+	int rc;
+
+	rc = query_int(s, "SELECT count(*) FROM sqlite_schema", &tables, NULL,
+		       err);
+	if (rc)
+		return rc;
+	rc = query_int(
+		s,
+		"SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'runs'",
+		&runs, NULL, err);
+	if (rc)
+		return rc;
+	if ((version == 0 && tables > 0) || (version > 0 && runs == 0))
+		return err_set(
+			err, -EBADMSG,
+			"%s: not a tunetop database (it holds another application's tables); choose another --db",
+			s->path);
+	return 0;
+}
+
+/* The running version of the schema, refusing versions newer than ours. */
+static int read_version(struct store *s, int64_t *version, char *err)
+{
+	int rc = query_int(s, "PRAGMA user_version", version, NULL, err);
+
+	if (rc)
+		return rc;
+	if (*version > STORE_SCHEMA_VERSION || *version < 0)
+		return err_set(
+			err, -ENOTSUP,
+			"%s: schema version %lld is newer than this tunetop's (%d); use a newer tunetop or another --db",
+			s->path, (long long)*version, STORE_SCHEMA_VERSION);
+	return 0;
+}
+
+/* SQL function tunetop_params_key(test, params_text) for the v2 migration. */
+static void params_key_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const char *test = (const char *)sqlite3_value_text(argv[0]);
+	const char *text = (const char *)sqlite3_value_text(argv[1]);
+	json_t *params;
+	char *key;
+
+	if (!test || !text) {
+		sqlite3_result_null(ctx);
+		return;
+	}
+	params = json_loads(text, JSON_DECODE_ANY, NULL);
+	if (!params) {
+		/* An unreadable old row just has no baseline. */
+		sqlite3_result_null(ctx);
+		return;
+	}
+	key = store_params_key(test, params);
+	json_decref(params);
+	if (!key) {
+		sqlite3_result_error_nomem(ctx);
+		return;
+	}
+	sqlite3_result_text(ctx, key, -1, free);
+}
+
+/*
+ * Bring the schema to STORE_SCHEMA_VERSION one step at a time, each step
+ * in its own write transaction that re-reads the version, so two tunetops
+ * opening one old file at once migrate it once.
+ */
+static int store_migrate(struct store *s, char *err)
+{
+	int64_t version;
+	char sql[64];
+	int rc;
+
+	for (;;) {
+		rc = tx_begin(s, "migrate", err);
+		if (rc)
+			return rc;
+		rc = read_version(s, &version, err);
+		if (!rc)
+			rc = check_ours(s, version, err);
+		if (rc || version == STORE_SCHEMA_VERSION)
+			return tx_end(s, rc, "migrate", err);
+		rc = store_exec(s, store_steps[version], "migrate", err);
+		if (!rc) {
+			snprintf(sql, sizeof(sql), "PRAGMA user_version = %lld",
+				 (long long)version + 1);
+			rc = store_exec(s, sql, "migrate", err);
+		}
+		rc = tx_end(s, rc, "migrate", err);
+		if (rc)
+			return rc;
+	}
+}
+
+/*
+ * Switch to WAL mode.  The switch takes its exclusive lock without the
+ * busy handler, so two tunetops making a new file at once wait here.
+ */
+static int set_wal(struct store *s, char *err)
+{
+	uint64_t deadline = now_ns() + s->timeout_ms * 1000000ull;
+	const unsigned char *mode;
+	sqlite3_stmt *st;
+	int rc;
+
+	for (;;) {
+		rc = store_prepare(s, "PRAGMA journal_mode = WAL", &st,
+				   "set WAL mode", err);
+		if (rc)
+			return rc;
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW) {
+			mode = sqlite3_column_text(st, 0);
+			rc = mode && !strcmp((const char *)mode, "wal")
+				     ? 0
+				     : err_set(err, -ENOTSUP,
+					       "%s: cannot use WAL mode (journal mode stays '%s'); choose a --db on a local file system",
+					       s->path,
+					       mode ? (const char *)mode : "?");
+			sqlite3_finalize(st);
+			return rc;
+		}
+		sqlite3_finalize(st);
+		if ((rc & 0xff) != SQLITE_BUSY || now_ns() >= deadline)
+			return store_fail(s, rc, "set WAL mode", err);
+		sqlite3_sleep(10);
+	}
+}
+
+/* Parse an optional unsigned environment variable. */
+static int env_uint(const char *name, uint64_t max, uint64_t *v, char *err)
+{
+	const char *e = getenv(name);
+
+	if (!e || !*e)
+		return 0;
+	if (parse_uint(e, 0, max, v))
+		return err_set(err, -EINVAL,
+			       "%s: '%s': accepted is an integer 0..%llu", name,
+			       e, (unsigned long long)max);
+	return 0;
+}
+
+int store_open(struct store **sp, const char *path, char *err)
+{
+	uint64_t timeout = STORE_TIMEOUT_MS, max_pages = 0;
+	struct store *s;
+	int64_t version;
+	char sql[64];
+	int rc, n;
+
+	*sp = NULL;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return err_set(err, -ENOMEM, "database: out of memory");
+	if (path) {
+		n = snprintf(s->path, sizeof(s->path), "%s", path);
+		rc = n < 0 || (size_t)n >= sizeof(s->path)
+			     ? err_set(err, -ENAMETOOLONG,
+				       "%.64s...: path too long", path)
+			     : 0;
+	} else {
+		rc = default_path(s->path, sizeof(s->path), err);
+	}
+	if (!rc)
+		rc = env_uint("TUNETOP_DB_TIMEOUT_MS", 3600000, &timeout, err);
+	if (!rc)
+		rc = env_uint("TUNETOP_DB_MAX_PAGES", INT_MAX, &max_pages, err);
+	if (rc)
+		goto fail;
+	s->timeout_ms = (unsigned)timeout;
+
+	rc = sqlite3_open_v2(s->path, &s->db,
+			     SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+	if (rc != SQLITE_OK) {
+		rc = store_fail(s, rc, NULL, err);
+		goto fail;
+	}
+	sqlite3_extended_result_codes(s->db, 1);
+	sqlite3_busy_timeout(s->db, (int)s->timeout_ms);
+
+	/*
+	 * Look before writing anything: the first read tells a garbage file
+	 * (SQLITE_NOTADB) and a newer or foreign schema is refused untouched,
+	 * before journal_mode=WAL rewrites the header.
+	 */
+	rc = store_exec(s, "BEGIN", NULL, err);
+	if (rc)
+		goto fail;
+	rc = read_version(s, &version, err);
+	if (!rc)
+		rc = check_ours(s, version, err);
+	rc = tx_end(s, rc, NULL, err);
+	if (rc)
+		goto fail;
+
+	rc = set_wal(s, err);
+	if (!rc)
+		rc = store_exec(s, "PRAGMA foreign_keys = ON", NULL, err);
+	if (!rc && max_pages) {
+		snprintf(sql, sizeof(sql), "PRAGMA max_page_count = %llu",
+			 (unsigned long long)max_pages);
+		rc = store_exec(s, sql, NULL, err);
+	}
+	if (!rc &&
+	    sqlite3_create_function(s->db, "tunetop_params_key", 2,
+				    SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+				    params_key_fn, NULL, NULL) != SQLITE_OK)
+		rc = store_fail(s, sqlite3_errcode(s->db), NULL, err);
+	/* Up to date: no write transaction, so the open never waits. */
+	if (!rc && version != STORE_SCHEMA_VERSION)
+		rc = store_migrate(s, err);
+	if (rc)
+		goto fail;
+	*sp = s;
+	return 0;
+fail:
+	store_close(s);
+	return rc;
+}
+
+void store_close(struct store *s)
+{
+	if (!s)
+		return;
+	sqlite3_close(s->db);
+	free(s);
+}
+
+const char *store_path(const struct store *s)
+{
+	return s->path;
+}
+
+void store_run_init(struct store_run *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->throughput = NAN;
+	r->p50_us = r->p99_us = NAN;
+	r->lcpu = r->rcpu = NAN;
+	r->lsd = r->rsd = NAN;
+}
+
+void store_run_free(struct store_run *r)
+{
+	json_decref(r->params);
+	json_decref(r->result);
+	json_decref(r->series);
+	r->params = r->result = r->series = NULL;
+}
+
+char *store_params_key(const char *test, const json_t *params)
+{
+	json_t *copy = params ? json_deep_copy(params) : json_null();
+	char *body, *key;
+
+	if (!copy)
+		return NULL;
+	if (json_is_object(copy))
+		for (size_t i = 0;
+		     i < sizeof(volatile_params) / sizeof(volatile_params[0]);
+		     i++)
+			json_object_del(copy, volatile_params[i]);
+	body = json_dumps(copy,
+			  JSON_SORT_KEYS | JSON_COMPACT | JSON_ENCODE_ANY);
+	json_decref(copy);
+	if (!body)
+		return NULL;
+	if (asprintf(&key, "%s %s", test ? test : "", body) < 0)
+		key = NULL;
+	free(body);
+	return key;
+}
+
+/* Bind a figure: NAN (n/a) is NULL. */
+static int bind_figure(sqlite3_stmt *st, int i, double v)
+{
+	return isnan(v) ? sqlite3_bind_null(st, i)
+			: sqlite3_bind_double(st, i, v);
+}
+
+/* A figure column: NULL is NAN. */
+static double col_figure(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL
+		       ? NAN
+		       : sqlite3_column_double(st, i);
+}
+
+/* A text column into a fixed buffer ("" for NULL, cut to fit). */
+static void col_str(sqlite3_stmt *st, int i, char *buf, size_t len)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	snprintf(buf, len, "%s", t ? (const char *)t : "");
+}
+
+/* Bind JSON as compact text (NULL json binds NULL); -ENOMEM when it cannot. */
+static int bind_json(sqlite3_stmt *st, int i, const json_t *j)
+{
+	char *text;
+
+	if (!j)
+		return sqlite3_bind_null(st, i) == SQLITE_OK ? 0 : -ENOMEM;
+	text = json_dumps(j, JSON_COMPACT | JSON_ENCODE_ANY);
+	if (!text)
+		return -ENOMEM;
+	return sqlite3_bind_text(st, i, text, -1, free) == SQLITE_OK ? 0
+								     : -ENOMEM;
+}
+
+/* Decode a JSON text column of run id; a NULL column gives NULL. */
+static int col_json(struct store *s, sqlite3_stmt *st, int i, int64_t id,
+		    const char *what, json_t **out, char *err)
+{
+	const char *text = (const char *)sqlite3_column_text(st, i);
+	json_error_t jerr;
+
+	*out = NULL;
+	if (!text)
+		return 0;
+	*out = json_loads(text, JSON_DECODE_ANY, &jerr);
+	if (!*out)
+		return err_set(err, -EBADMSG, "%s: run %lld: %s: bad JSON (%s)",
+			       s->path, (long long)id, what, jerr.text);
+	return 0;
+}
+
+/* Insert the run, its series and its baseline mark in the open transaction. */
+static int add_rows(struct store *s, struct store_run *r, char *err)
+{
+	static const char sql_run[] =
+		"INSERT INTO runs (time, test, target, source, failed, throughput, units, "
+		"p50_us, p99_us, lcpu, rcpu, lsd, rsd, params, result, sweep_id, point, params_key) "
+		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)";
+	sqlite3_stmt *st;
+	char *key;
+	int rc;
+
+	key = store_params_key(r->test, r->params);
+	if (!key)
+		return err_set(err, -ENOMEM, "%s: add run: out of memory",
+			       s->path);
+	rc = store_prepare(s, sql_run, &st, "add run", err);
+	if (rc) {
+		free(key);
+		return rc;
+	}
+	sqlite3_bind_double(st, 1, r->time);
+	sqlite3_bind_text(st, 2, r->test, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, r->target, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 4, r->source, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(st, 5, r->failed);
+	bind_figure(st, 6, r->throughput);
+	sqlite3_bind_text(st, 7, r->units, -1, SQLITE_TRANSIENT);
+	bind_figure(st, 8, r->p50_us);
+	bind_figure(st, 9, r->p99_us);
+	bind_figure(st, 10, r->lcpu);
+	bind_figure(st, 11, r->rcpu);
+	bind_figure(st, 12, r->lsd);
+	bind_figure(st, 13, r->rsd);
+	if (r->sweep_id)
+		sqlite3_bind_int64(st, 16, r->sweep_id);
+	sqlite3_bind_text(st, 17, r->point, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 18, key, -1, free);
+	if (bind_json(st, 14, r->params) || bind_json(st, 15, r->result)) {
+		sqlite3_finalize(st);
+		return err_set(err, -ENOMEM, "%s: add run: out of memory",
+			       s->path);
+	}
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_CONSTRAINT_FOREIGNKEY)
+		rc = err_set(err, -ENOENT,
+			     "%s: add run: sweep %lld: no such sweep", s->path,
+			     (long long)r->sweep_id);
+	else
+		rc = rc == SQLITE_DONE ? 0 : store_fail(s, rc, "add run", err);
+	sqlite3_finalize(st);
+	if (rc)
+		return rc;
+	r->id = sqlite3_last_insert_rowid(s->db);
+
+	if (r->series) {
+		rc = store_prepare(
+			s, "INSERT INTO series (run_id, data) VALUES (?1, ?2)",
+			&st, "add series", err);
+		if (rc)
+			return rc;
+		sqlite3_bind_int64(st, 1, r->id);
+		if (bind_json(st, 2, r->series)) {
+			sqlite3_finalize(st);
+			return err_set(err, -ENOMEM,
+				       "%s: add series: out of memory",
+				       s->path);
+		}
+		rc = sqlite3_step(st);
+		rc = rc == SQLITE_DONE ? 0
+				       : store_fail(s, rc, "add series", err);
+		sqlite3_finalize(st);
+		if (rc)
+			return rc;
+	}
+	if (!r->baseline)
+		return 0;
+	rc = store_prepare(
+		s,
+		"INSERT OR REPLACE INTO baselines (params_key, run_id) "
+		"SELECT params_key, id FROM runs WHERE id = ?1",
+		&st, "set baseline", err);
+	if (rc)
+		return rc;
+	sqlite3_bind_int64(st, 1, r->id);
+	rc = sqlite3_step(st);
+	rc = rc == SQLITE_DONE ? 0 : store_fail(s, rc, "set baseline", err);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int store_add(struct store *s, struct store_run *r, char *err)
+{
+	int rc;
+
+	if (!r->params || !r->result)
+		return err_set(err, -EINVAL,
+			       "%s: add run: params and result are required",
+			       s->path);
+	rc = tx_begin(s, "add run", err);
+	if (rc)
+		return rc;
+	rc = add_rows(s, r, err);
+	rc = tx_end(s, rc, "add run", err);
+	if (rc)
+		r->id = 0;
+	return rc;
+}
+
+/* The columns store_list and store_get read, in the order read_run expects. */
+#define RUN_COLUMNS                                                           \
+	"r.id, r.time, r.test, r.target, r.source, r.sweep_id, r.point, "     \
+	"b.run_id IS NOT NULL AS baseline, r.failed, r.throughput, r.units, " \
+	"r.p50_us, r.p99_us, r.lcpu, r.rcpu, r.lsd, r.rsd, r.params"
+#define RUN_FROM " FROM runs r LEFT JOIN baselines b ON b.run_id = r.id "
+
+/* Fill r from a row of RUN_COLUMNS (params decoded; no result or series). */
+static int read_run(struct store *s, sqlite3_stmt *st, struct store_run *r,
+		    char *err)
+{
+	store_run_init(r);
+	r->id = sqlite3_column_int64(st, 0);
+	r->time = sqlite3_column_double(st, 1);
+	col_str(st, 2, r->test, sizeof(r->test));
+	col_str(st, 3, r->target, sizeof(r->target));
+	col_str(st, 4, r->source, sizeof(r->source));
+	r->sweep_id = sqlite3_column_int64(st, 5);
+	col_str(st, 6, r->point, sizeof(r->point));
+	r->baseline = sqlite3_column_int(st, 7);
+	r->failed = sqlite3_column_int(st, 8);
+	r->throughput = col_figure(st, 9);
+	col_str(st, 10, r->units, sizeof(r->units));
+	r->p50_us = col_figure(st, 11);
+	r->p99_us = col_figure(st, 12);
+	r->lcpu = col_figure(st, 13);
+	r->rcpu = col_figure(st, 14);
+	r->lsd = col_figure(st, 15);
+	r->rsd = col_figure(st, 16);
+	return col_json(s, st, 17, r->id, "params", &r->params, err);
+}
+
+int store_get(struct store *s, int64_t id, struct store_run *out, char *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	store_run_init(out);
+	rc = store_prepare(s,
+			   "SELECT " RUN_COLUMNS ", r.result" RUN_FROM
+			   "WHERE r.id = ?1",
+			   &st, "get run", err);
+	if (rc)
+		return rc;
+	sqlite3_bind_int64(st, 1, id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_DONE)
+		rc = err_set(err, -ENOENT, "run %lld: no such run in %s",
+			     (long long)id, s->path);
+	else if (rc != SQLITE_ROW)
+		rc = store_fail(s, rc, "get run", err);
+	else if (!(rc = read_run(s, st, out, err)))
+		rc = col_json(s, st, 18, id, "result", &out->result, err);
+	sqlite3_finalize(st);
+	if (rc)
+		goto fail;
+
+	rc = store_prepare(s,
+			   "SELECT data FROM series WHERE run_id = ?1 LIMIT 1",
+			   &st, "get series", err);
+	if (rc)
+		goto fail;
+	sqlite3_bind_int64(st, 1, id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		rc = col_json(s, st, 0, id, "series", &out->series, err);
+	else
+		rc = rc == SQLITE_DONE ? 0
+				       : store_fail(s, rc, "get series", err);
+	sqlite3_finalize(st);
+	if (!rc)
+		return 0;
+fail:
+	store_run_free(out);
+	return rc;
+}
+
+int store_rm(struct store *s, int64_t id, char *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	rc = tx_begin(s, "remove run", err);
+	if (rc)
+		return rc;
+	/* The series and a baseline mark go with it (ON DELETE CASCADE). */
+	rc = store_prepare(s, "DELETE FROM runs WHERE id = ?1", &st,
+			   "remove run", err);
+	if (!rc) {
+		sqlite3_bind_int64(st, 1, id);
+		rc = sqlite3_step(st);
+		rc = rc == SQLITE_DONE ? 0
+				       : store_fail(s, rc, "remove run", err);
+		sqlite3_finalize(st);
+	}
+	if (!rc && sqlite3_changes(s->db) == 0)
+		rc = err_set(err, -ENOENT, "run %lld: no such run in %s",
+			     (long long)id, s->path);
+	return tx_end(s, rc, "remove run", err);
+}
+
+int store_list(struct store *s, const struct store_filter *f,
+	       struct store_run **out, unsigned *n, char *err)
+{
+	/* The newest `limit` (-1: all), then oldest first. */
+	static const char sql[] =
+		"SELECT * FROM (SELECT " RUN_COLUMNS RUN_FROM
+		"WHERE (?1 IS NULL OR r.test = ?1) AND (?2 = 0 OR r.sweep_id = ?2) "
+		"ORDER BY r.time DESC, r.id DESC LIMIT ?3) ORDER BY time, id";
+	struct store_run *runs = NULL, *grown;
+	unsigned count = 0, cap = 0;
+	sqlite3_stmt *st;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	rc = store_prepare(s, sql, &st, "list runs", err);
+	if (rc)
+		return rc;
+	if (f && f->test)
+		sqlite3_bind_text(st, 1, f->test, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 2, f ? f->sweep_id : 0);
+	sqlite3_bind_int64(st, 3, f && f->limit ? (sqlite3_int64)f->limit : -1);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (count == cap) {
+			cap = cap ? cap * 2 : 16;
+			grown = realloc(runs, cap * sizeof(*runs));
+			if (!grown) {
+				rc = err_set(err, -ENOMEM,
+					     "%s: list runs: out of memory",
+					     s->path);
+				goto fail;
+			}
+			runs = grown;
+		}
+		rc = read_run(s, st, &runs[count], err);
+		count++;
+		if (rc)
+			goto fail;
+	}
+	if (rc != SQLITE_DONE) {
+		rc = store_fail(s, rc, "list runs", err);
+		goto fail;
+	}
+	sqlite3_finalize(st);
+	*out = runs;
+	*n = count;
+	return 0;
+fail:
+	sqlite3_finalize(st);
+	for (unsigned i = 0; i < count; i++)
+		store_run_free(&runs[i]);
+	free(runs);
+	return rc;
+}
+
+int store_set_baseline(struct store *s, int64_t id, char *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	rc = tx_begin(s, "set baseline", err);
+	if (rc)
+		return rc;
+	rc = store_prepare(
+		s, "SELECT params_key IS NOT NULL FROM runs WHERE id = ?1", &st,
+		"set baseline", err);
+	if (rc)
+		return tx_end(s, rc, "set baseline", err);
+	sqlite3_bind_int64(st, 1, id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_DONE)
+		rc = err_set(err, -ENOENT, "run %lld: no such run in %s",
+			     (long long)id, s->path);
+	else if (rc != SQLITE_ROW)
+		rc = store_fail(s, rc, "set baseline", err);
+	else if (!sqlite3_column_int(st, 0))
+		rc = err_set(err, -EBADMSG,
+			     "%s: run %lld: its parameters are unreadable",
+			     s->path, (long long)id);
+	else
+		rc = 0;
+	sqlite3_finalize(st);
+	if (rc)
+		return tx_end(s, rc, "set baseline", err);
+	/* One baseline per key: the primary key replaces the previous one. */
+	rc = store_prepare(
+		s,
+		"INSERT OR REPLACE INTO baselines (params_key, run_id) "
+		"SELECT params_key, id FROM runs WHERE id = ?1",
+		&st, "set baseline", err);
+	if (!rc) {
+		sqlite3_bind_int64(st, 1, id);
+		rc = sqlite3_step(st);
+		rc = rc == SQLITE_DONE ? 0
+				       : store_fail(s, rc, "set baseline", err);
+		sqlite3_finalize(st);
+	}
+	return tx_end(s, rc, "set baseline", err);
+}
+
+int store_baseline_of(struct store *s, int64_t id, int64_t *base, char *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*base = 0;
+	rc = store_prepare(s,
+			   "SELECT b.run_id FROM runs r LEFT JOIN baselines b "
+			   "ON b.params_key = r.params_key WHERE r.id = ?1",
+			   &st, "find baseline", err);
+	if (rc)
+		return rc;
+	sqlite3_bind_int64(st, 1, id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*base = sqlite3_column_int64(st, 0);
+		rc = 0;
+	} else if (rc == SQLITE_DONE) {
+		rc = err_set(err, -ENOENT, "run %lld: no such run in %s",
+			     (long long)id, s->path);
+	} else {
+		rc = store_fail(s, rc, "find baseline", err);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int store_add_sweep(struct store *s, const char *kind, const json_t *spec,
+		    int64_t *id, char *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*id = 0;
+	rc = tx_begin(s, "add sweep", err);
+	if (rc)
+		return rc;
+	rc = store_prepare(
+		s, "INSERT INTO sweeps (kind, spec, time) VALUES (?1, ?2, ?3)",
+		&st, "add sweep", err);
+	if (rc)
+		return tx_end(s, rc, "add sweep", err);
+	sqlite3_bind_text(st, 1, kind, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_double(st, 3, wall_time());
+	if (bind_json(st, 2, spec ? spec : json_null())) {
+		rc = err_set(err, -ENOMEM, "%s: add sweep: out of memory",
+			     s->path);
+	} else {
+		rc = sqlite3_step(st);
+		rc = rc == SQLITE_DONE ? 0
+				       : store_fail(s, rc, "add sweep", err);
+	}
+	sqlite3_finalize(st);
+	if (!rc)
+		*id = sqlite3_last_insert_rowid(s->db);
+	rc = tx_end(s, rc, "add sweep", err);
+	if (rc)
+		*id = 0;
+	return rc;
+}
+
+int store_get_sweep(struct store *s, int64_t id, char *kind, size_t klen,
+		    json_t **spec, char *err)
+{
+	json_error_t jerr;
+	sqlite3_stmt *st;
+	int rc;
+
+	*spec = NULL;
+	rc = store_prepare(s, "SELECT kind, spec FROM sweeps WHERE id = ?1",
+			   &st, "get sweep", err);
+	if (rc)
+		return rc;
+	sqlite3_bind_int64(st, 1, id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_DONE) {
+		rc = err_set(err, -ENOENT, "sweep %lld: no such sweep in %s",
+			     (long long)id, s->path);
+	} else if (rc != SQLITE_ROW) {
+		rc = store_fail(s, rc, "get sweep", err);
+	} else {
+		const char *text = (const char *)sqlite3_column_text(st, 1);
+
+		col_str(st, 0, kind, klen);
+		*spec = text ? json_loads(text, JSON_DECODE_ANY, &jerr) : NULL;
+		if (!text)
+			snprintf(jerr.text, sizeof(jerr.text), "no spec");
+		rc = *spec ? 0
+			   : err_set(err, -EBADMSG,
+				     "%s: sweep %lld: spec: bad JSON (%s)",
+				     s->path, (long long)id, jerr.text);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}

@@ -1,0 +1,80 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The run history: every run stored; runs list/show/diff/export/rm/baseline/
+# check; a corrupt database is named and the results still printed.
+. "$(dirname "$0")/lib.sh"
+
+need_root "the run history tests (a regression made in a lab)"
+isolated_state
+
+"$TUNETOP" run --loopback -l 1 -P 0 -- -r 1,1 -o THROUGHPUT >"$TMP/r1" 2>"$TMP/e1"
+ok $? "a run stores itself (exit 0)"
+"$TUNETOP" run --loopback -l 1 -P 0 -- -r 64,64 -o THROUGHPUT >"$TMP/r2" 2>"$TMP/e2"
+"$TUNETOP" run --loopback -l 1 -P 0 --no-db -- -o THROUGHPUT >/dev/null 2>&1
+"$TUNETOP" runs list >"$TMP/list" 2>&1
+ok $? "runs list exits 0"
+[ "$(grep -c 'TCP_RR' "$TMP/list")" -eq 2 ]
+ok $? "two runs are listed; --no-db stored nothing"
+grep -q "TCP_RR -l 1 -- -r 64,64" "$TMP/list"
+ok $? "the list shows each run's test as tunetop run's options"
+"$TUNETOP" runs list --json >"$TMP/list.json"
+r=$(jq_py "$TMP/list.json" "[x['id'] for x in j] == [1, 2] and all(x['source'] == 'run' for x in j) and abs(j[0]['throughput'] - float(open('$TMP/r1').read().split()[-1])) < 0.01")
+[ "$r" = True ]
+ok $? "runs list --json: ids, source, the throughput printed by the run"
+"$TUNETOP" runs show 1 >"$TMP/show" 2>&1 && grep -q "^Run 1: " "$TMP/show" && grep -q "Ticks stored: 10" "$TMP/show"
+ok $? "runs show names the run and its 10 ticks"
+"$TUNETOP" runs export 1 --csv >"$TMP/csv" && head -1 "$TMP/csv" | grep -q "^t,rate,p50_us,p99_us" &&
+	[ "$(grep -c . "$TMP/csv")" -eq 11 ]
+ok $? "runs export --csv: a header and a row per tick"
+"$TUNETOP" runs export 2 --json >"$TMP/e.json"
+r=$(jq_py "$TMP/e.json" "j['result']['params']['req_size'] == 64 and len(j['series']['t']) == 10 and j['result']['knobs']['local']['knobs'] != []")
+[ "$r" = True ]
+ok $? "runs export --json: the whole result, its params, knobs and series"
+"$TUNETOP" runs diff 1 2 >"$TMP/diff" 2>&1 && grep -q "The tests differ" "$TMP/diff" &&
+	grep -qE "^request_size +1 +64 " "$TMP/diff"
+ok $? "runs diff puts the figures side by side"
+
+# A regression against a baseline, in a lab: the same stream rate-limited.
+name="ttruns-$$"
+"$TUNETOP" lab up --name "$name" >/dev/null 2>&1
+"$TUNETOP" run --lab "$name" -t TCP_STREAM -l 2 -P 0 -- -o THROUGHPUT >/dev/null 2>&1
+base=$("$TUNETOP" runs list --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[-1]["id"])')
+"$TUNETOP" runs baseline "$base" >"$TMP/b" 2>&1
+ok $? "runs baseline $base"
+"$TUNETOP" run --lab "$name" -t TCP_STREAM -l 2 -P 0 -- -o THROUGHPUT >/dev/null 2>&1
+same=$("$TUNETOP" runs list --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[-1]["id"])')
+"$TUNETOP" runs check "$same" --against baseline --threshold 30 >"$TMP/c1" 2>&1
+ok $? "the same stream again passes runs check against the baseline (threshold 30 %)"
+[ $? -eq 0 ] || diag "$TMP/c1"
+"$TUNETOP" knobs set --side lab-a --lab "$name" lab-rate=200mbit >/dev/null 2>&1
+"$TUNETOP" run --lab "$name" -t TCP_STREAM -l 2 -P 0 -- -o THROUGHPUT >/dev/null 2>&1
+slow=$("$TUNETOP" runs list --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[-1]["id"])')
+"$TUNETOP" runs check "$slow" --against baseline >"$TMP/c2" 2>&1
+[ $? -eq 1 ] && grep -q "REGRESSION" "$TMP/c2" && grep -q "WORSE" "$TMP/c2"
+ok $? "a stream limited to 200 Mbit/s fails runs check against the baseline (exit 1)"
+[ $? -eq 0 ] || diag "$TMP/c2"
+"$TUNETOP" knobs restore >/dev/null 2>&1
+"$TUNETOP" lab down "$name" >/dev/null 2>&1
+"$TUNETOP" runs rm "$slow" >"$TMP/rm" 2>&1 && ! "$TUNETOP" runs show "$slow" >/dev/null 2>&1
+ok $? "runs rm removes a run; runs show of it fails"
+
+# Bad input and a bad database.
+"$TUNETOP" runs show 999 >"$TMP/o" 2>&1
+[ $? -eq 1 ] && grep -q "999" "$TMP/o"
+ok $? "runs show of an unknown id: exit 1 naming it"
+"$TUNETOP" runs show abc >"$TMP/o" 2>&1
+[ $? -eq 2 ] && grep -q "accepted: a run number" "$TMP/o"
+ok $? "a run id that is not a number: exit 2"
+"$TUNETOP" runs frob >"$TMP/o" 2>&1
+[ $? -eq 2 ] && grep -q "accepted: list, show" "$TMP/o"
+ok $? "an unknown runs command: exit 2 naming what is accepted"
+head -c 4096 /dev/urandom >"$TMP/bad.db"
+cp "$TMP/bad.db" "$TMP/bad.copy"
+"$TUNETOP" run --loopback -l 1 -P 0 --db "$TMP/bad.db" -- -o THROUGHPUT >"$TMP/o" 2>"$TMP/e"
+rc=$?
+[ $rc -eq 0 ] && grep -qE '^[0-9.]+$' "$TMP/o" && grep -q "not stored: .*bad.db: not a tunetop database" "$TMP/e" &&
+	cmp -s "$TMP/bad.db" "$TMP/bad.copy"
+ok $? "a corrupt database: the results are printed, one line says why nothing was stored, the file is untouched"
+[ $? -eq 0 ] || diag "$TMP/e"
+
+done_testing

@@ -1,0 +1,123 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Sweeps: packet_byte_script's sizes in a lab, a stored burst sweep, knob
+# sweeps put back (also after Ctrl-C), a cross product, and bad input.
+. "$(dirname "$0")/lib.sh"
+
+need_root "the sweep tests"
+
+isolated_state
+name="ttsweep-$$"
+A="$name-a"
+
+labdown() {
+	"$TUNETOP" lab down "$name" >/dev/null 2>&1 || true
+}
+trap 'labdown; cleanup' EXIT
+
+# count_runs SWEEP_ID: rows of the history with that sweep_id and source "sweep".
+count_runs() {
+	python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); print(c.execute("SELECT count(*) FROM runs WHERE sweep_id=? AND source=?", (int(sys.argv[2]), "sweep")).fetchone()[0])' "$TUNETOP_DB" "$1"
+}
+
+# bad CMD...: exit 2 with one line on stderr and nothing on stdout.
+bad() {
+	"$TUNETOP" "$@" >"$TMP/bo" 2>"$TMP/be"
+	rc=$?
+	[ $rc -eq 2 ] && [ "$(wc -l <"$TMP/be")" -eq 1 ] && [ ! -s "$TMP/bo" ]
+}
+
+bad sweep knob nosuch.knob=1,2 && grep -q "nosuch.knob: unknown knob" "$TMP/be"
+ok $? "an unknown knob is exit 2 and one line naming it: $(cat "$TMP/be")"
+bad sweep burst 0,x,4 && grep -q '"x": not a size' "$TMP/be"
+ok $? "a bad list is exit 2 and one line naming the item: $(cat "$TMP/be")"
+bad sweep preset no-such-preset && grep -q "no-such-preset: unknown preset; accepted: .*seed000" "$TMP/be"
+ok $? "an unknown preset is exit 2, listing the presets: $(cat "$TMP/be")"
+bad sweep knob net.ipv4.tcp_reordering=0,3 && grep -q "accepted is 1\.\." "$TMP/be"
+ok $? "a knob value out of range is exit 2 before anything runs: $(cat "$TMP/be")"
+bad sweep burst 0,1 -t TCP_STREAM && grep -q "the test is TCP_STREAM" "$TMP/be"
+ok $? "a burst sweep of a stream test is exit 2: $(cat "$TMP/be")"
+bad sweep wobble && grep -q "accepted: size, burst, knob, send-size, preset" "$TMP/be"
+ok $? "an unknown sweep kind is exit 2: $(cat "$TMP/be")"
+
+"$TUNETOP" sweep preset >"$TMP/pl" 2>&1 && grep -q "^seed000 *size" "$TMP/pl" &&
+	grep -q "^seed001 *burst *0,1,2,4,16,64,128,256" "$TMP/pl"
+ok $? "sweep preset alone lists data/sweeps"
+
+# Seed 000: packet_byte_script's request sizes, the MSS from the connection.
+"$TUNETOP" sweep size -l 0.3 --mtu 1500 --json >"$TMP/size.json" 2>"$TMP/size.err"
+ok $? "size sweep in a lab of its own, MTU 1500, exits 0"
+[ -s "$TMP/size.err" ] && diag "$TMP/size.err"
+python3 - "$TMP/size.json" <<'EOF'
+import json, sys
+j = json.load(open(sys.argv[1]))
+want = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 1448, 1449, 2896, 2897, 4344, 4345]
+got = [p["value"] for p in j["points"]]
+ok = (j["kind"] == "size" and j["mss"] == 1448 and got == want and
+      all(p["run_id"] and not p["failed"] and p["throughput"] > 0 for p in j["points"]) and
+      [p["point"] for p in j["points"]][-1] == "size=4345")
+print("# mss", j["mss"], "points", got)
+sys.exit(0 if ok else 1)
+EOF
+ok $? "its points are packet_byte_script's for MSS 1448: 1..1024, 1448, 1449, 2896, 2897, 4344, 4345"
+sid=$(jq_py "$TMP/size.json" 'j["sweep_id"]')
+[ "$(count_runs "$sid")" -eq 17 ]
+ok $? "one stored run per point (17) with sweep_id $sid"
+
+# Seeds 001 and 004: a burst sweep, stored.
+"$TUNETOP" sweep burst 0,1,4 -l 0.3 >"$TMP/burst" 2>&1
+ok $? "burst sweep 0,1,4 exits 0"
+grep -Eq "^Target: lab tunetop-[0-9]+ " "$TMP/burst" &&
+	grep -Eq "^burst=0 +[0-9.]+ " "$TMP/burst" && grep -Eq "^burst=4 +[0-9.]+ " "$TMP/burst"
+ok $? "it names its lab and prints a line per point"
+sid=$(sed -n 's/^Sweep burst \([0-9]*\): 3 of 3 points.*/\1/p' "$TMP/burst")
+[ -n "$sid" ] && [ "$(count_runs "$sid")" -eq 3 ]
+ok $? "three runs stored with the sweep's id ${sid:-?}"
+[ "$(grep -c "^burst=" "$TMP/burst")" -eq 6 ]
+ok $? "each point is printed as it finishes and again in the final table"
+
+# Knob sweeps in a lab that outlives the command, so its knobs can be read after.
+"$TUNETOP" lab up --name "$name" >"$TMP/up" 2>&1
+ok $? "lab up --name $name"
+before=$(ip netns exec "$A" sysctl -n net.ipv4.tcp_reordering)
+sack_before=$(ip netns exec "$name-b" sysctl -n net.ipv4.tcp_sack)
+"$TUNETOP" sweep knob net.ipv4.tcp_reordering=5,10 --lab "$name" -l 0.3 --json >"$TMP/k.json" 2>"$TMP/k.err"
+ok $? "knob sweep tcp_reordering=5,10 on the local side exits 0"
+[ "$(jq_py "$TMP/k.json" '[p["value"] for p in j["points"]]')" = "['5', '10']" ] &&
+	[ "$(jq_py "$TMP/k.json" 'j["knobs"][0]["side"]')" = local ]
+ok $? "its points are the two values, on the local side"
+[ "$(ip netns exec "$A" sysctl -n net.ipv4.tcp_reordering)" = "$before" ]
+ok $? "tcp_reordering in $A is back to $before afterwards"
+[ ! -s "$TMP/state/journal" ]
+ok $? "and nothing is left in the knob journal"
+
+"$TUNETOP" sweep knob net.ipv4.tcp_reordering=5,10 remote:net.ipv4.tcp_sack=off,on \
+	--lab "$name" -l 0.3 --json >"$TMP/x.json" 2>"$TMP/x.err"
+ok $? "cross product of two knobs exits 0"
+[ "$(jq_py "$TMP/x.json" 'len(j["points"])')" -eq 4 ] &&
+	[ "$(jq_py "$TMP/x.json" '[p["value"] for p in j["points"]]')" = "[['5', 'off'], ['5', 'on'], ['10', 'off'], ['10', 'on']]" ]
+ok $? "it has 4 points, every pair once"
+sack_b=$(ip netns exec "$name-b" sysctl -n net.ipv4.tcp_sack)
+[ "$(ip netns exec "$A" sysctl -n net.ipv4.tcp_reordering)" = "$before" ] && [ "$sack_b" = "$sack_before" ]
+ok $? "both knobs are put back (tcp_reordering $before, remote tcp_sack $sack_b)"
+
+# Ctrl-C stops after the current point; the table is still printed, knobs put back.
+"$TUNETOP" sweep knob net.ipv4.tcp_reordering=5,7,9,11 --lab "$name" -l 1 >"$TMP/int" 2>&1 &
+pid=$!
+sleep 1.5
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc -eq 130 ] && grep -q "^Interrupted: 2 of 4 points run" "$TMP/int"
+ok $? "SIGINT during the second point: exit 130 after it, table printed (rc $rc)"
+[ "$(ip netns exec "$A" sysctl -n net.ipv4.tcp_reordering)" = "$before" ]
+ok $? "and tcp_reordering is back to $before"
+
+# A point that fails is reported and the sweep goes on.
+"$TUNETOP" sweep knob net.ipv4.tcp_congestion_control=no-such-cc,reno --lab "$name" -l 0.3 >"$TMP/f" 2>&1
+rc=$?
+[ $rc -eq 1 ] && grep -q "^net.ipv4.tcp_congestion_control=no-such-cc *failed: " "$TMP/f" &&
+	grep -Eq "^net.ipv4.tcp_congestion_control=reno +[0-9.]+ " "$TMP/f"
+ok $? "a failed point is reported, the next one runs, exit 1 (rc $rc)"
+
+done_testing
