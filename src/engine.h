@@ -3,6 +3,7 @@
 #ifndef TT_ENGINE_H
 #define TT_ENGINE_H
 
+#include "abstat.h"
 #include "catalog.h"
 #include "hist.h"
 #include "knob.h"
@@ -16,6 +17,7 @@
 #include "server.h"
 #include "stats.h"
 #include "store.h"
+#include "sweep.h"
 #include "util.h"
 
 #endif

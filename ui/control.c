@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "control.h"
+#include "plan.h"
 #include "options.h"
 #include "run.h"
 
@@ -263,6 +264,7 @@ void ctl_stop(struct ui *u)
 	session_stop(c->s);
 	u->state = UI_STOPPING;
 	u->loop = false;
+	plan_cancel(u);
 	ui_status(u, STY_NORMAL, 3, "stopping: the run reports what it measured so far");
 }
 
@@ -326,6 +328,8 @@ static void store_run_of(struct ui *u, struct model_run *r, struct session_resul
 	struct ctl *c = u->ctl;
 	struct run_ctx rc = { .o = &c->o, .sfd = -1 };
 	struct run_summary sum;
+	const char *source, *point;
+	int64_t sweep_id;
 	char err[ERR_MAX];
 
 	if (c->o.no_db)
@@ -340,7 +344,8 @@ static void store_run_of(struct ui *u, struct model_run *r, struct session_resul
 	snprintf(sum.failure, sizeof(sum.failure), "%s", why ? why : "");
 	sum.started = r->started;
 	sum.series = series_of(r);
-	if (run_store(&rc, &sum, "dashboard", 0, NULL, &r->db_id, err))
+	plan_point(u, &source, &sweep_id, &point);
+	if (run_store(&rc, &sum, source, sweep_id, point, &r->db_id, err))
 		ui_status(u, STY_WARN, 15, "run %u not stored: %s", r->id, err);
 	json_decref(sum.series);
 }
@@ -377,7 +382,9 @@ static void run_ended(struct ui *u)
 	if (u->npending)
 		apply_pending(u);
 	ctl_read_knobs(u);
-	if (u->loop)
+	if (u->plan)
+		plan_run_ended(u, c->r);
+	else if (u->loop)
 		ctl_run(u);
 }
 
@@ -401,6 +408,20 @@ int ctl_events(struct ui *u)
 	if (what & CTL_ENDED)
 		run_ended(u);
 	return what;
+}
+
+const char *ctl_db_path(const struct ui *u)
+{
+	const struct ctl *c = u->ctl;
+
+	return c->o.db_path[0] ? c->o.db_path : NULL;
+}
+
+bool ctl_no_db(const struct ui *u)
+{
+	const struct ctl *c = u->ctl;
+
+	return c->o.no_db;
 }
 
 bool ctl_changes_outlive(const struct ui *u)

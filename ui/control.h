@@ -46,6 +46,10 @@ int ctl_set_test(struct ui *u, const char *args, char *err);
  * which goes when it quits). */
 bool ctl_changes_outlive(const struct ui *u);
 
+/* The history database chosen (--db), NULL for the default; --no-db. */
+const char *ctl_db_path(const struct ui *u);
+bool ctl_no_db(const struct ui *u);
+
 /* Seconds left in the run, or -1. */
 double ctl_time_left(const struct ui *u);
 

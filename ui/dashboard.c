@@ -18,6 +18,7 @@
 #include "control.h"
 #include "dashboard.h"
 #include "options.h"
+#include "plan.h"
 #include "term.h"
 #include "ui.h"
 
@@ -30,7 +31,7 @@ enum { K_BTAB = -2, K_F1 = -3, K_RESIZE = -4 };
 
 enum action {
 	A_RUN, A_STOP, A_LOOP, A_NEXT, A_PREV, A_ZOOM, A_UNDO, A_BASELINE,
-	A_COMPARE, A_TEST, A_HELP, A_REDRAW, A_QUIT,
+	A_COMPARE, A_TEST, A_SWEEP, A_AB, A_HELP, A_REDRAW, A_QUIT,
 };
 
 /* The global keymap: it drives both the keys and the help screen. */
@@ -49,6 +50,8 @@ static const struct keybind {
 	{ 'b', A_BASELINE, "mark the run on show as the baseline of its test" },
 	{ 'c', A_COMPARE, "compare the run on show with the baseline; again: off" },
 	{ 't', A_TEST, "edit the test and its parameters (tunetop run's options)" },
+	{ 'S', A_SWEEP, "sweep: size [--response] | burst LIST | send-size LIST | knob [remote:]NAME=V1,V2,..." },
+	{ 'A', A_AB, "A/B: --a KNOB=V[,...] --b KNOB=V[,...] [-n N]: interleaved runs and a verdict" },
 	{ '?', A_HELP, "this help" },
 	{ K_F1, A_HELP, "this help" },
 	{ 12, A_REDRAW, "redraw the screen (Ctrl-L)" },
@@ -179,6 +182,12 @@ static void draw_header(struct dash *d)
 	x += grid_printf(&d->header, x, 0,
 			 u->state == UI_IDLE ? STY_NORMAL : STY_GOOD, 0, " %s%s ", state,
 			 u->loop ? " (loop)" : "");
+	if (plan_active(u)) {
+		char prog[96];
+
+		x += grid_printf(&d->header, x, 0, STY_PENDING, 0, " %s ",
+				 plan_progress(u, prog, sizeof(prog)));
+	}
 	if (u->compare)
 		x += grid_printf(&d->header, x, 0, STY_GHOST, 0, " vs run %u ", u->compare->id);
 	x += grid_printf(&d->header, x, 0, STY_MAIN, 0, " %s ",
@@ -289,6 +298,14 @@ static void test_done(struct ui *u, const char *text, void *arg)
 		ui_status(u, STY_GOOD, 5, "next run: %s", text);
 }
 
+static void plan_done(struct ui *u, const char *text, void *arg)
+{
+	char err[ERR_MAX];
+
+	if (plan_start(u, text, arg != NULL, err))
+		ui_status(u, STY_WARN, 15, "%s", err);
+}
+
 static void quit_done(struct ui *u, const char *text, void *arg)
 {
 	struct dash *d = arg;
@@ -390,6 +407,15 @@ static int do_action(struct dash *d, enum action a)
 		ui_prompt(u, "test: ", buf, test_done, NULL);
 		return UK_HANDLED;
 	}
+	case A_SWEEP:
+	case A_AB:
+		if (u->state != UI_IDLE || plan_active(u)) {
+			ui_status(u, STY_WARN, 4, "a run is in flight: s stops it");
+			return UK_HANDLED;
+		}
+		ui_prompt(u, a == A_SWEEP ? "sweep: " : "A/B: ", a == A_SWEEP ? "burst 0,1,4,16" :
+			  "--a gro=on --b gro=off -n 5", plan_done, a == A_AB ? (void *)u : NULL);
+		return UK_HANDLED;
 	case A_HELP:
 		d->help = true;
 		return UK_HANDLED;
@@ -579,6 +605,7 @@ static void dash_poll(struct dash *d, int tfd, int sfd)
 /* Everything the dashboard holds, the lab (via ctl_close) included. */
 static void dash_free(struct dash *d, struct cli_opts *o)
 {
+	plan_free(&d->u);
 	ctl_close(&d->u);
 	for (unsigned i = 0; d->u.panels && i < d->u.npanels; i++)
 		grid_free(&d->u.panels[i].g);

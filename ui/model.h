@@ -64,6 +64,7 @@ struct model_run {
 	char failure[ERR_MAX];
 	bool baseline;
 	int64_t db_id;			/* its id in the run history; 0 not stored */
+	char point[64];			/* its point in a sweep or A/B ("size=4345", "a"); "" */
 	bool history;			/* loaded from the history, not run here */
 	/* The knobs that differ from the previous run (both ends), as
 	 * "gro: on -> off (remote)", "; " between them; "" none or first. */

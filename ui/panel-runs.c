@@ -43,12 +43,14 @@ static void run_row(struct grid *g, int x, int y, int w, const struct model_run 
 		snprintf(id, sizeof(id), "h%lld", (long long)r->db_id);
 	else
 		snprintf(id, sizeof(id), "%u", r->id);
-	n = grid_printf(g, x, y, st, w, "%c%-3s %-10s %-7s %7s %6s %3s/%-3s %5s/%-5s",
-			r->baseline ? 'B' : ' ', id, test_type_name(r->p.type),
+	n = grid_printf(g, x, y, st, w, "%c%-3s %-10.10s %-7s %7s %6s %3s/%-3s %5s/%-5s",
+			r->baseline ? 'B' : ' ', id, r->point[0] ? r->point : test_type_name(r->p.type),
 			model_state_name(r->state), fig(r->rate, a, sizeof(a)),
 			fig(r->p99_us, b, sizeof(b)), pct(r->lcpu, c, sizeof(c)),
 			pct(r->rcpu, d, sizeof(d)), fig(r->lsd, e, sizeof(e)),
 			fig(r->rsd, f, sizeof(f)));
+	if (n < w && strlen(r->point) > 10)
+		n += grid_printf(g, x + n + 1, y, STY_PENDING, w - n - 1, "[%s]", r->point) + 1;
 	if (n < w && r->changes[0])
 		grid_printf(g, x + n + 1, y, STY_CHANGED, w - n - 1, "%s", r->changes);
 	else if (n < w && r->state == MS_FAILED)

@@ -94,6 +94,7 @@ struct ui {
 	unsigned focus;			/* index into panels */
 
 	void *ctl;			/* control.c's state */
+	void *plan;			/* plan.c's sweep or A/B in progress, or NULL */
 };
 
 /* Show a message in the status line for secs seconds (errors: STY_WARN). */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ab-cmd.h"
 #include "dashboard.h"
 #include "knobs-cmd.h"
 #include "lab-cmd.h"
@@ -28,6 +29,7 @@ static void usage(FILE *f)
 		"  runs     list|show|diff|export|rm|baseline|check: the run history\n"
 		"  report   one self-contained HTML file with SVG plots of stored runs\n"
 		"  sweep    size|burst|knob|send-size|preset: the seeds' sweeps, cliffs marked\n"
+		"  ab       --a KNOBS --b KNOBS -n N: is the difference real? (interleaved runs)\n"
 		"  restore  remove labs left behind by a tunetop that was killed and\n"
 		"           put back knob values changed by tunetop knobs set\n"
 		"\n"
@@ -76,8 +78,10 @@ int main(int argc, char **argv)
 		return runs_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "sweep"))
 		return sweep_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "ab"))
+		return ab_main(argc - 1, argv + 1);
 	if (argc > 1 && argv[1][0] != '-' && strcmp(argv[1], "--")) {
-		fprintf(stderr, "tunetop: unknown subcommand '%s'; accepted: run, lab, knobs, pcap, runs, report, sweep, restore (see tunetop -h)\n",
+		fprintf(stderr, "tunetop: unknown subcommand '%s'; accepted: run, lab, knobs, pcap, runs, report, sweep, ab, restore (see tunetop -h)\n",
 			argv[1]);
 		return 2;
 	}

@@ -61,9 +61,31 @@ struct sweep_point {
 	int64_t run_id;		/* 0: not stored */
 	unsigned iterations;
 	double thr, ci, p50, p99, lcpu, rcpu;
+	double tick_sd;		/* the rate's spread over the run's ticks; NAN n/a */
 	bool cliff;
 	double drop_pct;
 };
+
+/* The standard deviation of one series of a run's ticks (nulls left out). */
+static double series_sd(const json_t *series, const char *name)
+{
+	const json_t *arr = json_object_get(series, name);
+	double sum = 0, sq = 0;
+	unsigned n = 0;
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(arr, i, v) {
+		if (!json_is_number(v))
+			continue;
+		sum += json_number_value(v);
+		sq += json_number_value(v) * json_number_value(v);
+		n++;
+	}
+	if (n < 2)
+		return NAN;
+	return sqrt(fmax(0, (sq - sum * sum / n) / (n - 1)));
+}
 
 struct sweep {
 	enum sweep_kind kind;
@@ -860,7 +882,7 @@ static bool sweep_point(struct sweep *sw, unsigned i)
 	char err[ERR_MAX] = "";
 	bool human = sw->o.fmt == OUT_HUMAN;
 
-	p->thr = p->ci = p->p50 = p->p99 = p->lcpu = p->rcpu = NAN;
+	p->thr = p->ci = p->p50 = p->p99 = p->lcpu = p->rcpu = p->tick_sd = NAN;
 	p->ran = true;
 	sw->nrun = i + 1;
 	if (sweep_apply(sw, p, err)) {
@@ -880,6 +902,8 @@ static bool sweep_point(struct sweep *sw, unsigned i)
 		p->thr = sum.mean_throughput;
 		if (sum.iterating && sum.thr.n >= 2 && isfinite(sum.thr.half_width))
 			p->ci = sum.thr.half_width;
+		else
+			p->tick_sd = series_sd(sum.series, "rate");
 		if (sum.res.local.has_lat && sum.res.local.lat.count) {
 			p->p50 = sum.res.local.lat.p50_us;
 			p->p99 = sum.res.local.lat.p99_us;
@@ -971,7 +995,13 @@ static unsigned sweep_mark_cliffs(struct sweep *sw)
 			const struct sweep_point *p = &sw->pt[s + i];
 
 			rate[i] = p->failed ? NAN : p->thr;
+			/* Without iterations, how much the rate moved tick to
+			 * tick stands in for the run-to-run noise, never below
+			 * CLIFF_NOISE_PCT: a loaded machine makes no cliffs. */
 			noise[i] = isfinite(p->ci) ? p->ci : 0;
+			if (!isfinite(p->ci) && isfinite(p->tick_sd) && isfinite(p->thr) &&
+			    p->tick_sd > p->thr * CLIFF_NOISE_PCT / 100)
+				noise[i] = p->tick_sd;
 		}
 		sweep_cliffs(rate, noise, n, CLIFF_NOISE_PCT, CLIFF_K, CLIFF_MIN_DROP, cliff);
 		for (unsigned i = 0; i < n; i++)

@@ -156,6 +156,30 @@ wait_for "loop off" 20
 ok $? "l again stops looping"
 wait_for "run [0-9]+ (done|stopped)" 40
 
+# A sweep and an A/B comparison from the dashboard, progress in the header.
+keys S C-u
+keys -l -- "burst 0,1,4"
+keys Enter
+wait_for "sweep 1/3 burst=0" 50
+ok $? "S starts a sweep: the header shows its progress"
+wait_for "sweep burst done: 3 points" 150
+ok $? "the sweep ends with its summary (cliffs counted)"
+screen | grep -qE "│ *[0-9]+ +burst=4 +done"
+ok $? "the runs panel names each run's point"
+r0=$(ip netns exec "$lab-a" sysctl -n net.ipv4.tcp_reordering)
+keys A C-u
+keys -l -- "--a net.ipv4.tcp_reordering=$r0 --b net.ipv4.tcp_reordering=11 -n 3"
+keys Enter
+wait_for "A/B [1-6]/6 [ab]" 50
+ok $? "A starts an A/B comparison: pairs of runs, progress in the header"
+wait_for "A/B done: B vs A rate" 200
+ok $? "the A/B ends with a verdict in the status line"
+[ "$(ip netns exec "$lab-a" sysctl -n net.ipv4.tcp_reordering)" = "$r0" ]
+ok $? "and puts the knob back ($r0)"
+r=$(python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); print(c.execute(\"select count(*) from runs where source='ab'\").fetchone()[0], c.execute(\"select count(*) from runs where source='sweep'\").fetchone()[0])" "$TUNETOP_DB")
+[ "$r" = "6 3" ]
+ok $? "every run of both is in the history with its source ($r)"
+
 # Help, from the keymap.
 keys '?'
 wait_for "tunetop keys" 20 && screen | grep -q "focus the next panel" && screen | grep -q "Space toggle"

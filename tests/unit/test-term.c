@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -598,6 +599,11 @@ static int child_crash(int rep, int cmd, void *arg)
 		setrlimit(RLIMIT_STACK, &stack);
 		return deep(0);
 	}
+	/* A real fault, also under UBSan (which stops a NULL store itself):
+	 * a page nobody may touch. */
+	nowhere = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (nowhere == MAP_FAILED)
+		return 1;
 	*nowhere = 1;
 	return 0;
 }

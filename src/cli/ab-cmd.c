@@ -1,0 +1,1094 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* ab-cmd.c - `tunetop ab`: two knob sets in interleaved pairs, then "is it real?". */
+#include "config.h"
+
+#include <errno.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/signalfd.h>
+
+#include "ab-cmd.h"
+#include "abstat.h"
+#include "catalog.h"
+#include "knobs.h"
+#include "lab.h"
+#include "options.h"
+#include "run.h"
+#include "store.h"
+#include "util.h"
+
+#define AB_MAX_ITEMS 32		/* knobs one side may name */
+#define AB_MAX_KNOBS (2 * AB_MAX_ITEMS)
+#define AB_MIN_PAIRS 3
+#define AB_MAX_PAIRS 100
+#define AB_DEF_PAIRS 5
+#define AB_BOOT 10000		/* bootstrap resamples */
+#define AB_MAX_ARGS 512
+
+/* One [local:|remote:]NAME=VALUE of a side, checked against the catalog. */
+struct ab_item {
+	const struct knob_def *d;
+	bool remote;
+	struct knob_value v;		/* v.text is canonical */
+};
+
+struct ab_side {
+	const char *spec;		/* as given; "" = the knobs as they are */
+	unsigned n;
+	struct ab_item item[AB_MAX_ITEMS];
+};
+
+/* A knob either side names: its original, and what A and B want of it. */
+struct ab_knob {
+	const struct knob_def *d;
+	bool remote;
+	struct knob_target t;
+	char original[KNOB_TEXT_MAX];
+	const char *val[2];		/* A's, B's value; NULL: the original */
+	char now[KNOB_TEXT_MAX];	/* the value it was last set to */
+	bool touched;			/* knobs_set was tried on it */
+};
+
+enum ab_metric_id { M_THR, M_P50, M_P99, M_LCPU, M_RCPU, M_LSD, M_RSD, M_COUNT };
+
+/* The figures the comparison covers, in the order of the table. */
+static const struct ab_metric {
+	const char *key;		/* in --json */
+	const char *label;		/* in the table; units follow */
+	bool rr_only;			/* a row only for request/response tests */
+	char needs;			/* 'c' / 'C': measured with -c / -C only */
+	int decimals;
+} ab_metrics[M_COUNT] = {
+	[M_THR] = { "throughput", "throughput", false, 0, -1 },
+	[M_P50] = { "p50_us", "p50 latency", true, 0, 1 },
+	[M_P99] = { "p99_us", "p99 latency", true, 0, 1 },
+	[M_LCPU] = { "local_cpu", "local CPU", false, 'c', 2 },
+	[M_RCPU] = { "remote_cpu", "remote CPU", false, 'C', 2 },
+	[M_LSD] = { "local_sd", "local SD", false, 'c', 3 },
+	[M_RSD] = { "remote_sd", "remote SD", false, 'C', 3 },
+};
+
+/* One run of the comparison. */
+struct ab_run {
+	unsigned pair;			/* 1-based */
+	int side;			/* 0 A, 1 B */
+	int64_t id;			/* in the history; 0 not stored */
+	bool failed;
+	bool cut;			/* cut short by a signal: not counted */
+	double fig[M_COUNT];		/* NAN n/a */
+	char failure[ERR_MAX];
+};
+
+struct ab_state {
+	struct cli_opts o;
+	struct ab_side side[2];
+	unsigned pairs;
+	uint64_t seed;			/* 0..INT64_MAX, so JSON shows it as given */
+	bool seed_given;
+	double alpha;
+	struct ab_knob knob[AB_MAX_KNOBS];
+	unsigned nknobs;
+	struct ab_run run[2 * AB_MAX_PAIRS];
+	unsigned nruns;
+	unsigned pairs_done;		/* pairs with both runs counted */
+	int64_t ab_id;			/* the A/B in the history; 0 none */
+	bool store_failed;		/* a run could not be stored: stop trying */
+	bool interrupted;
+	bool failed;			/* a run or a knob change failed */
+	char failure[ERR_MAX];
+	bool restore_failed;
+	bool utf8;			/* the terminal shows "±" */
+	struct ab_result res[M_COUNT];
+	bool measured[M_COUNT];
+	int cmp_rc[M_COUNT];
+};
+
+static const char *const side_names[2] = { "A", "B" };
+static const char *const side_opts[2] = { "--a", "--b" };
+
+static void ab_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: tunetop ab --a SPEC --b SPEC [-n N] [--seed S] [--alpha A] [run options]\n"
+		"\n"
+		"Runs the test of `tunetop run`'s options N times with knob set A and N\n"
+		"times with knob set B, in pairs whose order is random (to cancel drift),\n"
+		"then puts every knob back and reports per metric the medians, the\n"
+		"difference of B from A with a 95 %% bootstrap interval, the Mann-Whitney\n"
+		"p-value and a verdict: \"~\" when the difference is not significant.\n"
+		"\n"
+		"  --a SPEC, --b SPEC  knob settings, [local:|remote:]NAME=VALUE separated\n"
+		"                      by commas or spaces (\"gro=on\", \"remote:gro=off,rx-usecs=64\");\n"
+		"                      \"\" is the knobs as they are.  A knob only one side\n"
+		"                      names has its original value in the other.\n"
+		"  -n N                pairs, %d-%d (default %d)\n"
+		"  --seed S            seed of the random order (default: from the clock;\n"
+		"                      printed, so a comparison can be repeated)\n"
+		"  --alpha A           significance level, 0 < A <= 0.5 (default 0.05)\n"
+		"  --json              one document: every run's figures and each metric's\n"
+		"                      comparison; progress goes to stderr\n"
+		"\n"
+		"Run options (tunetop run -h): -t -l -c -C -i -I -D -T -H -p -4 -6 --lab\n"
+		"--loopback --mtu --rate --db --no-db ... -- -r -b -m -s -S -n ...\n"
+		"Runs are stored with source \"ab\" and point \"a\" or \"b\".\n"
+		"Exit status: 0 compared (whatever the verdict), 1 a run or a knob change\n"
+		"failed or a knob could not be put back, 2 bad options.\n",
+		AB_MIN_PAIRS, AB_MAX_PAIRS, AB_DEF_PAIRS);
+}
+
+/* splitmix64: the order of each pair. */
+static uint64_t ab_rand(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* Whether option word a is one of `tunetop run`'s that take the next word. */
+static bool run_opt_takes_next(const char *a)
+{
+	static const char *const longs[] = {
+		"--sample-ms", "--connect-timeout", "--set", "--db", "--lab", "--mtu", "--rate",
+	};
+
+	if (a[0] != '-' || !a[1])
+		return false;
+	if (a[1] == '-') {
+		if (strchr(a, '='))
+			return false;
+		for (size_t i = 0; i < sizeof(longs) / sizeof(longs[0]); i++)
+			if (!strcmp(a, longs[i]))
+				return true;
+		return false;
+	}
+	/* A cluster like "-cl": the last letter takes the next word if it
+	 * takes a value and none is attached. */
+	for (size_t i = 1; a[i]; i++)
+		if (strchr("tHplTDiIPw", a[i]))
+			return a[i + 1] == '\0';
+	return false;
+}
+
+/* The value of --NAME / --NAME=V at argv[*i]; NULL when missing. */
+static const char *ab_long_val(int argc, char **argv, int *i, size_t namelen)
+{
+	const char *a = argv[*i];
+
+	if (a[namelen] == '=')
+		return a + namelen + 1;
+	if (*i + 1 < argc)
+		return argv[++*i];
+	return NULL;
+}
+
+/*
+ * Take ab's own options out of argv and leave `tunetop run`'s in rargv
+ * (rargv[0] "ab").  0, 1 when help was printed, or 2 with err.
+ */
+static int ab_args(int argc, char **argv, struct ab_state *st, int *rargc, char **rargv,
+		   char *err)
+{
+	bool test_part = false, given[2] = { false, false };
+	uint64_t x;
+	int n = 0;
+
+	st->pairs = AB_DEF_PAIRS;
+	st->alpha = 0.05;
+	st->seed = 0;
+	st->side[0].spec = st->side[1].spec = "";
+	rargv[n++] = (char *)"ab";
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *val;
+
+		if (n >= AB_MAX_ARGS - 2)
+			return err_set(err, 2, "too many arguments; accepted: at most %d", AB_MAX_ARGS - 2);
+		if (test_part) {
+			rargv[n++] = argv[i];
+			continue;
+		}
+		if (!strcmp(a, "--")) {
+			test_part = true;
+			rargv[n++] = argv[i];
+			continue;
+		}
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			ab_usage(stdout);
+			return 1;
+		}
+		if (!strncmp(a, "--a", 3) && (a[3] == '\0' || a[3] == '=')) {
+			val = ab_long_val(argc, argv, &i, 3);
+			if (!val)
+				return err_set(err, 2, "option --a: missing value; accepted: [local:|remote:]NAME=VALUE,... or \"\"");
+			st->side[0].spec = val;
+			given[0] = true;
+			continue;
+		}
+		if (!strncmp(a, "--b", 3) && (a[3] == '\0' || a[3] == '=')) {
+			val = ab_long_val(argc, argv, &i, 3);
+			if (!val)
+				return err_set(err, 2, "option --b: missing value; accepted: [local:|remote:]NAME=VALUE,... or \"\"");
+			st->side[1].spec = val;
+			given[1] = true;
+			continue;
+		}
+		if (!strncmp(a, "--seed", 6) && (a[6] == '\0' || a[6] == '=')) {
+			val = ab_long_val(argc, argv, &i, 6);
+			if (!val || parse_uint(val, 0, INT64_MAX, &x))
+				return err_set(err, 2, "option --seed %s: not a seed; accepted: an integer 0-%lld",
+					       val ? val : "", (long long)INT64_MAX);
+			st->seed = x;
+			st->seed_given = true;
+			continue;
+		}
+		if (!strncmp(a, "--alpha", 7) && (a[7] == '\0' || a[7] == '=')) {
+			double al;
+
+			val = ab_long_val(argc, argv, &i, 7);
+			if (!val || parse_double(val, 0, 0.5, &al) || !(al > 0))
+				return err_set(err, 2, "option --alpha %s: not a significance level; accepted: 0 < alpha <= 0.5 (e.g. 0.05)",
+					       val ? val : "");
+			st->alpha = al;
+			continue;
+		}
+		if (!strncmp(a, "-n", 2)) {
+			val = a[2] ? a + 2 : i + 1 < argc ? argv[++i] : NULL;
+			if (!val || parse_uint(val, AB_MIN_PAIRS, AB_MAX_PAIRS, &x))
+				return err_set(err, 2, "option -n %s: accepted: %d-%d pairs (-n before `--`; after it, -n is the flows)",
+					       val ? val : "", AB_MIN_PAIRS, AB_MAX_PAIRS);
+			st->pairs = (unsigned)x;
+			continue;
+		}
+		rargv[n++] = argv[i];
+		if (run_opt_takes_next(a) && i + 1 < argc)
+			rargv[n++] = argv[++i];
+	}
+	rargv[n] = NULL;
+	*rargc = n;
+	if (!given[0] && !given[1])
+		return err_set(err, 2, "--a and --b missing; accepted: tunetop ab --a SPEC --b SPEC (e.g. --a gro=on --b gro=off; \"\" is the knobs as they are)");
+	return 0;
+}
+
+/*
+ * Split a side's spec into items: NAME=VALUE words separated by commas or
+ * spaces; a word without '=' continues the value before it, so the three
+ * numbers of tcp_rmem can be written "net.ipv4.tcp_rmem=4096 131072 6291456".
+ * Every name and value is checked against the catalog.  0, or 2 with err.
+ */
+static int ab_parse_side(const struct catalog *cat, const struct cli_opts *o, int s,
+			 struct ab_side *side, char *err)
+{
+	char names[AB_MAX_ITEMS][KNOB_NAME_MAX + 8];
+	char raw[AB_MAX_ITEMS][KNOB_TEXT_MAX];
+	bool remote[AB_MAX_ITEMS];
+	char buf[4096], *save = NULL, *w;
+	const char *opt = side_opts[s];
+	unsigned n = 0;
+
+	if (strlen(side->spec) >= sizeof(buf))
+		return err_set(err, 2, "option %s: longer than %zu characters", opt, sizeof(buf) - 1);
+	snprintf(buf, sizeof(buf), "%s", side->spec);
+	for (w = strtok_r(buf, ", \t\n", &save); w; w = strtok_r(NULL, ", \t\n", &save)) {
+		char *eq = strchr(w, '='), *name = w;
+		bool rem = false;
+
+		if (!eq) {
+			size_t l;
+
+			if (!n)
+				return err_set(err, 2, "option %s %s: \"%s\" is not NAME=VALUE; accepted: [local:|remote:]NAME=VALUE separated by commas or spaces",
+					       opt, side->spec, w);
+			l = strlen(raw[n - 1]);
+			snprintf(raw[n - 1] + l, sizeof(raw[0]) - l, " %s", w);
+			continue;
+		}
+		if (n >= AB_MAX_ITEMS)
+			return err_set(err, 2, "option %s: more than %d knobs", opt, AB_MAX_ITEMS);
+		*eq = '\0';
+		if (!strncmp(name, "remote:", 7)) {
+			rem = true;
+			name += 7;
+		} else if (!strncmp(name, "local:", 6)) {
+			name += 6;
+		}
+		if (!*name || strlen(name) >= KNOB_NAME_MAX || strlen(eq + 1) >= KNOB_TEXT_MAX)
+			return err_set(err, 2, "option %s %s: \"%s=%.32s\" is not NAME=VALUE; accepted: [local:|remote:]NAME=VALUE",
+				       opt, side->spec, w, eq + 1);
+		snprintf(names[n], sizeof(names[0]), "%s", name);
+		snprintf(raw[n], sizeof(raw[0]), "%s", eq + 1);
+		remote[n++] = rem;
+	}
+	side->n = 0;
+	for (unsigned i = 0; i < n; i++) {
+		struct ab_item *it = &side->item[side->n];
+		char e[ERR_MAX];
+
+		it->d = catalog_find(cat, names[i]);
+		it->remote = remote[i];
+		if (!it->d)
+			return err_set(err, 2, "option %s: %s: unknown knob; accepted: a name `tunetop knobs list` shows",
+				       opt, names[i]);
+		if (it->d->kind == KNOB_LINKINFO)
+			return err_set(err, 2, "option %s: %s: read-only (a link figure); accepted: a knob that can be set",
+				       opt, it->d->name);
+		if (knob_parse_value(it->d, raw[i], &it->v, e))
+			return err_set(err, 2, "option %s: %s", opt, e);
+		if (it->remote && o->so.host)
+			return err_set(err, 2, "option %s: remote:%s with -H: not yet; accepted: local: knobs, or a lab (no -H)",
+				       opt, it->d->name);
+		for (unsigned j = 0; j < side->n; j++)
+			if (side->item[j].d == it->d && side->item[j].remote == it->remote)
+				return err_set(err, 2, "option %s: %s%s given twice; accepted: each knob once per side",
+					       opt, it->remote ? "remote:" : "", it->d->name);
+		side->n++;
+	}
+	return 0;
+}
+
+/* The knob d of one end in st's union, added if new. */
+static struct ab_knob *ab_knob_of(struct ab_state *st, const struct knob_def *d, bool remote)
+{
+	struct ab_knob *k;
+
+	for (unsigned i = 0; i < st->nknobs; i++)
+		if (st->knob[i].d == d && st->knob[i].remote == remote)
+			return &st->knob[i];
+	k = &st->knob[st->nknobs++];
+	memset(k, 0, sizeof(*k));
+	k->d = d;
+	k->remote = remote;
+	return k;
+}
+
+/* Whether a and b (canonical texts, NULL: the original) are one setting of d. */
+static bool ab_same_value(const struct knob_def *d, const char *a, const char *b)
+{
+	struct knob_value va, vb;
+	char e[ERR_MAX];
+
+	if (!a || !b)
+		return !a && !b;
+	if (knob_parse_value(d, a, &va, e) || knob_parse_value(d, b, &vb, e))
+		return !strcmp(a, b);
+	return knob_value_equal(d, &va, &vb);
+}
+
+/* The union of both sides' knobs; 2 with err when A and B ask for the same. */
+static int ab_union(struct ab_state *st, char *err)
+{
+	bool same = true;
+
+	st->nknobs = 0;
+	for (int s = 0; s < 2; s++)
+		for (unsigned i = 0; i < st->side[s].n; i++) {
+			struct ab_item *it = &st->side[s].item[i];
+
+			ab_knob_of(st, it->d, it->remote)->val[s] = it->v.text;
+		}
+	for (unsigned i = 0; i < st->nknobs; i++)
+		if (!ab_same_value(st->knob[i].d, st->knob[i].val[0], st->knob[i].val[1]))
+			same = false;
+	if (same)
+		return err_set(err, 2, "options --a \"%s\" and --b \"%s\" ask for the same settings; accepted: two knob sets that differ (either may be \"\", the knobs as they are)",
+			       st->side[0].spec, st->side[1].spec);
+	return 0;
+}
+
+/* A side's settings as the history's spec keeps them: ["gro=on", ...]. */
+static json_t *ab_side_json(const struct ab_side *side)
+{
+	json_t *a = json_array();
+
+	for (unsigned i = 0; a && i < side->n; i++) {
+		char t[KNOB_NAME_MAX + KNOB_TEXT_MAX + 16];
+
+		snprintf(t, sizeof(t), "%s%s=%s", side->item[i].remote ? "remote:" : "",
+			 side->item[i].d->name, side->item[i].v.text);
+		json_array_append_new(a, json_string(t));
+	}
+	return a;
+}
+
+/* Read every knob's original on its end; 0, or 1 (or 2) with err. */
+static int ab_originals(struct ab_state *st, char *err)
+{
+	bool differ = false;
+
+	for (unsigned i = 0; i < st->nknobs; i++) {
+		struct ab_knob *k = &st->knob[i];
+		struct knob_value cur;
+		char e[ERR_MAX];
+
+		run_knob_target(&st->o, k->remote, &k->t);
+		/* What knobs_set would refuse on this end, refused before any run. */
+		if (k->t.where != KT_LOCAL && (k->d->flags & KNOB_F_NETNS_RO))
+			return err_set(err, 2, "%s on %s: read-only inside a network namespace (change it on the host); accepted: a per-namespace or device knob",
+				       k->d->name, knobs_side_name(&k->t));
+		if (k->t.where != KT_LOCAL && k->d->scope == KNOB_SCOPE_HOST)
+			return err_set(err, 2, "%s on %s: host-only, not inside a lab namespace; accepted: a per-namespace or device knob",
+				       k->d->name, knobs_side_name(&k->t));
+		if (knobs_get(k->d, &k->t, &cur, e))
+			return err_set(err, 1, "%s on %s: %s", k->d->name, knobs_side_name(&k->t), e);
+		if (!cur.present)
+			return err_set(err, 1, "%s on %s: n/a here: %s", k->d->name,
+				       knobs_side_name(&k->t), cur.reason);
+		snprintf(k->original, sizeof(k->original), "%s", cur.text);
+		snprintf(k->now, sizeof(k->now), "%s", cur.text);
+	}
+	for (unsigned i = 0; i < st->nknobs; i++) {
+		struct ab_knob *k = &st->knob[i];
+		const char *a = k->val[0] ? k->val[0] : k->original;
+		const char *b = k->val[1] ? k->val[1] : k->original;
+
+		if (!ab_same_value(k->d, a, b))
+			differ = true;
+	}
+	if (!differ) {
+		const struct ab_knob *k = &st->knob[0];
+
+		return err_set(err, 2, "options --a and --b come to the same settings here: the knobs already have the values asked for (%s on %s is %s); accepted: two knob sets that differ from each other",
+			       k->d->name, knobs_side_name(&k->t), k->original);
+	}
+	return 0;
+}
+
+/* Set every knob to side s's value (its original where s names none). */
+static int ab_apply(struct ab_state *st, int s, char *err)
+{
+	for (unsigned i = 0; i < st->nknobs; i++) {
+		struct ab_knob *k = &st->knob[i];
+		const char *want = k->val[s] ? k->val[s] : k->original;
+		struct knob_value after;
+		char e[ERR_MAX];
+		int rc;
+
+		if (!strcmp(want, k->now))
+			continue;
+		rc = knobs_set(k->d, &k->t, want, &after, e);
+		if (rc) {
+			struct knob_value cur;
+			char e2[ERR_MAX];
+
+			/* Refused, or changed to something else: put back only
+			 * what may have changed. */
+			if (knobs_get(k->d, &k->t, &cur, e2) || !cur.present ||
+			    strcmp(cur.text, k->now))
+				k->touched = true;
+			return err_set(err, rc, "%s: set %s on %s to %s: %s", side_names[s],
+				       k->d->name, knobs_side_name(&k->t), want, e);
+		}
+		k->touched = true;
+		snprintf(k->now, sizeof(k->now), "%s", after.present ? after.text : want);
+	}
+	return 0;
+}
+
+/* Put back every knob a side changed, newest first; 0, or 1 when one failed. */
+static int ab_restore(struct ab_state *st, FILE *f)
+{
+	int rc = 0;
+
+	for (unsigned i = st->nknobs; i--;) {
+		struct ab_knob *k = &st->knob[i];
+		char e[ERR_MAX];
+
+		if (!k->touched)
+			continue;
+		if (knobs_undo(k->d, &k->t, k->original, e)) {
+			fprintf(stderr, "tunetop ab: could not put back %s (%s) to %s: %s (tunetop restore will retry)\n",
+				k->d->name, knobs_side_name(&k->t), k->original, e);
+			rc = 1;
+			continue;
+		}
+		snprintf(k->now, sizeof(k->now), "%s", k->original);
+		if (f)
+			fprintf(f, "Knob %s on %s put back to %s\n", k->d->name,
+				knobs_side_name(&k->t), k->original);
+	}
+	return rc;
+}
+
+/* Signals that arrived outside a run, counted into c->signals. */
+static void ab_take_signals(struct run_ctx *c)
+{
+	struct signalfd_siginfo si;
+
+	while (read(c->sfd, &si, sizeof(si)) == sizeof(si))
+		c->signals++;
+}
+
+/* The figures of one run the comparison covers; NAN where not measured. */
+static void ab_figures(const struct cli_opts *o, const struct run_summary *sum, double *fig)
+{
+	const struct session_result *r = &sum->res;
+	bool lat = r->local.has_lat && r->local.lat.count;
+
+	for (int m = 0; m < M_COUNT; m++)
+		fig[m] = NAN;
+	if (sum->failed)
+		return;
+	fig[M_THR] = sum->mean_throughput;
+	if (lat) {
+		fig[M_P50] = r->local.lat.p50_us;
+		fig[M_P99] = r->local.lat.p99_us;
+	}
+	if (o->local_cpu && r->local.cpu.ncpu)
+		fig[M_LCPU] = sum->mean_lcpu;
+	if (o->remote_cpu && r->remote.cpu.ncpu)
+		fig[M_RCPU] = sum->mean_rcpu;
+	if (o->local_cpu && r->local_sd >= 0)
+		fig[M_LSD] = r->local_sd;
+	if (o->remote_cpu && r->remote_sd >= 0)
+		fig[M_RSD] = r->remote_sd;
+}
+
+/* The throughput's units as the progress line and table show them. */
+static const char *ab_thr_units(const struct cli_opts *o)
+{
+	return test_is_rr(o->so.p.type) ? "trans/s" : "10^6bits/s";
+}
+
+/* The units of metric m. */
+static const char *ab_units(const struct cli_opts *o, int m)
+{
+	switch (m) {
+	case M_THR: return ab_thr_units(o);
+	case M_P50:
+	case M_P99: return "us";
+	case M_LCPU:
+	case M_RCPU: return "%";
+	default: return test_is_rr(o->so.p.type) ? "us/Tran" : "us/KB";
+	}
+}
+
+/* v with thousands separators and dec decimals ("14,231", "9,412.33"). */
+static void ab_num(double v, int dec, char *buf, size_t len)
+{
+	char digits[64], *dot;
+	size_t n, lead, o = 0;
+	bool neg = v < 0;
+
+	if (isnan(v)) {
+		snprintf(buf, len, "n/a");
+		return;
+	}
+	snprintf(digits, sizeof(digits), "%.*f", dec, fabs(v));
+	dot = strchr(digits, '.');
+	n = dot ? (size_t)(dot - digits) : strlen(digits);
+	lead = n % 3 ? n % 3 : 3;
+	if (neg && o + 1 < len)
+		buf[o++] = '-';
+	for (size_t i = 0; i < n && o + 2 < len; i++) {
+		if (i >= lead && (i - lead) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = digits[i];
+	}
+	buf[o] = '\0';
+	if (dot)
+		snprintf(buf + o, len - o, "%s", dot);
+}
+
+/* A figure of metric m as the table shows it. */
+static void ab_fig(int m, double v, char *buf, size_t len)
+{
+	int dec = ab_metrics[m].decimals;
+
+	if (dec < 0)		/* throughput: whole numbers from 1000 up */
+		dec = fabs(v) >= 1000 ? 0 : 2;
+	ab_num(v, dec, buf, len);
+}
+
+/* "±" as UTF-8, or "+-" for a terminal without it. */
+static void ab_verdict_text(const struct ab_state *st, const char *v, char *buf, size_t len)
+{
+	const char *pm = strstr(v, "\u00b1");
+
+	if (st->utf8 || !pm)
+		snprintf(buf, len, "%s", v);
+	else
+		snprintf(buf, len, "%.*s+-%s", (int)(pm - v), v, pm + strlen("\u00b1"));
+}
+
+/* One progress line per pair, for the runs run[from..to). */
+static void ab_progress(const struct ab_state *st, FILE *f, unsigned pair, int first,
+			unsigned from, unsigned to)
+{
+	fprintf(f, "pair %u/%u: %s then %s:", pair, st->pairs, side_names[first],
+		side_names[!first]);
+	for (unsigned i = from; i < to; i++) {
+		const struct ab_run *r = &st->run[i];
+		char num[48];
+
+		fprintf(f, "%s %s ", i > from ? "," : "", side_names[r->side]);
+		if (r->failed) {
+			fprintf(f, "failed: %s", r->failure);
+			continue;
+		}
+		ab_fig(M_THR, r->fig[M_THR], num, sizeof(num));
+		fprintf(f, "%s %s", num, ab_thr_units(&st->o));
+		if (r->cut)
+			fprintf(f, " (cut short by a signal: not counted, not stored)");
+	}
+	if (to - from < 2)
+		fprintf(f, "%s %s not run", to > from ? "," : "",
+			side_names[to > from ? !st->run[from].side : first]);
+	fputc('\n', f);
+	fflush(f);
+}
+
+/* Compare A with B for every metric over the counted runs. */
+static void ab_compare_all(struct ab_state *st)
+{
+	double a[AB_MAX_PAIRS], b[AB_MAX_PAIRS];
+
+	for (int m = 0; m < M_COUNT; m++) {
+		unsigned na = 0, nb = 0;
+
+		for (unsigned i = 0; i < st->nruns; i++) {
+			const struct ab_run *r = &st->run[i];
+
+			if (r->failed || r->cut || isnan(r->fig[m]))
+				continue;
+			if (r->side == 0)
+				a[na++] = r->fig[m];
+			else
+				b[nb++] = r->fig[m];
+		}
+		st->measured[m] = na || nb;
+		memset(&st->res[m], 0, sizeof(st->res[m]));
+		st->cmp_rc[m] = ab_compare(a, na, b, nb, st->alpha, AB_BOOT,
+					   st->seed ^ (0x100000001b3ULL * (uint64_t)(m + 1)),
+					   &st->res[m]);
+	}
+}
+
+/* Whether metric m has a row: latency rows only for request/response. */
+static bool ab_has_row(const struct ab_state *st, int m)
+{
+	return !ab_metrics[m].rr_only || test_is_rr(st->o.so.p.type);
+}
+
+/* The smallest two-sided p the exact Mann-Whitney test gives with n+n
+ * values: 2 / C(2n, n). */
+static double ab_min_p(unsigned n)
+{
+	double c = 1;
+
+	for (unsigned i = 1; i <= n; i++)
+		c = c * (double)(n + i) / (double)i;
+	return 2.0 / c;
+}
+
+/* The knobs of both sides: original, A's value, B's value. */
+static void ab_print_knobs(const struct ab_state *st, FILE *f)
+{
+	fprintf(f, "%-32s %-6s %-12s %-12s %s\n", "knob", "side", "original", "A", "B");
+	for (unsigned i = 0; i < st->nknobs; i++) {
+		const struct ab_knob *k = &st->knob[i];
+
+		fprintf(f, "%-32s %-6s %-12s %-12s %s\n", k->d->name, knobs_side_name(&k->t),
+			k->original, k->val[0] ? k->val[0] : k->original,
+			k->val[1] ? k->val[1] : k->original);
+	}
+}
+
+/* The benchstat-like table, the summary line and the knobs. */
+static void ab_print_report(const struct ab_state *st, FILE *f)
+{
+	const struct ab_result *t = &st->res[M_THR];
+	char verdict[96];
+
+	if (!st->measured[M_THR]) {
+		fprintf(f, "\nB vs A: n/a (no run was counted)\n\nKnobs of A and B:\n");
+		ab_print_knobs(st, f);
+		return;
+	}
+	fprintf(f, "\n%-24s %12s %12s %9s  %-20s %7s  %s\n", "metric", "A (median)", "B (median)",
+		"delta", "95 % CI of delta", "p", "verdict");
+	for (int m = 0; m < M_COUNT; m++) {
+		const struct ab_result *r = &st->res[m];
+		char label[48], fa[32], fb[32], delta[24], ci[48], p[16];
+
+		if (!ab_has_row(st, m))
+			continue;
+		snprintf(label, sizeof(label), "%s (%s)", ab_metrics[m].label, ab_units(&st->o, m));
+		if (!st->measured[m]) {
+			char why[64];
+
+			if (ab_metrics[m].needs)
+				snprintf(why, sizeof(why), "n/a (needs -%c)", ab_metrics[m].needs);
+			else
+				snprintf(why, sizeof(why), "n/a (not measured)");
+			fprintf(f, "%-24s %12s %12s %9s  %-20s %7s  %s\n", label, "n/a", "n/a", "n/a",
+				"", "n/a", why);
+			continue;
+		}
+		ab_fig(m, r->median_a, fa, sizeof(fa));
+		ab_fig(m, r->median_b, fb, sizeof(fb));
+		if (isnan(r->delta_pct))
+			snprintf(delta, sizeof(delta), "n/a");
+		else
+			snprintf(delta, sizeof(delta), "%+.1f %%", r->delta_pct);
+		if (isnan(r->ci_lo_pct))
+			ci[0] = '\0';
+		else
+			snprintf(ci, sizeof(ci), "[%+.1f %%, %+.1f %%]", r->ci_lo_pct, r->ci_hi_pct);
+		if (isnan(r->p))
+			snprintf(p, sizeof(p), "n/a");
+		else
+			snprintf(p, sizeof(p), "%.2g", r->p);
+		ab_verdict_text(st, r->verdict, verdict, sizeof(verdict));
+		fprintf(f, "%-24s %12s %12s %9s  %-20s %7s  %s", label, fa, fb, delta, ci, p,
+			verdict);
+		if (!r->significant && r->why[0])
+			fprintf(f, " (%s)", r->why);
+		fputc('\n', f);
+	}
+	ab_verdict_text(st, t->verdict, verdict, sizeof(verdict));
+	if (t->significant)
+		fprintf(f, "\nB vs A: throughput %s (p=%.2g, n=%u+%u)\n", verdict, t->p, t->na, t->nb);
+	else
+		fprintf(f, "\nB vs A: throughput ~ (%s, n=%u+%u): no significant difference at alpha %g\n",
+			t->why[0] ? t->why : "n/a", t->na, t->nb, st->alpha);
+	fprintf(f, "\nKnobs of A and B:\n");
+	ab_print_knobs(st, f);
+}
+
+/* A number for JSON, null when n/a. */
+static json_t *ab_jnum(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* The --json document: settings, every run, every metric's comparison. */
+static json_t *ab_json(const struct ab_state *st, const char *target)
+{
+	json_t *doc = json_object(), *knobs = json_array(), *runs = json_array();
+	json_t *metrics = json_object();
+
+	if (!doc || !knobs || !runs || !metrics) {
+		json_decref(doc);
+		json_decref(knobs);
+		json_decref(runs);
+		json_decref(metrics);
+		return NULL;
+	}
+	json_object_set_new(doc, "test", json_string(test_type_name(st->o.so.p.type)));
+	json_object_set_new(doc, "target", json_string(target));
+	json_object_set_new(doc, "ab_id", st->ab_id ? json_integer(st->ab_id) : json_null());
+	json_object_set_new(doc, "a", ab_side_json(&st->side[0]));
+	json_object_set_new(doc, "b", ab_side_json(&st->side[1]));
+	json_object_set_new(doc, "pairs", json_integer(st->pairs));
+	json_object_set_new(doc, "pairs_done", json_integer(st->pairs_done));
+	json_object_set_new(doc, "seed", json_integer((json_int_t)st->seed));
+	json_object_set_new(doc, "alpha", json_real(st->alpha));
+	json_object_set_new(doc, "duration", json_real(st->o.so.p.duration));
+	json_object_set_new(doc, "interrupted", json_boolean(st->interrupted));
+	json_object_set_new(doc, "failed", json_boolean(st->failed));
+	json_object_set_new(doc, "failure", st->failure[0] ? json_string(st->failure) : json_null());
+	json_object_set_new(doc, "restored", json_boolean(!st->restore_failed));
+	for (unsigned i = 0; i < st->nknobs; i++) {
+		const struct ab_knob *k = &st->knob[i];
+
+		json_array_append_new(knobs, json_pack("{s:s, s:s, s:s, s:s, s:s}",
+			"name", k->d->name, "side", knobs_side_name(&k->t),
+			"original", k->original,
+			"a", k->val[0] ? k->val[0] : k->original,
+			"b", k->val[1] ? k->val[1] : k->original));
+	}
+	json_object_set_new(doc, "knobs", knobs);
+	for (unsigned i = 0; i < st->nruns; i++) {
+		const struct ab_run *r = &st->run[i];
+		json_t *j = json_pack("{s:i, s:s, s:o, s:b, s:b, s:o}",
+			"pair", (int)r->pair, "point", r->side ? "b" : "a",
+			"id", r->id ? json_integer(r->id) : json_null(),
+			"failed", r->failed, "counted", !r->failed && !r->cut,
+			"failure", r->failed ? json_string(r->failure) : json_null());
+
+		for (int m = 0; j && m < M_COUNT; m++)
+			json_object_set_new(j, ab_metrics[m].key, ab_jnum(r->fig[m]));
+		json_array_append_new(runs, j);
+	}
+	json_object_set_new(doc, "runs", runs);
+	for (int m = 0; m < M_COUNT; m++) {
+		const struct ab_result *r = &st->res[m];
+
+		if (!ab_has_row(st, m))
+			continue;
+		if (!st->measured[m]) {
+			json_object_set_new(metrics, ab_metrics[m].key, json_null());
+			continue;
+		}
+		json_object_set_new(metrics, ab_metrics[m].key, json_pack(
+			"{s:s, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:s, s:s}",
+			"units", ab_units(&st->o, m), "na", (int)r->na, "nb", (int)r->nb,
+			"median_a", ab_jnum(r->median_a), "median_b", ab_jnum(r->median_b),
+			"delta_pct", ab_jnum(r->delta_pct), "ci_lo_pct", ab_jnum(r->ci_lo_pct),
+			"ci_hi_pct", ab_jnum(r->ci_hi_pct), "p", ab_jnum(r->p),
+			"significant", r->significant, "verdict", r->verdict, "why", r->why));
+	}
+	json_object_set_new(doc, "metrics", metrics);
+	return doc;
+}
+
+/* Whether stdout's locale shows UTF-8 ("±"), without changing the locale. */
+static bool ab_utf8(void)
+{
+	const char *cs;
+	bool u;
+
+	if (!setlocale(LC_CTYPE, ""))
+		return false;
+	cs = nl_langinfo(CODESET);
+	u = cs && !strcmp(cs, "UTF-8");
+	setlocale(LC_CTYPE, "C");
+	return u;
+}
+
+/* What is measured, for the header: "lab NAME", "loopback", "host H". */
+static void ab_target_text(const struct cli_opts *o, char *buf, size_t len)
+{
+	if (o->so.host)
+		snprintf(buf, len, "host %s", o->so.host);
+	else if (o->so.lab)
+		snprintf(buf, len, "lab %s", lab_name(o->so.lab));
+	else
+		snprintf(buf, len, "loopback (%s)", o->so.why ? o->so.why : "");
+}
+
+/* Record the A/B in the history; a failure only means nothing is stored. */
+static void ab_store_sweep(struct ab_state *st)
+{
+	struct store *s = NULL;
+	char err[ERR_MAX];
+	json_t *spec;
+	int rc;
+
+	st->ab_id = 0;
+	if (st->o.no_db)
+		return;
+	spec = json_pack("{s:o, s:o, s:i}", "a", ab_side_json(&st->side[0]), "b",
+			 ab_side_json(&st->side[1]), "n", (int)st->pairs);
+	if (!spec) {
+		fprintf(stderr, "tunetop ab: out of memory: the runs will not be stored\n");
+		return;
+	}
+	rc = store_open(&s, st->o.db_path[0] ? st->o.db_path : NULL, err);
+	if (!rc)
+		rc = store_add_sweep(s, "ab", spec, &st->ab_id, err);
+	if (rc) {
+		fprintf(stderr, "tunetop ab: %s: the runs will not be stored\n", err);
+		st->ab_id = 0;
+	}
+	store_close(s);
+	json_decref(spec);
+}
+
+/* Refuse `tunetop run` options that make no sense for a comparison. */
+static int ab_check_run_opts(const struct cli_opts *o, char *err)
+{
+	if (o->nset)
+		return err_set(err, 2, "option --set: not with ab; accepted: the knobs in --a and --b");
+	if (o->keep)
+		return err_set(err, 2, "option --keep: not with ab, which always puts the knobs back");
+	if (o->fmt != OUT_HUMAN && o->fmt != OUT_JSON)
+		return err_set(err, 2, "options -o, -k and --json-stream: not with ab; accepted: the table, or --json");
+	if (o->sel.n)
+		return err_set(err, 2, "option -O: not with ab; accepted: the table, or --json");
+	if (o->capture_file[0])
+		return err_set(err, 2, "option -w: not with ab (each run would overwrite %.64s); accepted: --capture",
+			       o->capture_file);
+	return 0;
+}
+
+/* Run the pairs; stops at a failure or a signal. */
+static void ab_loop(struct ab_state *st, struct run_ctx *c, FILE *prog)
+{
+	static struct run_summary sum;
+	uint64_t rng = st->seed;
+	bool stop = false;
+
+	for (unsigned i = 0; i < st->pairs && !stop; i++) {
+		int first = (int)(ab_rand(&rng) >> 63);
+		unsigned from = st->nruns, counted = 0;
+
+		for (int k = 0; k < 2 && !stop; k++) {
+			int s = k ? !first : first;
+			struct ab_run *r;
+			unsigned sig0;
+			char err[ERR_MAX];
+			int ret;
+
+			ab_take_signals(c);
+			if (c->signals) {
+				st->interrupted = true;
+				stop = true;
+				break;
+			}
+			if (ab_apply(st, s, err)) {
+				snprintf(st->failure, sizeof(st->failure), "%s", err);
+				st->failed = true;
+				stop = true;
+				break;
+			}
+			sig0 = c->signals;
+			ret = run_iterate(c, &sum);
+			r = &st->run[st->nruns++];
+			memset(r, 0, sizeof(*r));
+			r->pair = i + 1;
+			r->side = s;
+			r->failed = ret != 0;
+			if (r->failed)
+				snprintf(r->failure, sizeof(r->failure), "%s", sum.failure);
+			r->cut = !r->failed && c->signals != sig0;
+			ab_figures(&st->o, &sum, r->fig);
+			if (c->signals != sig0)
+				st->interrupted = true;
+			if (!r->cut && sum.iterations && st->ab_id && !st->store_failed &&
+			    run_store(c, &sum, "ab", st->ab_id, s ? "b" : "a", &r->id, err)) {
+				fprintf(stderr, "tunetop ab: a run was not stored: %s; the rest will not be either\n",
+					err);
+				st->store_failed = true;
+			}
+			run_summary_free(&sum);
+			if (r->failed) {
+				st->failed = true;
+				snprintf(st->failure, sizeof(st->failure), "pair %u, %s: %s", i + 1,
+					 side_names[s], r->failure);
+			}
+			if (r->failed || r->cut)
+				stop = true;
+			else
+				counted++;
+		}
+		if (st->nruns > from)
+			ab_progress(st, prog, i + 1, first, from, st->nruns);
+		if (counted == 2)
+			st->pairs_done++;
+	}
+}
+
+int ab_main(int argc, char **argv)
+{
+	static struct ab_state st;
+	static char *rargv[AB_MAX_ARGS];
+	struct catalog *cat = NULL;
+	struct run_ctx c;
+	char err[ERR_MAX] = "", target[160];
+	bool json;
+	FILE *prog;
+	int rargc = 0, ret;
+
+	memset(&st, 0, sizeof(st));
+	ret = ab_args(argc, argv, &st, &rargc, rargv, err);
+	if (ret == 1)
+		return 0;
+	if (ret) {
+		fprintf(stderr, "tunetop ab: %s\n", err);
+		return 2;
+	}
+	ret = options_parse(rargc, rargv, &st.o, err);
+	if (ret == 1)
+		return 0;
+	if (!ret)
+		ret = ab_check_run_opts(&st.o, err);
+	if (ret) {
+		fprintf(stderr, "tunetop ab: %s\n", err);
+		return 2;
+	}
+	if (!st.seed_given) {
+		uint64_t t = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 16);
+
+		/* Short enough to type back in with --seed. */
+		st.seed = ab_rand(&t) % 1000000;
+	}
+	ret = catalog_load(&cat, catalog_default_path(), err);
+	if (ret) {
+		fprintf(stderr, "tunetop ab: %s\n", err);
+		return 1;
+	}
+	/* Every name and value is checked before a lab is made or a knob read. */
+	for (int s = 0; s < 2 && !ret; s++)
+		ret = ab_parse_side(cat, &st.o, s, &st.side[s], err);
+	if (!ret)
+		ret = ab_union(&st, err);
+	if (ret) {
+		fprintf(stderr, "tunetop ab: %s\n", err);
+		catalog_free(cat);
+		return 2;
+	}
+	json = st.o.fmt == OUT_JSON;
+	prog = json ? stderr : stdout;
+	st.utf8 = ab_utf8();
+	if (run_ctx_open(&c, &st.o, "tunetop ab")) {
+		catalog_free(cat);
+		return 1;
+	}
+	ret = ab_originals(&st, err);
+	if (ret) {
+		fprintf(stderr, "tunetop ab: %s\n", err);
+		run_ctx_close(&c);
+		catalog_free(cat);
+		return ret;
+	}
+	ab_target_text(&st.o, target, sizeof(target));
+	fprintf(prog, "tunetop ab: %s in %s, %u pairs of %g s runs in random order (seed %llu)\n",
+		test_type_name(st.o.so.p.type), target, st.pairs, st.o.so.p.duration,
+		(unsigned long long)st.seed);
+	for (int s = 0; s < 2; s++)
+		fprintf(prog, "%s: %s\n", side_names[s],
+			st.side[s].n ? st.side[s].spec : "(the knobs as they are)");
+	if (ab_min_p(st.pairs) >= st.alpha) {
+		unsigned enough = st.pairs;
+
+		while (ab_min_p(enough) >= st.alpha)
+			enough++;
+		fprintf(prog, "note: with %u pairs the smallest p Mann-Whitney can give is %.2g, not below alpha %g: every verdict will be ~ (use -n %u or more)\n",
+			st.pairs, ab_min_p(st.pairs), st.alpha, enough);
+	}
+	fflush(prog);
+	ab_store_sweep(&st);
+
+	ab_loop(&st, &c, prog);
+
+	/* Put back before reporting, whatever happened. */
+	ab_take_signals(&c);
+	st.restore_failed = ab_restore(&st, prog) != 0;
+	ab_compare_all(&st);
+	if (st.interrupted)
+		fprintf(prog, "Interrupted: %u of %u pairs measured\n", st.pairs_done, st.pairs);
+	if (st.failed)
+		fprintf(stderr, "tunetop ab: %s\n", st.failure);
+	if (json) {
+		json_t *doc = ab_json(&st, target);
+
+		if (!doc || json_dumpf(doc, stdout, JSON_INDENT(2)) || fputc('\n', stdout) == EOF) {
+			fprintf(stderr, "tunetop ab: could not write the JSON document\n");
+			st.failed = true;
+		}
+		json_decref(doc);
+	} else {
+		ab_print_report(&st, stdout);
+		unsigned stored = 0;
+
+		for (unsigned i = 0; i < st.nruns; i++)
+			stored += st.run[i].id != 0;
+		if (st.ab_id)
+			printf("Stored as A/B %lld: %u runs with source \"ab\"\n",
+			       (long long)st.ab_id, stored);
+	}
+	fflush(stdout);
+	run_ctx_close(&c);
+	catalog_free(cat);
+	if (c.signals >= 2)
+		return 130;
+	return st.failed || st.restore_failed ? 1 : 0;
+}

@@ -1,0 +1,450 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* plan.c - sweeps and A/B comparisons started from the dashboard: a queue of runs. */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "control.h"
+#include "plan.h"
+
+#define PLAN_MAX_KNOBS 8
+
+/* One knob setting of a point: catalog index, end, value. */
+struct plan_knob {
+	unsigned idx;
+	int end;
+	char value[KNOB_TEXT_MAX];
+};
+
+struct plan_step {
+	char point[64];			/* "size=4345", "rx-usecs=15", "a", "b" */
+	struct test_params p;
+	unsigned nk;
+	struct plan_knob k[PLAN_MAX_KNOBS];
+	double rate;			/* its result; NAN until run */
+	double value;			/* the swept number (cliffs), NAN for knobs/A/B */
+};
+
+struct plan {
+	bool ab;
+	char kind[16];
+	int64_t sweep_id;
+	unsigned n, next;		/* steps, and the next to run */
+	struct plan_step steps[SWEEP_MAX_POINTS];
+	/* Every knob the plan touches, with its value before the plan. */
+	unsigned ntouched;
+	struct plan_knob before[2 * PLAN_MAX_KNOBS];
+	bool cancelled;
+	struct test_params p0;		/* the test before the plan, given back after */
+};
+
+static struct plan *plan_of(const struct ui *u)
+{
+	return u->plan;
+}
+
+bool plan_active(const struct ui *u)
+{
+	return u->plan != NULL;
+}
+
+/* "[local:|remote:]NAME=VALUE" into a knob setting; -EINVAL with err. */
+static int parse_setting(struct ui *u, const char *spec, struct plan_knob *k, char *err)
+{
+	char buf[160], *name = buf, *val;
+	struct knob_value v;
+
+	snprintf(buf, sizeof(buf), "%s", spec);
+	k->end = END_L;
+	if (!strncmp(name, "remote:", 7)) {
+		k->end = END_R;
+		name += 7;
+	} else if (!strncmp(name, "local:", 6)) {
+		name += 6;
+	}
+	val = strchr(name, '=');
+	if (!val)
+		return err_set(err, -EINVAL, "%s: accepted: [local:|remote:]NAME=VALUE", spec);
+	*val++ = '\0';
+	for (k->idx = 0; k->idx < u->nknobs; k->idx++)
+		if (!strcmp(u->knobs[k->idx].d->name, name))
+			break;
+	if (k->idx == u->nknobs)
+		return err_set(err, -EINVAL, "%s: unknown knob; accepted: a name of the knobs panel", name);
+	if (knob_parse_value(u->knobs[k->idx].d, val, &v, err))
+		return -EINVAL;
+	snprintf(k->value, sizeof(k->value), "%s", v.text);
+	return 0;
+}
+
+/* Remember a knob's value before the plan, once. */
+static void touch(struct ui *u, struct plan *pl, const struct plan_knob *k)
+{
+	const struct knob_value *v = &u->knobs[k->idx].v[k->end];
+
+	for (unsigned i = 0; i < pl->ntouched; i++)
+		if (pl->before[i].idx == k->idx && pl->before[i].end == k->end)
+			return;
+	if (pl->ntouched < 2 * PLAN_MAX_KNOBS && v->present) {
+		pl->before[pl->ntouched] = *k;
+		snprintf(pl->before[pl->ntouched].value, KNOB_TEXT_MAX, "%s", v->text);
+		pl->ntouched++;
+	}
+}
+
+/* The MSS of the newest run with a connection, or 0. */
+static uint32_t newest_mss(const struct ui *u)
+{
+	for (unsigned i = u->model.nruns; i-- > 0;) {
+		const struct model_run *r = u->model.runs[i];
+
+		if (r->has_result && r->res.local.nsocks && r->res.local.socks[0].tcp.has)
+			return r->res.local.socks[0].tcp.snd_mss;
+	}
+	return 0;
+}
+
+static struct plan_step *add_step(struct plan *pl, const struct test_params *p)
+{
+	struct plan_step *s;
+
+	if (pl->n == SWEEP_MAX_POINTS)
+		return NULL;
+	s = &pl->steps[pl->n++];
+	memset(s, 0, sizeof(*s));
+	s->p = *p;
+	s->rate = s->value = NAN;
+	return s;
+}
+
+static int too_many(char *err)
+{
+	return err_set(err, -EINVAL, "at most %d runs in one sweep or A/B", SWEEP_MAX_POINTS);
+}
+
+/* The points of a sweep spec; -EINVAL with err. */
+static int plan_sweep(struct ui *u, struct plan *pl, const char *spec, char *err)
+{
+	char kind[16] = "", rest[200] = "";
+	uint64_t list[SWEEP_MAX_POINTS];
+	unsigned n = 0;
+
+	if (sscanf(spec, "%15s %199[^\n]", kind, rest) < 1)
+		return err_set(err, -EINVAL, "sweep: accepted: size [--response], burst LIST, "
+			       "send-size LIST, knob [remote:]NAME=V1,V2");
+	snprintf(pl->kind, sizeof(pl->kind), "%s", kind);
+	if (!strcmp(kind, "size")) {
+		uint32_t sizes[SWEEP_MAX_POINTS], mss = newest_mss(u);
+		bool resp = strstr(rest, "--response") != NULL;
+		int k;
+
+		if (!test_is_rr(u->p.type))
+			return err_set(err, -EINVAL, "sweep size: a request/response test (t to change it)");
+		if (!mss)
+			return err_set(err, -EINVAL, "sweep size: the MSS comes from a run's connection: r first");
+		k = sweep_sizes(mss, sizes, SWEEP_MAX_POINTS);
+		for (int i = 0; i < k; i++) {
+			struct plan_step *s = add_step(pl, &u->p);
+
+			if (!s)
+				return too_many(err);
+			*(resp ? &s->p.resp_size : &s->p.req_size) = sizes[i];
+			s->value = sizes[i];
+			snprintf(s->point, sizeof(s->point), "%s=%u", resp ? "response" : "size", sizes[i]);
+		}
+		return 0;
+	}
+	if (!strcmp(kind, "burst") || !strcmp(kind, "send-size")) {
+		bool burst = kind[0] == 'b';
+
+		if (burst != test_is_rr(u->p.type))
+			return err_set(err, -EINVAL, "sweep %s: accepted with a %s test", kind,
+				       burst ? "request/response" : "stream");
+		if (sweep_parse_list(rest[0] ? rest : (burst ? "0,1,2,4,16,64,128,256" :
+						       "1K,4K,16K,64K,256K"),
+				     list, SWEEP_MAX_POINTS, &n, err))
+			return -EINVAL;
+		for (unsigned i = 0; i < n; i++) {
+			struct plan_step *s = add_step(pl, &u->p);
+
+			if (!s)
+				return too_many(err);
+			if (burst && list[i] > TT_MAX_BURST)
+				return err_set(err, -EINVAL, "burst %llu: accepted 0..%d",
+					       (unsigned long long)list[i], TT_MAX_BURST);
+			*(burst ? &s->p.burst : &s->p.send_size) = (uint32_t)list[i];
+			s->value = (double)list[i];
+			snprintf(s->point, sizeof(s->point), "%s=%llu", burst ? "burst" : "send-size",
+				 (unsigned long long)list[i]);
+		}
+		return 0;
+	}
+	if (!strcmp(kind, "knob")) {
+		char name[KNOB_NAME_MAX + 8], buf[512], spec1[200];
+		const char *values[SWEEP_MAX_POINTS];
+		const char *side = "";
+		const char *body = rest;
+
+		if (!strncmp(body, "remote:", 7) || !strncmp(body, "local:", 6)) {
+			side = body[0] == 'r' ? "remote:" : "local:";
+			body += strlen(side);
+		}
+		if (sweep_parse_knob(body, name, sizeof(name), buf, sizeof(buf), values,
+				     SWEEP_MAX_POINTS, &n, err))
+			return -EINVAL;
+		for (unsigned i = 0; i < n; i++) {
+			struct plan_step *s = add_step(pl, &u->p);
+
+			if (!s)
+				return too_many(err);
+			snprintf(spec1, sizeof(spec1), "%s%s=%s", side, name, values[i]);
+			if (parse_setting(u, spec1, &s->k[0], err))
+				return -EINVAL;
+			s->nk = 1;
+			snprintf(spec1, sizeof(spec1), "%.40s=%.20s", name, s->k[0].value);
+			memcpy(s->point, spec1, sizeof(s->point) - 1);
+			touch(u, pl, &s->k[0]);
+		}
+		return 0;
+	}
+	return err_set(err, -EINVAL, "sweep %s: accepted: size, burst, send-size, knob", kind);
+}
+
+/* "--a SPEC --b SPEC [-n N]": pairs in a random order; -EINVAL with err. */
+static int plan_ab(struct ui *u, struct plan *pl, const char *spec, char *err)
+{
+	char copy[400], *w, *save = NULL, *side[2] = { NULL, NULL };
+	struct plan_knob set[2][PLAN_MAX_KNOBS];
+	unsigned nset[2] = { 0, 0 }, pairs = 5;
+	uint64_t seed = now_ns();
+
+	snprintf(copy, sizeof(copy), "%s", spec);
+	snprintf(pl->kind, sizeof(pl->kind), "ab");
+	for (w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		uint64_t v;
+
+		if ((!strcmp(w, "--a") || !strcmp(w, "--b")) && (side[w[2] - 'a'] = strtok_r(NULL, " ", &save)))
+			continue;
+		if (!strcmp(w, "-n") && (w = strtok_r(NULL, " ", &save)) && !parse_uint(w, 3, 50, &v)) {
+			pairs = (unsigned)v;
+			continue;
+		}
+		return err_set(err, -EINVAL, "A/B: accepted: --a SPEC --b SPEC [-n 3..50], "
+			       "SPEC [local:|remote:]NAME=VALUE[,...]");
+	}
+	for (int s = 0; s < 2; s++) {
+		char *item, *save2 = NULL;
+
+		if (!side[s])
+			return err_set(err, -EINVAL, "A/B: --a and --b are both needed (\"\" not here: "
+				       "give the value the knob has)");
+		for (item = strtok_r(side[s], ",", &save2); item; item = strtok_r(NULL, ",", &save2)) {
+			if (nset[s] == PLAN_MAX_KNOBS)
+				return err_set(err, -EINVAL, "A/B: at most %d knobs a side", PLAN_MAX_KNOBS);
+			if (parse_setting(u, item, &set[s][nset[s]], err))
+				return -EINVAL;
+			touch(u, pl, &set[s][nset[s]]);
+			nset[s]++;
+		}
+	}
+	pl->ab = true;
+	for (unsigned i = 0; i < pairs; i++) {
+		/* splitmix64: each pair's order at random, to cancel drift. */
+		uint64_t z = (seed += 0x9e3779b97f4a7c15ull);
+		int first;
+
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+		first = (int)((z ^ (z >> 31)) & 1);
+		for (int k = 0; k < 2; k++) {
+			int s = k ? !first : first;
+			struct plan_step *st = add_step(pl, &u->p);
+
+			if (!st)
+				return too_many(err);
+			snprintf(st->point, sizeof(st->point), "%c", 'a' + s);
+			st->nk = nset[s];
+			memcpy(st->k, set[s], sizeof(set[s]));
+		}
+	}
+	return 0;
+}
+
+/* Set a step's knobs: its own, and every other touched knob to its value before. */
+static int plan_apply(struct ui *u, struct plan *pl, const struct plan_step *s)
+{
+	for (unsigned i = 0; i < pl->ntouched; i++) {
+		const struct plan_knob *b = &pl->before[i];
+		const char *want = b->value;
+
+		for (unsigned k = 0; k < s->nk; k++)
+			if (s->k[k].idx == b->idx && s->k[k].end == b->end)
+				want = s->k[k].value;
+		if (u->knobs[b->idx].v[b->end].present &&
+		    !strcmp(u->knobs[b->idx].v[b->end].text, want))
+			continue;
+		if (ui_knob_edit(u, b->idx, b->end, want))
+			return -EIO;
+	}
+	return 0;
+}
+
+/* Start the next point, or finish. */
+static void plan_next(struct ui *u)
+{
+	struct plan *pl = plan_of(u);
+
+	while (pl->next < pl->n && !pl->cancelled) {
+		struct plan_step *s = &pl->steps[pl->next];
+
+		if (plan_apply(u, pl, s) == 0) {
+			u->p = s->p;
+			if (ctl_run(u) == 0)
+				return;
+		}
+		pl->cancelled = true;
+	}
+	/* Done (or stopped): the test and the knobs back, then the summary. */
+	u->p = pl->p0;
+	for (unsigned i = 0; i < pl->ntouched; i++)
+		ui_knob_edit(u, pl->before[i].idx, pl->before[i].end, pl->before[i].value);
+	if (pl->ab) {
+		double a[SWEEP_MAX_POINTS], b[SWEEP_MAX_POINTS];
+		unsigned na = 0, nb = 0;
+		struct ab_result r;
+
+		for (unsigned i = 0; i < pl->n; i++) {
+			if (isnan(pl->steps[i].rate))
+				continue;
+			if (pl->steps[i].point[0] == 'a')
+				a[na++] = pl->steps[i].rate;
+			else
+				b[nb++] = pl->steps[i].rate;
+		}
+		if (ab_compare(a, na, b, nb, 0.05, 10000, 1, &r) == 0)
+			ui_status(u, r.significant ? STY_GOOD : STY_NORMAL, 60,
+				  "A/B done: B vs A rate %s (%s, n=%u+%u, medians %.6g / %.6g)%s",
+				  r.verdict, r.significant ? "real" : r.why, na, nb, r.median_a,
+				  r.median_b, pl->cancelled ? "; stopped early" : "");
+		else
+			ui_status(u, STY_WARN, 30, "A/B: too few runs to compare (%u+%u)", na, nb);
+	} else {
+		double rate[SWEEP_MAX_POINTS], noise[SWEEP_MAX_POINTS];
+		bool cliff[SWEEP_MAX_POINTS];
+		char line[256];
+		unsigned n = 0, nc;
+		size_t used;
+
+		for (unsigned i = 0; i < pl->n; i++) {
+			rate[i] = pl->steps[i].rate;
+			noise[i] = 0;
+			n++;
+		}
+		nc = sweep_cliffs(rate, noise, n, 3, 3, 20, cliff);
+		used = (size_t)snprintf(line, sizeof(line), "sweep %s done: %u points, %u cliff%s",
+					pl->kind, pl->next, nc, nc == 1 ? "" : "s");
+		for (unsigned i = 0; i < n && used < sizeof(line); i++)
+			if (cliff[i])
+				used += (size_t)snprintf(line + used, sizeof(line) - used, " %s%s",
+							 pl->steps[i].point, i ? "" : "");
+		ui_status(u, nc ? STY_WARN : STY_GOOD, 60, "%s%s", line,
+			  pl->cancelled ? "; stopped early" : "");
+	}
+	plan_free(u);
+}
+
+int plan_start(struct ui *u, const char *spec, bool ab, char *err)
+{
+	struct plan *pl;
+	int rc;
+
+	if (u->plan || u->state != UI_IDLE)
+		return err_set(err, -EBUSY, "a run is in flight: s stops it first");
+	pl = calloc(1, sizeof(*pl));
+	if (!pl)
+		return err_set(err, -ENOMEM, "out of memory");
+	pl->p0 = u->p;
+	rc = ab ? plan_ab(u, pl, spec, err) : plan_sweep(u, pl, spec, err);
+	if (!rc && !pl->n)
+		rc = err_set(err, -EINVAL, "nothing to run");
+	if (rc) {
+		free(pl);
+		return rc;
+	}
+	{
+		struct store *st = NULL;
+		json_t *j = json_pack("{s:s, s:b}", "spec", spec, "dashboard", 1);
+		char e2[ERR_MAX];
+
+		if (j && !ctl_no_db(u) && store_open(&st, ctl_db_path(u), e2) == 0)
+			store_add_sweep(st, ab ? "ab" : pl->kind, j, &pl->sweep_id, e2);
+		store_close(st);
+		json_decref(j);
+	}
+	u->plan = pl;
+	u->loop = false;
+	plan_next(u);
+	return 0;
+}
+
+const char *plan_progress(const struct ui *u, char *buf, unsigned len)
+{
+	const struct plan *pl = plan_of(u);
+	unsigned i;
+
+	buf[0] = '\0';
+	if (!pl)
+		return buf;
+	i = pl->next < pl->n ? pl->next : pl->n - 1;
+	snprintf(buf, len, "%s %u/%u %s", pl->ab ? "A/B" : "sweep", i + 1, pl->n, pl->steps[i].point);
+	return buf;
+}
+
+void plan_point(const struct ui *u, const char **source, int64_t *sweep_id, const char **point)
+{
+	const struct plan *pl = plan_of(u);
+
+	*source = "dashboard";
+	*sweep_id = 0;
+	*point = NULL;
+	if (!pl || pl->next >= pl->n)
+		return;
+	*source = pl->ab ? "ab" : "sweep";
+	*sweep_id = pl->sweep_id;
+	*point = pl->steps[pl->next].point;
+}
+
+void plan_run_ended(struct ui *u, struct model_run *r)
+{
+	struct plan *pl = plan_of(u);
+
+	if (!pl)
+		return;
+	if (pl->next < pl->n) {
+		snprintf(r->point, sizeof(r->point), "%s", pl->steps[pl->next].point);
+		if (r->state == MS_DONE)
+			pl->steps[pl->next].rate = r->rate;
+		if (r->state == MS_STOPPED)
+			pl->cancelled = true;
+		pl->next++;
+	}
+	plan_next(u);
+}
+
+void plan_cancel(struct ui *u)
+{
+	struct plan *pl = plan_of(u);
+
+	if (pl)
+		pl->cancelled = true;
+}
+
+void plan_free(struct ui *u)
+{
+	free(u->plan);
+	u->plan = NULL;
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* plan.h - sweeps and A/B comparisons started from the dashboard: a queue of runs. */
+#ifndef TT_PLAN_H
+#define TT_PLAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ui.h"
+
+/*
+ * Start a sweep ("size", "size --response", "burst 0,1,4", "send-size
+ * 1K,4K", "knob [remote:]NAME=V1,V2,...") or, with ab, an A/B comparison
+ * ("--a SPEC --b SPEC [-n N]", SPEC as tunetop ab's) of the test on show.
+ * Each point is one run of the dashboard; knobs the plan changes are put
+ * back when it ends or is stopped.  0, or -EINVAL with err saying what is
+ * accepted (nothing started).
+ */
+int plan_start(struct ui *u, const char *spec, bool ab, char *err);
+/* A plan is in progress. */
+bool plan_active(const struct ui *u);
+/* "sweep 3/17 size=4345" / "A/B 2/10 b"; "" when none. */
+const char *plan_progress(const struct ui *u, char *buf, unsigned len);
+/* What the run in flight is: source ("sweep"/"ab"), sweep id, point. */
+void plan_point(const struct ui *u, const char **source, int64_t *sweep_id, const char **point);
+/* The run ended: note its figures, then start the next point or finish
+ * (knobs put back, the cliffs or the verdict in the status line). */
+void plan_run_ended(struct ui *u, struct model_run *r);
+/* Stop after the run in flight: knobs put back, what was measured reported. */
+void plan_cancel(struct ui *u);
+void plan_free(struct ui *u);
+
+#endif
