@@ -136,3 +136,13 @@ const char *params_text(const struct test_params *p, char *buf, unsigned len)
 		snprintf(buf + w, len - (unsigned)w, " -n %u", p->flows);
 	return buf;
 }
+
+bool params_same_test(const struct test_params *a, const struct test_params *b)
+{
+	return a->type == b->type && a->family == b->family &&
+	       a->req_size == b->req_size && a->resp_size == b->resp_size &&
+	       a->burst == b->burst && a->send_size == b->send_size &&
+	       a->recv_size == b->recv_size && a->lsndbuf == b->lsndbuf &&
+	       a->lrcvbuf == b->lrcvbuf && a->rsndbuf == b->rsndbuf &&
+	       a->rrcvbuf == b->rrcvbuf && a->nodelay == b->nodelay && a->flows == b->flows;
+}

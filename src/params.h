@@ -67,6 +67,11 @@ int params_validate(const struct test_params *p, char *err);
 void params_finish(struct test_params *p);
 
 const char *test_type_name(enum test_type t);
+/*
+ * The same test and parameters, as baselines are kept (store.h's key):
+ * everything but the duration, the tick, capture and CPU pinning.
+ */
+bool params_same_test(const struct test_params *a, const struct test_params *b);
 /* "TCP_RR -l 10 -- -r 1,1 -b 15 -D": the test as tunetop run's options. */
 const char *params_text(const struct test_params *p, char *buf, unsigned len);
 /* "off", "on", "auto"; capture_mode_parse returns the mode or -1. */

@@ -392,10 +392,11 @@ static int do_action(struct dash *d, enum action a)
 		}
 		for (unsigned i = 0; i < u->model.nruns; i++)
 			if (u->model.runs[i]->baseline && u->cur &&
-			    u->model.runs[i]->p.type == u->cur->p.type && u->model.runs[i] != u->cur)
+			    params_same_test(&u->model.runs[i]->p, &u->cur->p) &&
+			    u->model.runs[i] != u->cur)
 				b = u->model.runs[i];
 		if (!b)
-			ui_status(u, STY_WARN, 5, "no baseline of this test: b marks one");
+			ui_status(u, STY_WARN, 5, "no baseline of this test and its parameters: b marks one");
 		u->compare = b;
 		return UK_REDRAW;
 	}

@@ -345,7 +345,7 @@ struct model_run *model_at(const struct model *m, unsigned i)
 void model_set_baseline(struct model *m, struct model_run *r)
 {
 	for (unsigned i = 0; i < m->nruns; i++)
-		if (r && m->runs[i]->p.type == r->p.type)
+		if (r && params_same_test(&m->runs[i]->p, &r->p))
 			m->runs[i]->baseline = false;
 	if (r)
 		r->baseline = true;
@@ -358,7 +358,7 @@ struct model_run *model_ghost(const struct model *m, const struct model_run *r)
 	if (!r)
 		return NULL;
 	for (unsigned i = 0; i < m->nruns; i++)
-		if (m->runs[i] != r && m->runs[i]->baseline && m->runs[i]->p.type == r->p.type)
+		if (m->runs[i] != r && m->runs[i]->baseline && params_same_test(&m->runs[i]->p, &r->p))
 			return m->runs[i];
 	for (unsigned i = 0; i < m->nruns && m->runs[i] != r; i++)
 		if (m->runs[i]->p.type == r->p.type && m->runs[i]->nticks &&

@@ -104,12 +104,13 @@ struct model_run *model_add_history(struct model *m, const struct store_run *sr)
 struct model_run *model_last(const struct model *m);
 /* Run by index (0 = oldest), or NULL. */
 struct model_run *model_at(const struct model *m, unsigned i);
-/* Mark r the baseline of its test type (one per type); r NULL clears. */
+/* Mark r the baseline of its test and parameters (one each, as the
+ * history keys them: params_same_test); r NULL clears. */
 void model_set_baseline(struct model *m, struct model_run *r);
 /*
- * What to draw as a ghost behind r: the baseline of r's test type when
- * there is one (and it is not r), else the newest ended run of the same
- * type before r; NULL when none.
+ * What to draw as a ghost behind r: the baseline of r's test and
+ * parameters when there is one (and it is not r), else the newest ended
+ * run of the same test type before r; NULL when none.
  */
 struct model_run *model_ghost(const struct model *m, const struct model_run *r);
 

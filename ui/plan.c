@@ -26,6 +26,7 @@ struct plan_step {
 	unsigned nk;
 	struct plan_knob k[PLAN_MAX_KNOBS];
 	double rate;			/* its result; NAN until run */
+	double sd;			/* the rate's spread over its ticks; 0 unknown */
 	double value;			/* the swept number (cliffs), NAN for knobs/A/B */
 };
 
@@ -339,12 +340,23 @@ static void plan_next(struct ui *u)
 		unsigned n = 0, nc;
 		size_t used;
 
+		/* Tick-to-tick spread as the noise, never below 3 % (as tunetop
+		 * sweep without -i): a loaded machine makes no cliffs. */
 		for (unsigned i = 0; i < pl->n; i++) {
 			rate[i] = pl->steps[i].rate;
-			noise[i] = 0;
+			noise[i] = pl->steps[i].sd > 0.03 * rate[i] ? pl->steps[i].sd : 0;
 			n++;
 		}
 		nc = sweep_cliffs(rate, noise, n, 3, 3, 20, cliff);
+		/* The first point has nothing before it to fall from: below its
+		 * one neighbour it is the foot of a rising curve (seed 001's
+		 * burst 0), as tunetop sweep has it. */
+		for (unsigned i = 0; i < n; i++)
+			if (isfinite(rate[i])) {
+				nc -= cliff[i];
+				cliff[i] = false;
+				break;
+			}
 		used = (size_t)snprintf(line, sizeof(line), "sweep %s done: %u points, %u cliff%s",
 					pl->kind, pl->next, nc, nc == 1 ? "" : "s");
 		for (unsigned i = 0; i < n && used < sizeof(line); i++)
@@ -418,6 +430,24 @@ void plan_point(const struct ui *u, const char **source, int64_t *sweep_id, cons
 	*point = pl->steps[pl->next].point;
 }
 
+/* The standard deviation of a run's tick rates; 0 with fewer than 2. */
+static double tick_sd(const struct model_run *r)
+{
+	double sum = 0, sq = 0;
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < r->nticks; i++) {
+		double v = r->ticks[i].rate;
+
+		if (!isfinite(v))
+			continue;
+		sum += v;
+		sq += v * v;
+		n++;
+	}
+	return n < 2 ? 0 : sqrt(fmax(0, (sq - sum * sum / n) / (n - 1)));
+}
+
 void plan_run_ended(struct ui *u, struct model_run *r)
 {
 	struct plan *pl = plan_of(u);
@@ -426,8 +456,10 @@ void plan_run_ended(struct ui *u, struct model_run *r)
 		return;
 	if (pl->next < pl->n) {
 		snprintf(r->point, sizeof(r->point), "%s", pl->steps[pl->next].point);
-		if (r->state == MS_DONE)
+		if (r->state == MS_DONE) {
 			pl->steps[pl->next].rate = r->rate;
+			pl->steps[pl->next].sd = tick_sd(r);
+		}
 		if (r->state == MS_STOPPED)
 			pl->cancelled = true;
 		pl->next++;

@@ -339,11 +339,28 @@ static double *ticks_of(const struct store_run *r, const char *name, unsigned *n
 	return v;
 }
 
+/* A result iterated to a confidence interval: its throughput mean and half-width. */
+static bool iterated(const json_t *result, double *mean, double *half)
+{
+	const json_t *t = json_object_get(json_object_get(result, "confidence"), "throughput");
+
+	if (!json_is_object(t) || json_integer_value(json_object_get(t, "n")) < 2 ||
+	    !json_is_number(json_object_get(t, "mean")) ||
+	    !json_is_number(json_object_get(t, "half_width")))
+		return false;
+	*mean = json_number_value(json_object_get(t, "mean"));
+	*half = json_number_value(json_object_get(t, "half_width"));
+	return true;
+}
+
 /*
- * Is run c worse than reference b beyond the noise?  The figures' ticks
- * are compared (ab_compare: bootstrap interval of the median's change,
- * Mann-Whitney); a figure regresses when the change is significant, in
- * the bad direction, and larger than threshold percent.
+ * Is run c worse than reference b beyond the noise?  When both iterated
+ * (-i), the throughput's confidence intervals are the noise: worse when
+ * the means are further apart than both half-widths.  Otherwise, and for
+ * latency, the figures' ticks are compared (ab_compare: bootstrap interval
+ * of the median's change, Mann-Whitney).  A figure regresses when the
+ * change is beyond that noise, in the bad direction, and larger than
+ * threshold percent.
  */
 static int runs_check(struct store *st, int argc, char **argv)
 {
@@ -401,7 +418,24 @@ static int runs_check(struct store *st, int argc, char **argv)
 		return 2;
 	}
 	printf("Run %" PRId64 " against run %" PRId64 " (threshold %.1f %%):\n", id, against, threshold);
+	/* Both iterated to a confidence interval (-i): their intervals are
+	 * the run-to-run noise of the throughput, better than ticks. */
+	{
+		double ma, ha, mb, hb;
+
+		if (iterated(base.result, &ma, &ha) && iterated(run.result, &mb, &hb) && ma > 0) {
+			double delta = (mb - ma) / ma * 100;
+			bool bad = mb < ma && ma - mb > ha + hb && -delta > threshold;
+
+			compared++;
+			printf("  %-12s %12.6g -> %-12.6g %+.1f %% (intervals +-%.3g, +-%.3g from -i)%s\n",
+			       "throughput", ma, mb, delta, ha, hb, bad ? "  WORSE" : "");
+			worse += bad;
+		}
+	}
 	for (size_t f = 0; f < sizeof(figs) / sizeof(figs[0]); f++) {
+		if (f == 0 && compared)
+			continue;
 		unsigned na, nb;
 		double *a = ticks_of(&base, figs[f].series, &na);
 		double *b = ticks_of(&run, figs[f].series, &nb);
