@@ -266,17 +266,27 @@ static void dump(void)
 	}
 }
 
-/* Mean microseconds of one draw at the panel's current size. */
+/*
+ * Microseconds of one draw at the panel's current size: the fastest of
+ * 200, so a busy machine preempting the test cannot make it look slow --
+ * what is checked is that a draw does not grow with the data, not speed.
+ */
 static double draw_us(void)
 {
-	struct timespec a, b;
-	int n = 200;
+	double best = 1e12;
 
-	clock_gettime(CLOCK_MONOTONIC, &a);
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < 200; i++) {
+		struct timespec a, b;
+		double us;
+
+		clock_gettime(CLOCK_MONOTONIC, &a);
 		draw();
-	clock_gettime(CLOCK_MONOTONIC, &b);
-	return ((double)(b.tv_sec - a.tv_sec) * 1e6 + (double)(b.tv_nsec - a.tv_nsec) / 1e3) / n;
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		us = (double)(b.tv_sec - a.tv_sec) * 1e6 + (double)(b.tv_nsec - a.tv_nsec) / 1e3;
+		if (us < best)
+			best = us;
+	}
+	return best;
 }
 
 static void test_no_run(void)
