@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* lab.c - two named network namespaces and a veth pair, made with libnl-route-3. */
+/* lab.c - a lab's namespaces, veth pair, addresses and tbf, made with libnl-route-3. */
 #include "config.h"
 
-#include <arpa/inet.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -14,15 +12,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <unistd.h>
 
-#include <linux/ethtool.h>
 #include <linux/magic.h>
-#include <linux/sockios.h>
 #include <linux/netlink.h>
 #include <linux/pkt_sched.h>
 
@@ -34,122 +29,42 @@
 #include <netlink/route/qdisc/tbf.h>
 #include <netlink/route/tc.h>
 
-#include "cpustat.h"
+#include "lab-internal.h"
 #include "lab.h"
 #include "util.h"
 
-#define LAB_NETNS_DIR "/run/netns"	/* where iproute2 looks (ip/ipnetns.c) */
 #define LAB_MTU_DEFAULT 1500
 #define LAB_MTU_IPV6 1280		/* RFC 8200 section 5 */
 #define LAB_RATE_MIN 8000ull		/* 1 kbyte/s */
 #define LAB_HZ 250			/* tbf burst: one tick of a HZ=250 kernel */
 
-static const char *const lab_dev[2] = { "veth-a", "veth-b" };
+const char *const lab_dev[2] = { "veth-a", "veth-b" };
 static const char *const lab_v4[2] = { "198.18.0.1", "198.18.0.2" };
 static const char *const lab_v6[2] = { "fd74:7400::1", "fd74:7400::2" };
 static const int lab_prefix[2] = { 24, 64 };	/* IPv4, IPv6 */
 
-static char lab_rec_dir[PATH_MAX - LAB_NAME_MAX - 16] = LAB_RECORD_DIR;
 static char lab_fail_step[16];
 
-/* A route socket created inside one namespace, with the kernel's last error. */
-struct lab_nl {
-	struct nl_sock *sk;
-	int kerr;		/* errno of the last NLMSG_ERROR, 0 if none */
-	char ext[160];		/* its extack message, "" if none */
-};
-
-struct lab {
-	char name[LAB_NAME_MAX];
-	char path[2][PATH_MAX];		/* /run/netns/<name>-a, -b */
-	int fd[2];			/* -1: side missing */
-	struct lab_nl *nl[2];		/* NULL: side missing */
-	bool has6;
-	bool made[2];			/* lab_create made this netns file */
-	bool claimed;			/* lab_create wrote the owner record */
-};
-
-/* What an owner record says. */
-struct lab_rec {
-	bool present;
-	bool valid;
-	bool persistent;
-	pid_t pid;
-	unsigned long long start;
-};
-
-void lab_set_record_dir(const char *dir)
-{
-	snprintf(lab_rec_dir, sizeof(lab_rec_dir), "%s",
-		 dir ? dir : LAB_RECORD_DIR);
-}
-
+/* Make lab_create fail at step (tests). */
 void lab_fail_at(const char *step)
 {
 	snprintf(lab_fail_step, sizeof(lab_fail_step), "%s", step ? step : "");
 }
 
+/* Whether lab_fail_at asked for a failure at step. */
 static bool lab_fail_here(const char *step)
 {
 	return lab_fail_step[0] && !strcmp(lab_fail_step, step);
 }
 
-/* True when name is [A-Za-z0-9_.-]{1,40}, not "." or "..", no leading '-'. */
-static bool lab_name_ok(const char *name)
-{
-	size_t i, len = strlen(name);
-
-	if (len < 1 || len > LAB_NAME_LEN || name[0] == '-' ||
-	    !strcmp(name, ".") || !strcmp(name, ".."))
-		return false;
-	for (i = 0; i < len; i++) {
-		char c = name[i];
-
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		      (c >= '0' && c <= '9') || c == '_' || c == '.' ||
-		      c == '-'))
-			return false;
-	}
-	return true;
-}
-
-/* lab_name_ok, with the accepted form in the error. */
+/* lab_owner_name_ok, with the accepted form in the error. */
 static int lab_name_check(const char *name, char *err)
 {
-	if (lab_name_ok(name))
+	if (lab_owner_name_ok(name))
 		return 0;
 	return err_set(err, -EINVAL,
 		       "lab name \"%.48s\": invalid (1 to %d of A-Z a-z 0-9 _ . -, not starting with -, not . or ..)",
 		       name, LAB_NAME_LEN);
-}
-
-static void lab_rec_path(const char *name, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s/%s", lab_rec_dir, name);
-}
-
-/* mkdir -p with mode for every missing component. */
-static int lab_mkdir_p(const char *dir, mode_t mode, char *err)
-{
-	char buf[PATH_MAX];
-	char *p;
-
-	snprintf(buf, sizeof(buf), "%s", dir);
-	for (p = buf + 1;; p++) {
-		char c = *p;
-
-		if (c != '/' && c)
-			continue;
-		*p = '\0';
-		if (mkdir(buf, mode) && errno != EEXIST) {
-			int e = -errno;
-
-			return err_set(err, e, "mkdir %s: %s", buf, strerror(-e));
-		}
-		if (!c)
-			return 0;
-		*p = c;
-	}
 }
 
 /*
@@ -182,82 +97,6 @@ static int lab_netns_dir(char *err)
 		}
 		made = true;
 	}
-	return 0;
-}
-
-
-/* Parse LAB_RECORD_DIR/name; r->present is false when there is none. */
-static void lab_rec_read(const char *name, struct lab_rec *r)
-{
-	char path[PATH_MAX], buf[128];
-	int fd, pid;
-	ssize_t n;
-
-	memset(r, 0, sizeof(*r));
-	lab_rec_path(name, path, sizeof(path));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	r->present = true;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return;
-	buf[n] = '\0';
-	if (!strcmp(buf, "persistent\n")) {
-		r->valid = r->persistent = true;
-	} else if (sscanf(buf, "owner %d %llu", &pid, &r->start) == 2 &&
-		   pid > 0) {
-		r->pid = pid;
-		r->valid = true;
-	}
-}
-
-/*
- * Write the owner record: to a temporary name first, then link() it into
- * place (fails with EEXIST, atomically claiming the name) when exclusive, or
- * rename() it over the old one.  The temporary name holds a '~', which no
- * lab name does, so lab_list and lab_reap pass it by.
- */
-static int lab_rec_write(const char *name, bool persistent, bool exclusive,
-			 char *err)
-{
-	char path[PATH_MAX], tmp[PATH_MAX + 16], buf[96];
-	unsigned long long start = 0;
-	char state;
-	int fd, len, e = 0;
-
-	lab_rec_path(name, path, sizeof(path));
-	snprintf(tmp, sizeof(tmp), "%s~%d", path, (int)getpid());
-	if (persistent) {
-		len = snprintf(buf, sizeof(buf), "persistent\n");
-	} else {
-		e = procstat_start(getpid(), &state, &start);
-		if (e)
-			return err_set(err, e, "lab %s: read /proc/self/stat: %s",
-				       name, strerror(-e));
-		len = snprintf(buf, sizeof(buf), "owner %d %llu\n",
-			       (int)getpid(), start);
-	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		e = -errno;
-		return err_set(err, e, "lab %s: create %s: %s", name, tmp,
-			       strerror(-e));
-	}
-	e = write_full(fd, buf, (size_t)len);
-	if (close(fd) && !e)
-		e = -errno;
-	if (!e && (exclusive ? link(tmp, path) : rename(tmp, path)))
-		e = -errno;
-	unlink(tmp);	/* after rename() it is gone already */
-	if (e == -EEXIST)
-		return err_set(err, e,
-			       "lab %s: exists (tunetop lab down %s to remove it)",
-			       name, name);
-	if (e)
-		return err_set(err, e, "lab %s: write %s: %s", name, path,
-			       strerror(-e));
 	return 0;
 }
 
@@ -368,6 +207,7 @@ static int lab_nl_open(struct lab_nl **np, char *err)
 	return 0;
 }
 
+/* Free a namespace's route socket (NULL is fine). */
 static void lab_nl_free(struct lab_nl *n)
 {
 	if (!n)
@@ -376,16 +216,16 @@ static void lab_nl_free(struct lab_nl *n)
 	free(n);
 }
 
-static void lab_nl_reset(struct lab_nl *n)
+/* Forget the kernel's last error before a new request. */
+void lab_nl_reset(struct lab_nl *n)
 {
 	n->kerr = 0;
 	n->ext[0] = '\0';
 }
 
 /* Fill err with "what: why (netlink: extack)" for a failed libnl call. */
-__attribute__((format(printf, 4, 5)))
-static int lab_nl_fail(struct lab_nl *n, int nlerr, char *err,
-		       const char *fmt, ...)
+int lab_nl_fail(struct lab_nl *n, int nlerr, char *err,
+		const char *fmt, ...)
 {
 	char what[200];
 	va_list ap;
@@ -401,6 +241,7 @@ static int lab_nl_fail(struct lab_nl *n, int nlerr, char *err,
 		       n->kerr ? strerror(-e) : nl_geterror(nlerr));
 }
 
+/* A lab handle for name with both sides missing; NULL on ENOMEM. */
 static struct lab *lab_alloc(const char *name)
 {
 	struct lab *l = calloc(1, sizeof(*l));
@@ -453,7 +294,7 @@ static int lab_teardown(struct lab *l, bool only_made, char *err)
 		l->made[s] = false;
 	}
 	if (!only_made || l->claimed) {
-		lab_rec_path(l->name, path, sizeof(path));
+		lab_owner_path(l->name, path, sizeof(path));
 		if (unlink(path) && errno != ENOENT && !ret) {
 			ret = -errno;
 			err_set(err, ret, "lab %s: remove %s: %s", l->name,
@@ -596,8 +437,8 @@ static int lab_veth_add(struct lab *l, char *err)
 }
 
 /* Look dev up by name inside side s; its index there in *ifindex. */
-static int lab_link_get(const struct lab *l, int s, const char *dev,
-			struct rtnl_link **out, char *err)
+int lab_link_get(const struct lab *l, int s, const char *dev,
+		 struct rtnl_link **out, char *err)
 {
 	struct lab_nl *n = l->nl[s];
 	int r;
@@ -786,6 +627,7 @@ static int lab_opts_check(const char *name, unsigned mtu, uint64_t rate,
 	return 0;
 }
 
+/* Claim the name, make both namespaces and the veth, then hand the lab over. */
 int lab_create(struct lab **lp, const struct lab_opts *o, char *err)
 {
 	char def[LAB_NAME_MAX], rec[PATH_MAX];
@@ -810,13 +652,13 @@ int lab_create(struct lab **lp, const struct lab_opts *o, char *err)
 		return err_set(err, -ENOMEM, "lab %s: %s", name,
 			       strerror(ENOMEM));
 	l->has6 = mtu >= LAB_MTU_IPV6;
-	r = lab_mkdir_p(lab_rec_dir, 0755, err);
+	r = lab_owner_dir_make(err);
 	if (!r)
 		r = lab_netns_dir(err);
 	if (r)
 		goto fail;
 	/* Fail early and clearly; the O_EXCL creations below decide races. */
-	lab_rec_path(name, rec, sizeof(rec));
+	lab_owner_path(name, rec, sizeof(rec));
 	for (s = LAB_A; s <= LAB_B; s++)
 		if (!lstat(l->path[s], &st))
 			break;
@@ -828,7 +670,7 @@ int lab_create(struct lab **lp, const struct lab_opts *o, char *err)
 	}
 	/* The record comes first, so a crash from here on leaves a lab that
 	 * lab_reap() finds with a dead owner. */
-	r = lab_rec_write(name, false, true, err);
+	r = lab_owner_write(name, false, true, err);
 	if (r)
 		goto fail;
 	l->claimed = true;
@@ -839,7 +681,7 @@ int lab_create(struct lab **lp, const struct lab_opts *o, char *err)
 		r = err_set(err, -EIO, "lab %s: write record: injected failure",
 			    name);
 	if (!r && o->persistent)
-		r = lab_rec_write(name, true, false, err);
+		r = lab_owner_write(name, true, false, err);
 	if (r)
 		goto fail;
 	l->made[LAB_A] = l->made[LAB_B] = l->claimed = false;
@@ -851,157 +693,11 @@ fail:
 	return r;
 }
 
-/* The global addresses and root qdisc of side s's veth, and its MTU. */
-static int lab_side_read(const struct lab *l, int s, struct lab_info *out,
-			 char *err)
-{
-	struct lab_nl *n = l->nl[s];
-	struct nl_cache *cache = NULL;
-	struct rtnl_link *link = NULL;
-	struct nl_object *obj;
-	struct rtnl_qdisc *q;
-	int idx, r;
-
-	if (!n)
-		return err_set(err, -ENOENT,
-			       "lab %s: namespace %s-%c missing (tunetop lab down %s removes the rest)",
-			       l->name, l->name, s == LAB_A ? 'a' : 'b',
-			       l->name);
-	r = lab_link_get(l, s, lab_dev[s], &link, err);
-	if (r)
-		return r;
-	idx = rtnl_link_get_ifindex(link);
-	if (s == LAB_A)
-		out->mtu = rtnl_link_get_mtu(link);
-	rtnl_link_put(link);
-
-	lab_nl_reset(n);
-	r = rtnl_addr_alloc_cache(n->sk, &cache);
-	if (r < 0)
-		return lab_nl_fail(n, r, err, "lab %s: %s: dump addresses",
-				   l->name, lab_dev[s]);
-	for (obj = nl_cache_get_first(cache); obj;
-	     obj = nl_cache_get_next(obj)) {
-		struct rtnl_addr *a = (struct rtnl_addr *)obj;
-		struct nl_addr *local = rtnl_addr_get_local(a);
-		int fam = rtnl_addr_get_family(a);
-
-		if (rtnl_addr_get_ifindex(a) != idx || !local ||
-		    rtnl_addr_get_scope(a) != RT_SCOPE_UNIVERSE)
-			continue;
-		if (fam == AF_INET && !out->addr4[s][0])
-			inet_ntop(AF_INET, nl_addr_get_binary_addr(local),
-				  out->addr4[s], sizeof(out->addr4[s]));
-		else if (fam == AF_INET6 && !out->addr6[s][0])
-			inet_ntop(AF_INET6, nl_addr_get_binary_addr(local),
-				  out->addr6[s], sizeof(out->addr6[s]));
-	}
-	nl_cache_free(cache);
-
-	lab_nl_reset(n);
-	r = rtnl_qdisc_alloc_cache(n->sk, &cache);
-	if (r < 0)
-		return lab_nl_fail(n, r, err, "lab %s: %s: dump qdiscs",
-				   l->name, lab_dev[s]);
-	q = rtnl_qdisc_get_by_parent(cache, idx, TC_H_ROOT);
-	if (!q) {
-		snprintf(out->qdisc[s], sizeof(out->qdisc[s]), "none");
-	} else {
-		const char *kind = rtnl_tc_get_kind(TC_CAST(q));
-
-		if (kind && !strcmp(kind, "tbf")) {
-			uint64_t bps = (uint64_t)rtnl_qdisc_tbf_get_rate(q) * 8;
-			char rate[24];
-
-			if (bps && bps % 1000000000ull == 0)
-				snprintf(rate, sizeof(rate), "%llugbit",
-					 (unsigned long long)(bps / 1000000000ull));
-			else if (bps && bps % 1000000ull == 0)
-				snprintf(rate, sizeof(rate), "%llumbit",
-					 (unsigned long long)(bps / 1000000ull));
-			else if (bps && bps % 1000ull == 0)
-				snprintf(rate, sizeof(rate), "%llukbit",
-					 (unsigned long long)(bps / 1000ull));
-			else
-				snprintf(rate, sizeof(rate), "%llubit",
-					 (unsigned long long)bps);
-			snprintf(out->qdisc[s], sizeof(out->qdisc[s]), "tbf %s",
-				 rate);
-			if (s == LAB_A)
-				out->rate_bps = bps;
-		} else {
-			snprintf(out->qdisc[s], sizeof(out->qdisc[s]), "%s",
-				 kind ? kind : "?");
-		}
-		rtnl_qdisc_put(q);
-	}
-	nl_cache_free(cache);
-	return 0;
-}
-
-struct lab_sock_job {
-	int nsfd;
-	int fd;
-};
-
-/* A thread of its own enters the namespace to make the socket, which keeps
- * that namespace for good; the caller's thread stays where it is. */
-static void *lab_sock_thread(void *arg)
-{
-	struct lab_sock_job *j = arg;
-
-	if (setns(j->nsfd, CLONE_NEWNET) == 0)
-		j->fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	return NULL;
-}
-
-/*
- * The offload state of side s's veth, read with the legacy SIOCETHTOOL
- * gets from a socket made inside its namespace (device names, not
- * indexes, so the host's devices are never asked).
- */
-static void lab_side_offloads(const struct lab *l, int s, struct lab_info *out)
-{
-	static const struct {
-		const char *name;
-		__u32 cmd;
-	} feats[] = {
-		{ "tso", ETHTOOL_GTSO }, { "gso", ETHTOOL_GGSO },
-		{ "gro", ETHTOOL_GGRO }, { "sg", ETHTOOL_GSG },
-		{ "rx-csum", ETHTOOL_GRXCSUM }, { "tx-csum", ETHTOOL_GTXCSUM },
-	};
-	struct lab_sock_job j = { .nsfd = l->fd[s], .fd = -1 };
-	char *p = out->offloads[s];
-	size_t left = sizeof(out->offloads[s]);
-	pthread_t t;
-
-	snprintf(p, left, "n/a");
-	if (l->fd[s] < 0 || pthread_create(&t, NULL, lab_sock_thread, &j))
-		return;
-	pthread_join(t, NULL);
-	if (j.fd < 0)
-		return;
-	for (size_t i = 0; i < sizeof(feats) / sizeof(feats[0]); i++) {
-		struct ethtool_value ev = { .cmd = feats[i].cmd };
-		struct ifreq ifr = { 0 };
-		int n;
-
-		snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", lab_dev[s]);
-		ifr.ifr_data = (void *)&ev;
-		n = snprintf(p, left, "%s%s %s", i ? ", " : "", feats[i].name,
-			     ioctl(j.fd, SIOCETHTOOL, &ifr) < 0 ? "n/a" : ev.data ? "on" : "off");
-		if (n < 0 || (size_t)n >= left)
-			break;
-		p += n;
-		left -= (size_t)n;
-	}
-	close(j.fd);
-}
-
+/* Open the sides of an existing lab that are still there. */
 int lab_open(struct lab **lp, const char *name, char *err)
 {
 	struct lab_info tmp;
-	struct lab_rec rec;
+	struct lab_owner rec;
 	struct statfs sf;
 	struct stat st;
 	bool any = false;
@@ -1028,7 +724,7 @@ int lab_open(struct lab **lp, const char *name, char *err)
 			l->fd[s] = -1;
 		}
 	}
-	lab_rec_read(name, &rec);
+	lab_owner_read(name, &rec);
 	if (!any && !rec.present) {
 		free(l);
 		return err_set(err, -ENOENT,
@@ -1052,6 +748,7 @@ int lab_netns_fd(const struct lab *l, enum lab_side side)
 	return l->fd[side] >= 0 ? l->fd[side] : -ENOENT;
 }
 
+/* Move the calling thread into one side's namespace. */
 int lab_enter(const struct lab *l, enum lab_side side, char *err)
 {
 	int e;
@@ -1081,33 +778,7 @@ const char *lab_name(const struct lab *l)
 	return l->name;
 }
 
-int lab_info(const struct lab *l, struct lab_info *out, char *err)
-{
-	struct lab_rec rec;
-	int s, r;
-
-	memset(out, 0, sizeof(*out));
-	snprintf(out->name, sizeof(out->name), "%s", l->name);
-	for (s = LAB_A; s <= LAB_B; s++) {
-		snprintf(out->netns[s], sizeof(out->netns[s]), "%s-%c",
-			 l->name, s == LAB_A ? 'a' : 'b');
-		snprintf(out->dev[s], sizeof(out->dev[s]), "%s", lab_dev[s]);
-	}
-	for (s = LAB_A; s <= LAB_B; s++) {
-		r = lab_side_read(l, s, out, err);
-		if (r)
-			return r;
-		lab_side_offloads(l, s, out);
-	}
-	lab_rec_read(l->name, &rec);
-	out->recorded = rec.present;
-	if (rec.valid && !rec.persistent) {
-		out->owner = rec.pid;
-		out->owner_alive = procstat_alive(rec.pid, rec.start);
-	}
-	return 0;
-}
-
+/* Tear the whole lab down and free l. */
 int lab_destroy(struct lab *l, char *err)
 {
 	int r;
@@ -1119,6 +790,7 @@ int lab_destroy(struct lab *l, char *err)
 	return r;
 }
 
+/* Free l's sockets and fds, leaving the lab in place. */
 void lab_close(struct lab *l)
 {
 	int s;
@@ -1133,157 +805,7 @@ void lab_close(struct lab *l)
 	free(l);
 }
 
-/* Collected names for lab_list. */
-struct lab_names {
-	char (*v)[LAB_NAME_MAX];
-	unsigned n, cap;
-};
-
-/* Append name unless it is there already. */
-static int lab_names_add(struct lab_names *ns, const char *name)
-{
-	unsigned i;
-
-	for (i = 0; i < ns->n; i++)
-		if (!strcmp(ns->v[i], name))
-			return 0;
-	if (ns->n == ns->cap) {
-		unsigned cap = ns->cap ? ns->cap * 2 : 16;
-		void *v = realloc(ns->v, cap * sizeof(*ns->v));
-
-		if (!v)
-			return -ENOMEM;
-		ns->v = v;
-		ns->cap = cap;
-	}
-	snprintf(ns->v[ns->n++], LAB_NAME_MAX, "%s", name);
-	return 0;
-}
-
-static int lab_names_cmp(const void *a, const void *b)
-{
-	return strcmp(a, b);
-}
-
-int lab_list(char names[][LAB_NAME_MAX], unsigned max, unsigned *n, char *err)
-{
-	struct lab_names ns = { 0 };
-	struct dirent *de;
-	unsigned i;
-	DIR *d;
-	int r = 0;
-
-	*n = 0;
-	d = opendir(lab_rec_dir);
-	if (!d && errno != ENOENT) {
-		r = -errno;
-		return err_set(err, r, "%s: %s", lab_rec_dir, strerror(-r));
-	}
-	while (d && !r && (de = readdir(d)))
-		if (lab_name_ok(de->d_name))
-			r = lab_names_add(&ns, de->d_name);
-	if (d)
-		closedir(d);
-	d = opendir(LAB_NETNS_DIR);
-	if (!r && !d && errno != ENOENT) {
-		r = -errno;
-		free(ns.v);
-		return err_set(err, r, "%s: %s", LAB_NETNS_DIR, strerror(-r));
-	}
-	/* Record-less namespaces of tunetop's default naming, e.g. half-made. */
-	while (d && !r && (de = readdir(d))) {
-		char base[LAB_NAME_MAX];
-		size_t len = strlen(de->d_name);
-
-		if (len < 3 || len - 2 >= sizeof(base) ||
-		    strncmp(de->d_name, "tunetop-", 8) ||
-		    de->d_name[len - 2] != '-' ||
-		    (de->d_name[len - 1] != 'a' && de->d_name[len - 1] != 'b'))
-			continue;
-		memcpy(base, de->d_name, len - 2);
-		base[len - 2] = '\0';
-		if (lab_name_ok(base))
-			r = lab_names_add(&ns, base);
-	}
-	if (d)
-		closedir(d);
-	if (r) {
-		free(ns.v);
-		return err_set(err, r, "lab list: %s", strerror(-r));
-	}
-	if (ns.n)
-		qsort(ns.v, ns.n, sizeof(*ns.v), lab_names_cmp);
-	for (i = 0; i < ns.n && i < max; i++)
-		snprintf(names[i], LAB_NAME_MAX, "%s", ns.v[i]);
-	*n = ns.n;
-	free(ns.v);
-	return 0;
-}
-
-int lab_reap(unsigned *reaped, char *names_out, size_t len, char *err)
-{
-	struct dirent *de;
-	struct lab *l;
-	size_t used = 0;
-	int r, ret = 0;
-	DIR *d;
-
-	*reaped = 0;
-	if (names_out && len)
-		names_out[0] = '\0';
-	d = opendir(lab_rec_dir);
-	if (!d) {
-		r = -errno;
-		if (r == -ENOENT)
-			return 0;
-		return err_set(err, r, "%s: %s", lab_rec_dir, strerror(-r));
-	}
-	while ((de = readdir(d))) {
-		struct lab_rec rec;
-		char e2[ERR_MAX];
-
-		if (!lab_name_ok(de->d_name))
-			continue;
-		lab_rec_read(de->d_name, &rec);
-		/* Unreadable or half-written records are left alone too. */
-		if (!rec.present || !rec.valid || rec.persistent ||
-		    procstat_alive(rec.pid, rec.start))
-			continue;
-		r = lab_open(&l, de->d_name, e2);
-		if (r == -ENOENT)
-			continue;	/* gone meanwhile */
-		if (!r)
-			r = lab_destroy(l, e2);
-		if (r) {
-			if (!ret)
-				ret = err_set(err, r, "%s", e2);
-			continue;
-		}
-		(*reaped)++;
-		if (names_out && len > used + 1) {
-			int w = snprintf(names_out + used, len - used, "%s%s",
-					 used ? "," : "", de->d_name);
-
-			if (w > 0)
-				used += (size_t)w < len - used ? (size_t)w :
-								len - used - 1;
-		}
-	}
-	closedir(d);
-	return ret;
-}
-
-void lab_describe(const struct lab_info *li, char *buf, size_t len)
-{
-	char rate[32] = "no rate limit";
-
-	if (li->rate_bps >= 1000000000ull && li->rate_bps % 1000000000ull == 0)
-		snprintf(rate, sizeof(rate), "tbf %llu Gbit/s", (unsigned long long)(li->rate_bps / 1000000000ull));
-	else if (li->rate_bps)
-		snprintf(rate, sizeof(rate), "tbf %.1f Mbit/s", (double)li->rate_bps / 1e6);
-	snprintf(buf, len, "lab: %s (veth, MTU %u, %s)", li->name, li->mtu, rate);
-}
-
+/* Replace (or remove) the tbf on both veth ends. */
 int lab_set_rate(const struct lab *cl, uint64_t rate_bps, char *err)
 {
 	/* The netlink sockets are the lab's working state, not what it is. */

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* store.c - run history in SQLite: schema, migration, runs, baselines, sweeps. */
+/* store.c - run history in SQLite: opening the store, runs, baselines, sweeps. */
 #include "config.h"
 
 #include <errno.h>
@@ -13,77 +13,12 @@
 #include <jansson.h>
 #include <sqlite3.h>
 
+#include "store-internal.h"
 #include "store.h"
 #include "util.h"
 
 /* How long a writer waits for another one before "database is locked". */
 #define STORE_TIMEOUT_MS 5000
-
-struct store {
-	sqlite3 *db;
-	unsigned timeout_ms;
-	char path[PATH_MAX];
-};
-
-/*
- * Schema version 1, verbatim as the first tunetop wrote it: files in the
- * wild were made by this text, so it is never edited; changes go in a new
- * step below (docs/store.md).
- */
-static const char store_schema_v1[] =
-	"CREATE TABLE runs (\n"
-	"	id INTEGER PRIMARY KEY,\n"
-	"	time REAL NOT NULL,\n"
-	"	test TEXT NOT NULL,\n"
-	"	target TEXT NOT NULL,\n"
-	"	source TEXT NOT NULL,\n"
-	"	failed INTEGER NOT NULL,\n"
-	"	throughput REAL,\n"
-	"	units TEXT NOT NULL,\n"
-	"	p50_us REAL,\n"
-	"	p99_us REAL,\n"
-	"	lcpu REAL,\n"
-	"	rcpu REAL,\n"
-	"	lsd REAL,\n"
-	"	rsd REAL,\n"
-	"	params TEXT NOT NULL,\n"
-	"	result TEXT NOT NULL\n"
-	");\n"
-	"CREATE TABLE series (\n"
-	"	run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
-	"	data TEXT NOT NULL\n"
-	");\n";
-
-/*
- * Version 2: sweeps, the sweep and point of a run, the baseline key of a
- * run (filled for old rows by tunetop_params_key(), a function this file
- * registers), the baselines table and the indexes lists and lookups use.
- */
-static const char store_schema_v2[] =
-	"CREATE TABLE sweeps (\n"
-	"	id INTEGER PRIMARY KEY,\n"
-	"	kind TEXT NOT NULL,\n"
-	"	spec TEXT NOT NULL,\n"
-	"	time REAL NOT NULL\n"
-	");\n"
-	"ALTER TABLE runs ADD COLUMN sweep_id INTEGER REFERENCES sweeps(id) ON DELETE SET NULL;\n"
-	"ALTER TABLE runs ADD COLUMN point TEXT NOT NULL DEFAULT '';\n"
-	"ALTER TABLE runs ADD COLUMN params_key TEXT;\n"
-	"UPDATE runs SET params_key = tunetop_params_key(test, params);\n"
-	"CREATE TABLE baselines (\n"
-	"	params_key TEXT PRIMARY KEY NOT NULL,\n"
-	"	run_id INTEGER NOT NULL UNIQUE REFERENCES runs(id) ON DELETE CASCADE\n"
-	");\n"
-	"CREATE INDEX runs_time ON runs(time);\n"
-	"CREATE INDEX runs_params_key ON runs(params_key);\n"
-	"CREATE INDEX runs_sweep ON runs(sweep_id);\n"
-	"CREATE INDEX series_run ON series(run_id);\n";
-
-/* steps[v] takes a database from version v to v + 1. */
-static const char *const store_steps[STORE_SCHEMA_VERSION] = {
-	store_schema_v1,
-	store_schema_v2,
-};
 
 /* Members of params that do not change what a test measures. */
 static const char *const volatile_params[] = {
@@ -125,6 +60,7 @@ static int default_path(char *buf, size_t len, char *err)
 	return 0;
 }
 
+/* The default database path, or NULL with errno. */
 const char *store_default_path(char *buf, size_t len)
 {
 	int rc = default_path(buf, len, NULL);
@@ -140,8 +76,7 @@ const char *store_default_path(char *buf, size_t len)
  * Turn an SQLite failure into -errno and one line naming the file, what
  * was being done and what to do about it.
  */
-static int store_fail(const struct store *s, int rc, const char *what,
-		      char *err)
+int store_fail(const struct store *s, int rc, const char *what, char *err)
 {
 	const char *msg = s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc);
 	int sys = s->db ? sqlite3_system_errno(s->db) : 0;
@@ -196,8 +131,7 @@ static int store_fail(const struct store *s, int rc, const char *what,
 }
 
 /* Run SQL with no results. */
-static int store_exec(struct store *s, const char *sql, const char *what,
-		      char *err)
+int store_exec(struct store *s, const char *sql, const char *what, char *err)
 {
 	int rc = sqlite3_exec(s->db, sql, NULL, NULL, NULL);
 
@@ -205,8 +139,8 @@ static int store_exec(struct store *s, const char *sql, const char *what,
 }
 
 /* Prepare one statement. */
-static int store_prepare(struct store *s, const char *sql, sqlite3_stmt **st,
-			 const char *what, char *err)
+int store_prepare(struct store *s, const char *sql, sqlite3_stmt **st,
+		  const char *what, char *err)
 {
 	int rc = sqlite3_prepare_v2(s->db, sql, -1, st, NULL);
 
@@ -214,13 +148,13 @@ static int store_prepare(struct store *s, const char *sql, sqlite3_stmt **st,
 }
 
 /* Start a write transaction, taking the write lock now (or timing out). */
-static int tx_begin(struct store *s, const char *what, char *err)
+int store_tx_begin(struct store *s, const char *what, char *err)
 {
 	return store_exec(s, "BEGIN IMMEDIATE", what, err);
 }
 
 /* Commit when rc is 0, else roll back; returns rc or the commit's error. */
-static int tx_end(struct store *s, int rc, const char *what, char *err)
+int store_tx_end(struct store *s, int rc, const char *what, char *err)
 {
 	if (rc == 0) {
 		rc = store_exec(s, "COMMIT", what, err);
@@ -230,165 +164,6 @@ static int tx_end(struct store *s, int rc, const char *what, char *err)
 	if (!sqlite3_get_autocommit(s->db))
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 	return rc;
-}
-
-/* One integer from a query with no parameters. */
-static int query_int(struct store *s, const char *sql, int64_t *v,
-		     const char *what, char *err)
-{
-	sqlite3_stmt *st;
-	int rc;
-
-	rc = store_prepare(s, sql, &st, what, err);
-	if (rc)
-		return rc;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		*v = sqlite3_column_int64(st, 0);
-		rc = 0;
-	} else {
-		rc = store_fail(s, rc == SQLITE_DONE ? SQLITE_ERROR : rc, what,
-				err);
-	}
-	sqlite3_finalize(st);
-	return rc;
-}
-
-/*
- * Whether the file belongs to another application: no tunetop version and
- * tables already there, or a version but no runs table.  Those files are
- * refused and left as they are.
- */
-static int check_ours(struct store *s, int64_t version, char *err)
-{
-	int64_t tables, runs;
-	int rc;
-
-	rc = query_int(s, "SELECT count(*) FROM sqlite_schema", &tables, NULL,
-		       err);
-	if (rc)
-		return rc;
-	rc = query_int(
-		s,
-		"SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'runs'",
-		&runs, NULL, err);
-	if (rc)
-		return rc;
-	if ((version == 0 && tables > 0) || (version > 0 && runs == 0))
-		return err_set(
-			err, -EBADMSG,
-			"%s: not a tunetop database (it holds another application's tables); choose another --db",
-			s->path);
-	return 0;
-}
-
-/* The running version of the schema, refusing versions newer than ours. */
-static int read_version(struct store *s, int64_t *version, char *err)
-{
-	int rc = query_int(s, "PRAGMA user_version", version, NULL, err);
-
-	if (rc)
-		return rc;
-	if (*version > STORE_SCHEMA_VERSION || *version < 0)
-		return err_set(
-			err, -ENOTSUP,
-			"%s: schema version %lld is newer than this tunetop's (%d); use a newer tunetop or another --db",
-			s->path, (long long)*version, STORE_SCHEMA_VERSION);
-	return 0;
-}
-
-/* SQL function tunetop_params_key(test, params_text) for the v2 migration. */
-static void params_key_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
-{
-	const char *test = (const char *)sqlite3_value_text(argv[0]);
-	const char *text = (const char *)sqlite3_value_text(argv[1]);
-	json_t *params;
-	char *key;
-
-	if (!test || !text) {
-		sqlite3_result_null(ctx);
-		return;
-	}
-	params = json_loads(text, JSON_DECODE_ANY, NULL);
-	if (!params) {
-		/* An unreadable old row just has no baseline. */
-		sqlite3_result_null(ctx);
-		return;
-	}
-	key = store_params_key(test, params);
-	json_decref(params);
-	if (!key) {
-		sqlite3_result_error_nomem(ctx);
-		return;
-	}
-	sqlite3_result_text(ctx, key, -1, free);
-}
-
-/*
- * Bring the schema to STORE_SCHEMA_VERSION one step at a time, each step
- * in its own write transaction that re-reads the version, so two tunetops
- * opening one old file at once migrate it once.
- */
-static int store_migrate(struct store *s, char *err)
-{
-	int64_t version;
-	char sql[64];
-	int rc;
-
-	for (;;) {
-		rc = tx_begin(s, "migrate", err);
-		if (rc)
-			return rc;
-		rc = read_version(s, &version, err);
-		if (!rc)
-			rc = check_ours(s, version, err);
-		if (rc || version == STORE_SCHEMA_VERSION)
-			return tx_end(s, rc, "migrate", err);
-		rc = store_exec(s, store_steps[version], "migrate", err);
-		if (!rc) {
-			snprintf(sql, sizeof(sql), "PRAGMA user_version = %lld",
-				 (long long)version + 1);
-			rc = store_exec(s, sql, "migrate", err);
-		}
-		rc = tx_end(s, rc, "migrate", err);
-		if (rc)
-			return rc;
-	}
-}
-
-/*
- * Switch to WAL mode.  The switch takes its exclusive lock without the
- * busy handler, so two tunetops making a new file at once wait here.
- */
-static int set_wal(struct store *s, char *err)
-{
-	uint64_t deadline = now_ns() + s->timeout_ms * 1000000ull;
-	const unsigned char *mode;
-	sqlite3_stmt *st;
-	int rc;
-
-	for (;;) {
-		rc = store_prepare(s, "PRAGMA journal_mode = WAL", &st,
-				   "set WAL mode", err);
-		if (rc)
-			return rc;
-		rc = sqlite3_step(st);
-		if (rc == SQLITE_ROW) {
-			mode = sqlite3_column_text(st, 0);
-			rc = mode && !strcmp((const char *)mode, "wal")
-				     ? 0
-				     : err_set(err, -ENOTSUP,
-					       "%s: cannot use WAL mode (journal mode stays '%s'); choose a --db on a local file system",
-					       s->path,
-					       mode ? (const char *)mode : "?");
-			sqlite3_finalize(st);
-			return rc;
-		}
-		sqlite3_finalize(st);
-		if ((rc & 0xff) != SQLITE_BUSY || now_ns() >= deadline)
-			return store_fail(s, rc, "set WAL mode", err);
-		sqlite3_sleep(10);
-	}
 }
 
 /* Parse an optional unsigned environment variable. */
@@ -405,6 +180,7 @@ static int env_uint(const char *name, uint64_t max, uint64_t *v, char *err)
 	return 0;
 }
 
+/* Open the database, check it is ours and migrate it to the current schema. */
 int store_open(struct store **sp, const char *path, char *err)
 {
 	uint64_t timeout = STORE_TIMEOUT_MS, max_pages = 0;
@@ -443,22 +219,11 @@ int store_open(struct store **sp, const char *path, char *err)
 	sqlite3_extended_result_codes(s->db, 1);
 	sqlite3_busy_timeout(s->db, (int)s->timeout_ms);
 
-	/*
-	 * Look before writing anything: the first read tells a garbage file
-	 * (SQLITE_NOTADB) and a newer or foreign schema is refused untouched,
-	 * before journal_mode=WAL rewrites the header.
-	 */
-	rc = store_exec(s, "BEGIN", NULL, err);
-	if (rc)
-		goto fail;
-	rc = read_version(s, &version, err);
-	if (!rc)
-		rc = check_ours(s, version, err);
-	rc = tx_end(s, rc, NULL, err);
+	rc = store_schema_check(s, &version, err);
 	if (rc)
 		goto fail;
 
-	rc = set_wal(s, err);
+	rc = store_schema_set_wal(s, err);
 	if (!rc)
 		rc = store_exec(s, "PRAGMA foreign_keys = ON", NULL, err);
 	if (!rc && max_pages) {
@@ -466,14 +231,11 @@ int store_open(struct store **sp, const char *path, char *err)
 			 (unsigned long long)max_pages);
 		rc = store_exec(s, sql, NULL, err);
 	}
-	if (!rc &&
-	    sqlite3_create_function(s->db, "tunetop_params_key", 2,
-				    SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
-				    params_key_fn, NULL, NULL) != SQLITE_OK)
-		rc = store_fail(s, sqlite3_errcode(s->db), NULL, err);
+	if (!rc)
+		rc = store_schema_add_functions(s, err);
 	/* Up to date: no write transaction, so the open never waits. */
 	if (!rc && version != STORE_SCHEMA_VERSION)
-		rc = store_migrate(s, err);
+		rc = store_schema_migrate(s, err);
 	if (rc)
 		goto fail;
 	*sp = s;
@@ -513,6 +275,7 @@ void store_run_free(struct store_run *r)
 	r->params = r->result = r->series = NULL;
 }
 
+/* The baseline key: test and params less what does not change the measure. */
 char *store_params_key(const char *test, const json_t *params)
 {
 	json_t *copy = params ? json_deep_copy(params) : json_null();
@@ -680,6 +443,7 @@ static int add_rows(struct store *s, struct store_run *r, char *err)
 	return rc;
 }
 
+/* Add a run in one write transaction. */
 int store_add(struct store *s, struct store_run *r, char *err)
 {
 	int rc;
@@ -688,11 +452,11 @@ int store_add(struct store *s, struct store_run *r, char *err)
 		return err_set(err, -EINVAL,
 			       "%s: add run: params and result are required",
 			       s->path);
-	rc = tx_begin(s, "add run", err);
+	rc = store_tx_begin(s, "add run", err);
 	if (rc)
 		return rc;
 	rc = add_rows(s, r, err);
-	rc = tx_end(s, rc, "add run", err);
+	rc = store_tx_end(s, rc, "add run", err);
 	if (rc)
 		r->id = 0;
 	return rc;
@@ -730,6 +494,7 @@ static int read_run(struct store *s, sqlite3_stmt *st, struct store_run *r,
 	return col_json(s, st, 17, r->id, "params", &r->params, err);
 }
 
+/* Read one run whole, with its series. */
 int store_get(struct store *s, int64_t id, struct store_run *out, char *err)
 {
 	sqlite3_stmt *st;
@@ -775,12 +540,13 @@ fail:
 	return rc;
 }
 
+/* Delete one run (its series and baseline mark go with it). */
 int store_rm(struct store *s, int64_t id, char *err)
 {
 	sqlite3_stmt *st;
 	int rc;
 
-	rc = tx_begin(s, "remove run", err);
+	rc = store_tx_begin(s, "remove run", err);
 	if (rc)
 		return rc;
 	/* The series and a baseline mark go with it (ON DELETE CASCADE). */
@@ -796,9 +562,10 @@ int store_rm(struct store *s, int64_t id, char *err)
 	if (!rc && sqlite3_changes(s->db) == 0)
 		rc = err_set(err, -ENOENT, "run %lld: no such run in %s",
 			     (long long)id, s->path);
-	return tx_end(s, rc, "remove run", err);
+	return store_tx_end(s, rc, "remove run", err);
 }
 
+/* The runs matching f, oldest first, without result and series. */
 int store_list(struct store *s, const struct store_filter *f,
 	       struct store_run **out, unsigned *n, char *err)
 {
@@ -854,19 +621,20 @@ fail:
 	return rc;
 }
 
+/* Make run id the baseline of its test and parameters. */
 int store_set_baseline(struct store *s, int64_t id, char *err)
 {
 	sqlite3_stmt *st;
 	int rc;
 
-	rc = tx_begin(s, "set baseline", err);
+	rc = store_tx_begin(s, "set baseline", err);
 	if (rc)
 		return rc;
 	rc = store_prepare(
 		s, "SELECT params_key IS NOT NULL FROM runs WHERE id = ?1", &st,
 		"set baseline", err);
 	if (rc)
-		return tx_end(s, rc, "set baseline", err);
+		return store_tx_end(s, rc, "set baseline", err);
 	sqlite3_bind_int64(st, 1, id);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_DONE)
@@ -882,7 +650,7 @@ int store_set_baseline(struct store *s, int64_t id, char *err)
 		rc = 0;
 	sqlite3_finalize(st);
 	if (rc)
-		return tx_end(s, rc, "set baseline", err);
+		return store_tx_end(s, rc, "set baseline", err);
 	/* One baseline per key: the primary key replaces the previous one. */
 	rc = store_prepare(
 		s,
@@ -896,9 +664,10 @@ int store_set_baseline(struct store *s, int64_t id, char *err)
 				       : store_fail(s, rc, "set baseline", err);
 		sqlite3_finalize(st);
 	}
-	return tx_end(s, rc, "set baseline", err);
+	return store_tx_end(s, rc, "set baseline", err);
 }
 
+/* The baseline run of run id's test and parameters. */
 int store_baseline_of(struct store *s, int64_t id, int64_t *base, char *err)
 {
 	sqlite3_stmt *st;
@@ -926,6 +695,7 @@ int store_baseline_of(struct store *s, int64_t id, int64_t *base, char *err)
 	return rc;
 }
 
+/* Record a sweep or an A/B comparison. */
 int store_add_sweep(struct store *s, const char *kind, const json_t *spec,
 		    int64_t *id, char *err)
 {
@@ -933,14 +703,14 @@ int store_add_sweep(struct store *s, const char *kind, const json_t *spec,
 	int rc;
 
 	*id = 0;
-	rc = tx_begin(s, "add sweep", err);
+	rc = store_tx_begin(s, "add sweep", err);
 	if (rc)
 		return rc;
 	rc = store_prepare(
 		s, "INSERT INTO sweeps (kind, spec, time) VALUES (?1, ?2, ?3)",
 		&st, "add sweep", err);
 	if (rc)
-		return tx_end(s, rc, "add sweep", err);
+		return store_tx_end(s, rc, "add sweep", err);
 	sqlite3_bind_text(st, 1, kind, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_double(st, 3, wall_time());
 	if (bind_json(st, 2, spec ? spec : json_null())) {
@@ -954,12 +724,13 @@ int store_add_sweep(struct store *s, const char *kind, const json_t *spec,
 	sqlite3_finalize(st);
 	if (!rc)
 		*id = sqlite3_last_insert_rowid(s->db);
-	rc = tx_end(s, rc, "add sweep", err);
+	rc = store_tx_end(s, rc, "add sweep", err);
 	if (rc)
 		*id = 0;
 	return rc;
 }
 
+/* Read a sweep's kind and spec back. */
 int store_get_sweep(struct store *s, int64_t id, char *kind, size_t klen,
 		    json_t **spec, char *err)
 {

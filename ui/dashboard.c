@@ -188,7 +188,10 @@ static void draw_header(struct dash *d)
 		x += grid_printf(&d->header, x, 0, STY_PENDING, 0, " %s ",
 				 plan_progress(u, prog, sizeof(prog)));
 	}
-	if (u->compare)
+	if (u->compare && u->compare->history)
+		x += grid_printf(&d->header, x, 0, STY_GHOST, 0, " vs run h%lld ",
+				 (long long)u->compare->db_id);
+	else if (u->compare)
 		x += grid_printf(&d->header, x, 0, STY_GHOST, 0, " vs run %u ", u->compare->id);
 	x += grid_printf(&d->header, x, 0, STY_MAIN, 0, " %s ",
 			 model_params_text(&u->p, params, sizeof(params)));

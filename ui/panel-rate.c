@@ -45,8 +45,14 @@ static void rate_line(struct grid *g, int x, int y, int w, const struct model_ru
 	if (ghost && n < w) {
 		double gr = ghost->has_result ? ghost->rate : NAN;
 
-		n += grid_printf(g, x + n, y, STY_GHOST, w - n, "   %s run %u: %s",
-				 ghost->baseline ? "baseline" : "vs", ghost->id, plot_si(gr, a, sizeof(a)));
+		char id[24];
+
+		if (ghost->history)
+			snprintf(id, sizeof(id), "h%lld", (long long)ghost->db_id);
+		else
+			snprintf(id, sizeof(id), "%u", ghost->id);
+		n += grid_printf(g, x + n, y, STY_GHOST, w - n, "   %s run %s: %s",
+				 ghost->baseline ? "baseline" : "vs", id, plot_si(gr, a, sizeof(a)));
 		if (isfinite(gr) && gr > 0 && isfinite(now))
 			grid_printf(g, x + n, y, STY_GHOST, w - n, " (%+.1f %%)", (now - gr) / gr * 100);
 	}

@@ -68,7 +68,11 @@ static int compare_rows(struct grid *g, int x, int y, int w, int h, const struct
 	char s1[16], s2[16];
 	int row = 0;
 
-	grid_printf(g, x, y + row++, STY_TITLE, w, "%-13s %10u %10u %8s", "run", a->id, b->id, "diff");
+	char ia[16], ib[16];
+
+	snprintf(ia, sizeof(ia), a->history ? "h%lld" : "%lld", a->history ? (long long)a->db_id : (long long)a->id);
+	snprintf(ib, sizeof(ib), b->history ? "h%lld" : "%lld", b->history ? (long long)b->db_id : (long long)b->id);
+	grid_printf(g, x, y + row++, STY_TITLE, w, "%-13s %10s %10s %8s", "run", ia, ib, "diff");
 	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]) && row < h; i++, row++) {
 		int n = grid_printf(g, x, y + row, STY_NORMAL, w, "%-13s %10s %10s", names[i],
 				    fig(va[i], s1, sizeof(s1)), fig(vb[i], s2, sizeof(s2)));

@@ -3,7 +3,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <libgen.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,50 +20,14 @@
 #include "run.h"
 #include "store.h"
 #include "sweep-cmd.h"
+#include "sweep-out.h"
+#include "sweep-preset.h"
 #include "sweep.h"
 
 #define WHO "tunetop sweep"
 #define KINDS_HINT "size, burst, knob, send-size, preset"
 #define DEFAULT_BURSTS "0,1,2,4,16,64,128,256"	/* seed 001 */
 #define DEFAULT_SEND_SIZES "1K,4K,16K,64K,256K"
-#define PRESET_WORDS 64
-
-/* The cliff rule (docs/sweeps.md): beyond k times the noise and min_drop percent. */
-#define CLIFF_NOISE_PCT 3.0
-#define CLIFF_K 3.0
-#define CLIFF_MIN_DROP 20.0
-
-enum sweep_kind { SW_SIZE, SW_BURST, SW_KNOB, SW_SEND };
-
-static const char *const kind_names[] = {
-	[SW_SIZE] = "size", [SW_BURST] = "burst", [SW_KNOB] = "knob", [SW_SEND] = "send-size",
-};
-
-/* A knob swept, with where it lives and the value it had before. */
-struct sweep_knob {
-	const struct knob_def *d;
-	bool remote;
-	char name[KNOB_NAME_MAX];
-	char buf[2048];
-	const char *values[SWEEP_MAX_POINTS];
-	unsigned n;
-	struct run_change ch;
-	bool touched;		/* knobs_set was tried: put it back at the end */
-};
-
-struct sweep_point {
-	char name[64];
-	uint64_t value;		/* size, burst or send size */
-	unsigned ki[2];		/* the knobs' value indices */
-	bool ran, failed;
-	char failure[ERR_MAX];
-	int64_t run_id;		/* 0: not stored */
-	unsigned iterations;
-	double thr, ci, p50, p99, lcpu, rcpu;
-	double tick_sd;		/* the rate's spread over the run's ticks; NAN n/a */
-	bool cliff;
-	double drop_pct;
-};
 
 /* The standard deviation of one series of a run's ticks (nulls left out). */
 static double series_sd(const json_t *series, const char *name)
@@ -87,28 +50,7 @@ static double series_sd(const json_t *series, const char *name)
 	return sqrt(fmax(0, (sq - sum * sum / n) / (n - 1)));
 }
 
-struct sweep {
-	enum sweep_kind kind;
-	bool response, reverse, mss_given, list_given;
-	uint32_t mss;
-	char list_text[512];
-	unsigned nknobs;
-	struct sweep_knob knob[2];
-	struct cli_opts o;
-	struct run_ctx c;
-	bool ctx_open;
-	struct catalog *cat;
-	struct run_change set[32];	/* --set knobs, applied for the whole sweep */
-	unsigned nset;
-	struct sweep_point pt[SWEEP_MAX_POINTS];
-	unsigned npt, nrun;
-	int64_t sweep_id;
-	char units[16];
-	char target[160];
-	bool target_of_run;	/* target is the first run's own description */
-	bool interrupted, unreachable, restore_failed;
-};
-
+/* The usage text of `tunetop sweep`. */
 static void sweep_usage(FILE *f)
 {
 	fputs(
@@ -137,103 +79,6 @@ static void sweep_usage(FILE *f)
 "--lab, --loopback, --mtu, --set, --capture, --db, --no-db, --json, ...\n"
 "Exit status: 0, 1 a point failed or a knob was not put back, 2 bad\n"
 "options, 130 stopped by a signal.\n", f);
-}
-
-/* Where the presets are: beside the knob catalog (data/, or $(pkgdatadir)). */
-static const char *sweep_preset_path(void)
-{
-	static char path[4096];
-	char dir[4096];
-
-	snprintf(dir, sizeof(dir), "%s", catalog_default_path());
-	snprintf(path, sizeof(path), "%s/sweeps", dirname(dir));
-	return path;
-}
-
-/* Split line into blank-separated words, dropping a '#' comment; the count. */
-static unsigned sweep_words(char *line, char **w, unsigned max)
-{
-	char *hash = strchr(line, '#'), *save = NULL, *tok;
-	unsigned n = 0;
-
-	if (hash)
-		*hash = '\0';
-	for (tok = strtok_r(line, " \t\r\n", &save); tok && n < max;
-	     tok = strtok_r(NULL, " \t\r\n", &save))
-		w[n++] = tok;
-	return n;
-}
-
-/*
- * `sweep preset [NAME]`: with no name list the presets; else find NAME's
- * line ("NAME KIND ARGS...") and put its kind and arguments in words[]
- * (*nw of them; 0 when listing).  0, or the exit status with the reason
- * printed.
- */
-static int sweep_preset(const char *name, char *line, size_t llen, char **words,
-			unsigned *nw)
-{
-	const char *path = sweep_preset_path();
-	char names[1024] = "";
-	FILE *f = fopen(path, "re");
-	int found = 0;
-
-	*nw = 0;
-	if (!f) {
-		fprintf(stderr, WHO " preset: %s: %s\n", path, strerror(errno));
-		return 1;
-	}
-	while (fgets(line, (int)llen, f)) {
-		char copy[1024];
-		unsigned n;
-
-		snprintf(copy, sizeof(copy), "%s", line);
-		n = sweep_words(line, words, PRESET_WORDS);
-		if (!n)
-			continue;
-		if (!name) {
-			char *hash = strchr(copy, '#');
-
-			if (hash)
-				*hash = '\0';
-			copy[strcspn(copy, "\r\n")] = '\0';
-			while (*copy && strchr(" \t", copy[strlen(copy) - 1]))
-				copy[strlen(copy) - 1] = '\0';
-			printf("%s\n", copy);
-			continue;
-		}
-		if (!strcmp(words[0], name)) {
-			found = 1;
-			*nw = n - 1;
-			memmove(words, words + 1, (n - 1) * sizeof(*words));
-			break;
-		}
-		if (strlen(names) + strlen(words[0]) + 3 < sizeof(names))
-			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
-				 *names ? ", " : "", words[0]);
-	}
-	if (name && !found) {
-		/* Finish the list of names for the message. */
-		while (fgets(line, (int)llen, f)) {
-			unsigned n = sweep_words(line, words, PRESET_WORDS);
-
-			if (n && strlen(names) + strlen(words[0]) + 3 < sizeof(names))
-				snprintf(names + strlen(names), sizeof(names) - strlen(names),
-					 "%s%s", *names ? ", " : "", words[0]);
-		}
-	}
-	fclose(f);
-	if (name && !found) {
-		fprintf(stderr, WHO " preset %s: unknown preset; accepted: %s (%s)\n", name,
-			*names ? names : "none defined", path);
-		return 2;
-	}
-	if (found && (*nw == 0 || !strcmp(words[0], "preset"))) {
-		fprintf(stderr, WHO " preset %s: %s: the line names no sweep kind; accepted: NAME KIND ARGS with KIND one of size, burst, knob, send-size\n",
-			name, path);
-		return 2;
-	}
-	return 0;
 }
 
 /* "[local:|remote:]NAME=..." into its side and the rest. */
@@ -402,7 +247,7 @@ static int sweep_point_params(const struct sweep *sw, uint64_t v, struct test_pa
 		break;
 	}
 	if (params_validate(p, why))
-		return err_set(err, 2, "%s %llu: %s", kind_names[sw->kind],
+		return err_set(err, 2, "%s %llu: %s", sweep_out_kind_name(sw->kind),
 			       (unsigned long long)v, why);
 	return 0;
 }
@@ -496,7 +341,7 @@ static int sweep_setup(struct sweep *sw, int argc, char **argv)
 	}
 	if ((sw->kind == SW_SIZE || sw->kind == SW_BURST) && !test_is_rr(t)) {
 		err_set(err, 2, "%s: the test is %s; accepted: -t TCP_RR, TCP_CRR or UDP_RR",
-			kind_names[sw->kind], test_type_name(t));
+			sweep_out_kind_name(sw->kind), test_type_name(t));
 		goto bad;
 	}
 	if (sw->kind == SW_SEND && test_is_rr(t)) {
@@ -574,7 +419,7 @@ static int sweep_setup(struct sweep *sw, int argc, char **argv)
 			char why[ERR_MAX];
 
 			snprintf(why, sizeof(why), "%s", err);
-			err_set(err, 2, "%s %s", kind_names[sw->kind], why);
+			err_set(err, 2, "%s %s", sweep_out_kind_name(sw->kind), why);
 			goto bad;
 		}
 		break;
@@ -750,107 +595,6 @@ static uint32_t sweep_mss_of(const struct session_result *r, bool response)
 	return 0;
 }
 
-/* Text of a figure, "n/a" when missing. */
-static const char *sweep_num(char *buf, size_t len, double v, int prec)
-{
-	if (!isfinite(v))
-		return "n/a";
-	snprintf(buf, len, "%.*f", prec, v);
-	return buf;
-}
-
-/* Width of the point column. */
-static int sweep_name_width(const struct sweep *sw)
-{
-	int w = 12;
-
-	for (unsigned i = 0; i < sw->npt; i++)
-		if ((int)strlen(sw->pt[i].name) > w)
-			w = (int)strlen(sw->pt[i].name);
-	return w;
-}
-
-/* The column titles of the per-point lines and the table. */
-static void sweep_titles(const struct sweep *sw)
-{
-	bool rr = test_is_rr(sw->o.so.p.type);
-	char ci[32];
-
-	snprintf(ci, sizeof(ci), "+-%.0f%%ci", sw->o.it.level);
-	printf("%-*s %12s", sweep_name_width(sw), "Point",
-	       sw->units[0] ? sw->units : rr ? "Trans/s" : "10^6bits/s");
-	if (sw->o.iterating)
-		printf(" %10s", ci);
-	if (rr)
-		printf(" %9s %9s", "p50 us", "p99 us");
-	if (sw->o.local_cpu)
-		printf(" %7s", "lCPU %");
-	if (sw->o.remote_cpu)
-		printf(" %7s", "rCPU %");
-	if (!sw->o.no_db)
-		printf(" %6s", "Run");
-	printf("\n");
-}
-
-/* One point as a line of the table (without its newline). */
-static void sweep_row(const struct sweep *sw, const struct sweep_point *p)
-{
-	bool rr = test_is_rr(sw->o.so.p.type);
-	char b[6][32];
-
-	printf("%-*s ", sweep_name_width(sw), p->name);
-	if (p->failed && !isfinite(p->thr)) {
-		printf("failed: %s", p->failure);
-		return;
-	}
-	printf("%12s", sweep_num(b[0], 32, p->thr, 2));
-	if (sw->o.iterating)
-		printf(" %10s", sweep_num(b[1], 32, p->ci, 2));
-	if (rr)
-		printf(" %9s %9s", sweep_num(b[2], 32, p->p50, 1), sweep_num(b[3], 32, p->p99, 1));
-	if (sw->o.local_cpu)
-		printf(" %7s", sweep_num(b[4], 32, p->lcpu, 1));
-	if (sw->o.remote_cpu)
-		printf(" %7s", sweep_num(b[5], 32, p->rcpu, 1));
-	if (!sw->o.no_db) {
-		if (p->run_id)
-			printf(" %6lld", (long long)p->run_id);
-		else
-			printf(" %6s", "-");
-	}
-	if (p->failed)
-		printf("  (failed: %s)", p->failure);
-}
-
-/* The sweep as stored with store_add_sweep: what was asked for. */
-static json_t *sweep_spec_json(const struct sweep *sw)
-{
-	char text[256];
-	json_t *spec = json_pack("{s:s, s:s, s:s, s:b}", "kind", kind_names[sw->kind],
-				 "test", params_text(&sw->o.so.p, text, sizeof(text)),
-				 "target", sw->target, "reverse", sw->reverse);
-	json_t *pts = json_array(), *knobs = json_array();
-
-	for (unsigned i = 0; i < sw->npt; i++)
-		json_array_append_new(pts, json_string(sw->pt[i].name));
-	for (unsigned j = 0; j < sw->nknobs; j++) {
-		json_t *vals = json_array();
-
-		for (unsigned i = 0; i < sw->knob[j].n; i++)
-			json_array_append_new(vals, json_string(sw->knob[j].values[i]));
-		json_array_append_new(knobs, json_pack("{s:s, s:s, s:o}", "name", sw->knob[j].d->name,
-						       "side", sw->knob[j].remote ? "remote" : "local",
-						       "values", vals));
-	}
-	json_object_set_new(spec, "points", pts);
-	json_object_set_new(spec, "knobs", knobs);
-	if (sw->kind == SW_SIZE) {
-		json_object_set_new(spec, "mss", json_integer(sw->mss));
-		json_object_set_new(spec, "response", json_boolean(sw->response));
-	}
-	return spec;
-}
-
 /* Make the sweep's record; on failure the sweep goes on unstored. */
 static void sweep_record(struct sweep *sw)
 {
@@ -861,11 +605,11 @@ static void sweep_record(struct sweep *sw)
 
 	if (sw->o.no_db)
 		return;
-	spec = sweep_spec_json(sw);
+	spec = sweep_out_spec_json(sw);
 	ret = spec ? store_open(&st, sw->o.db_path[0] ? sw->o.db_path : NULL, err) :
 		     err_set(err, -ENOMEM, "out of memory");
 	if (!ret)
-		ret = store_add_sweep(st, kind_names[sw->kind], spec, &sw->sweep_id, err);
+		ret = store_add_sweep(st, sweep_out_kind_name(sw->kind), spec, &sw->sweep_id, err);
 	store_close(st);
 	json_decref(spec);
 	if (ret) {
@@ -889,7 +633,7 @@ static bool sweep_point(struct sweep *sw, unsigned i)
 		p->failed = true;
 		snprintf(p->failure, sizeof(p->failure), "%s", err);
 		if (human) {
-			sweep_row(sw, p);
+			sweep_out_row(sw, p);
 			printf("\n");
 		}
 		return true;
@@ -947,7 +691,7 @@ static bool sweep_point(struct sweep *sw, unsigned i)
 		p->run_id = 0;
 	run_summary_free(&sum);
 	if (human) {
-		sweep_row(sw, p);
+		sweep_out_row(sw, p);
 		printf("\n");
 		fflush(stdout);
 	}
@@ -957,183 +701,6 @@ static bool sweep_point(struct sweep *sw, unsigned i)
 	if (p->failed && strstr(p->failure, "connect to tunetopd"))
 		sw->unreachable = true;
 	return !sw->interrupted && !sw->unreachable && !(sw->kind == SW_SIZE && !sw->mss);
-}
-
-/* What point i's neighbours would have it, as sweep_cliffs measures it. */
-static double sweep_expected(const double *rate, unsigned n, unsigned i)
-{
-	long l, r;
-
-	for (l = (long)i - 1; l >= 0 && !isfinite(rate[l]); l--)
-		;
-	for (r = (long)i + 1; r < (long)n && !isfinite(rate[r]); r++)
-		;
-	if (l >= 0 && r < (long)n)
-		return rate[l] + (double)((long)i - l) / (double)(r - l) * (rate[r] - rate[l]);
-	return l >= 0 ? rate[l] : r < (long)n ? rate[r] : NAN;
-}
-
-/*
- * Mark cliffs along each curve: the whole sweep, or with two knobs each
- * row of the second knob's values.  Failed points are gaps (NAN).  A
- * curve's first measured point has nothing before it to fall from: below
- * its one neighbour it is the foot of a rising curve (seed 001's burst 0),
- * not a cliff, so its flag is dropped.
- */
-static unsigned sweep_mark_cliffs(struct sweep *sw)
-{
-	unsigned row = sw->nknobs == 2 ? sw->knob[1].n : sw->nrun, found = 0;
-	double rate[SWEEP_MAX_POINTS], noise[SWEEP_MAX_POINTS];
-	bool cliff[SWEEP_MAX_POINTS];
-
-	if (!row)
-		return 0;
-	for (unsigned s = 0; s < sw->nrun; s += row) {
-		unsigned n = s + row > sw->nrun ? sw->nrun - s : row;
-
-		for (unsigned i = 0; i < n; i++) {
-			const struct sweep_point *p = &sw->pt[s + i];
-
-			rate[i] = p->failed ? NAN : p->thr;
-			/* Without iterations, how much the rate moved tick to
-			 * tick stands in for the run-to-run noise, never below
-			 * CLIFF_NOISE_PCT: a loaded machine makes no cliffs. */
-			noise[i] = isfinite(p->ci) ? p->ci : 0;
-			if (!isfinite(p->ci) && isfinite(p->tick_sd) && isfinite(p->thr) &&
-			    p->tick_sd > p->thr * CLIFF_NOISE_PCT / 100)
-				noise[i] = p->tick_sd;
-		}
-		sweep_cliffs(rate, noise, n, CLIFF_NOISE_PCT, CLIFF_K, CLIFF_MIN_DROP, cliff);
-		for (unsigned i = 0; i < n; i++)
-			if (isfinite(rate[i])) {
-				cliff[i] = false;
-				break;
-			}
-		for (unsigned i = 0; i < n; i++) {
-			struct sweep_point *p = &sw->pt[s + i];
-			double e = sweep_expected(rate, n, i);
-
-			p->cliff = cliff[i];
-			found += cliff[i];
-			p->drop_pct = cliff[i] && e > 0 ? 100 * (e - p->thr) / e : NAN;
-		}
-	}
-	return found;
-}
-
-/* A number for JSON, null when missing. */
-static json_t *sweep_jnum(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
-/* The --json document: kind, target, test, points, cliffs. */
-static int sweep_print_json(const struct sweep *sw)
-{
-	json_t *doc = sweep_spec_json(sw), *pts = json_array(), *cliffs = json_array();
-	char *s;
-
-	for (unsigned i = 0; i < sw->nrun; i++) {
-		const struct sweep_point *p = &sw->pt[i];
-		json_t *value;
-
-		if (sw->kind != SW_KNOB)
-			value = json_integer((json_int_t)p->value);
-		else if (sw->nknobs == 1)
-			value = json_string(sw->knob[0].values[p->ki[0]]);
-		else
-			value = json_pack("[s,s]", sw->knob[0].values[p->ki[0]],
-					  sw->knob[1].values[p->ki[1]]);
-		json_array_append_new(pts, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:i, s:b, s:o, s:b, s:o}",
-			"point", p->name, "value", value,
-			"run_id", p->run_id ? json_integer(p->run_id) : json_null(),
-			"throughput", sweep_jnum(p->thr), "ci", sweep_jnum(p->ci),
-			"p50", sweep_jnum(p->p50), "p99", sweep_jnum(p->p99),
-			"lcpu", sweep_jnum(p->lcpu), "rcpu", sweep_jnum(p->rcpu),
-			"iterations", (int)p->iterations, "cliff", p->cliff,
-			"drop_pct", sweep_jnum(p->drop_pct), "failed", p->failed,
-			"failure", p->failed ? json_string(p->failure) : json_null()));
-		if (p->cliff)
-			json_array_append_new(cliffs, json_string(p->name));
-	}
-	json_object_set_new(doc, "points", pts);
-	json_object_set_new(doc, "cliffs", cliffs);
-	json_object_set_new(doc, "units", json_string(sw->units));
-	json_object_set_new(doc, "sweep_id", sw->sweep_id ? json_integer(sw->sweep_id) : json_null());
-	json_object_set_new(doc, "planned", json_integer(sw->npt));
-	json_object_set_new(doc, "interrupted", json_boolean(sw->interrupted));
-	json_object_set_new(doc, "knobs_restored", json_boolean(!sw->restore_failed));
-	s = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	json_decref(doc);
-	if (!s)
-		return -ENOMEM;
-	printf("%s\n", s);
-	free(s);
-	return 0;
-}
-
-/* The final table, cliffs marked. */
-static void sweep_print_table(const struct sweep *sw)
-{
-	printf("\nSweep %s", kind_names[sw->kind]);
-	if (sw->sweep_id)
-		printf(" %lld", (long long)sw->sweep_id);
-	printf(": %u of %u points", sw->nrun, sw->npt);
-	if (sw->target[0])
-		printf(", %s", sw->target);
-	printf("\n");
-	sweep_titles(sw);
-	for (unsigned i = 0; i < sw->nrun; i++) {
-		const struct sweep_point *p = &sw->pt[i];
-
-		sweep_row(sw, p);
-		if (p->cliff)
-			printf("  <-- cliff: %.0f %% below its neighbours", p->drop_pct);
-		printf("\n");
-	}
-	printf("Cliffs: a drop beyond %g x the run-to-run noise (%s) and %g %% below the neighbours' line\n",
-	       CLIFF_K, sw->o.iterating ? "the confidence half-width" : "3 % of the rate",
-	       CLIFF_MIN_DROP);
-	if (sw->interrupted)
-		printf("Interrupted: %u of %u points run\n", sw->nrun, sw->npt);
-	if (sw->unreachable)
-		printf("Stopped: the target cannot be reached\n");
-}
-
-/* The header: what is swept, on what test, against what target. */
-static void sweep_print_header(const struct sweep *sw)
-{
-	char text[256], err[ERR_MAX];
-	const struct cli_opts *o = &sw->o;
-	struct test_params first = o->so.p;
-
-	printf("tunetop sweep %s", kind_names[sw->kind]);
-	if (sw->kind == SW_SIZE)
-		printf(": %s sizes 1, 2, 4 ... below the MSS, MSS, MSS+1 ... 3MSS+1 (packet_byte_script)",
-		       sw->response ? "response" : "request");
-	else if (sw->kind == SW_BURST && sw->reverse)
-		printf(" (reverse: the ends trade -r, -s/-S, -T and --set sides)");
-	if (sw->kind == SW_SIZE && !sw->mss_given)
-		printf(", the points follow the first one's MSS\n");
-	else
-		printf(", %u point%s\n", sw->npt, sw->npt == 1 ? "" : "s");
-	/* The test as its first point runs it. */
-	if (sw->kind != SW_KNOB)
-		sweep_point_params(sw, sw->pt[0].value, &first, err);
-	printf("Test: %s%s\n", params_text(&first, text, sizeof(text)),
-	       sw->kind != SW_KNOB ? " (the first point)" : "");
-	if (o->so.host)
-		printf("Target: tunetopd at %s\n", o->so.host);
-	else if (o->so.lab)
-		printf("Target: lab %s (client in %s-a, server in %s-b)\n", lab_name(o->so.lab),
-		       lab_name(o->so.lab), lab_name(o->so.lab));
-	else
-		printf("Target: loopback (%s)\n", o->so.why ? o->so.why : "embedded server");
-	for (unsigned j = 0; j < sw->nknobs; j++)
-		printf("Knob %s on %s: %s now, swept over %u values\n", sw->knob[j].d->name,
-		       knobs_side_name(&sw->knob[j].ch.t), sw->knob[j].ch.original, sw->knob[j].n);
-	sweep_titles(sw);
-	fflush(stdout);
 }
 
 /* The sweep after its options: target, knobs, points, output, restore. */
@@ -1156,8 +723,15 @@ static int sweep_run(struct sweep *sw)
 		run_ctx_close(&sw->c);
 		return 1;
 	}
-	if (sw->o.fmt == OUT_HUMAN)
-		sweep_print_header(sw);
+	if (sw->o.fmt == OUT_HUMAN) {
+		struct test_params first = sw->o.so.p;
+		char err[ERR_MAX];
+
+		/* The test as its first point runs it. */
+		if (sw->kind != SW_KNOB)
+			sweep_point_params(sw, sw->pt[0].value, &first, err);
+		sweep_out_header(sw, &first);
+	}
 	if (sw->kind != SW_SIZE || sw->mss_given)
 		sweep_record(sw);
 	for (unsigned i = 0; i < sw->npt; i++) {
@@ -1173,11 +747,11 @@ static int sweep_run(struct sweep *sw)
 	if (sw->c.signals)
 		sw->interrupted = true;
 	sweep_restore(sw);
-	sweep_mark_cliffs(sw);
+	sweep_out_mark_cliffs(sw);
 	if (sw->o.fmt == OUT_JSON)
-		sweep_print_json(sw);
+		sweep_out_json(sw);
 	else
-		sweep_print_table(sw);
+		sweep_out_table(sw);
 	fflush(stdout);
 	for (unsigned i = 0; i < sw->nrun; i++)
 		if (sw->pt[i].failed) {
@@ -1197,13 +771,10 @@ static int sweep_run(struct sweep *sw)
 	return ret;
 }
 
+/* Expand a preset, pick the kind, set the sweep up and run it. */
 int sweep_main(int argc, char **argv)
 {
 	static struct sweep sw;
-	static char line[1024];
-	static char *pargv[PRESET_WORDS + 260];
-	char *words[PRESET_WORDS];
-	unsigned nw = 0;
 	int ret, i;
 
 	memset(&sw, 0, sizeof(sw));
@@ -1221,25 +792,12 @@ int sweep_main(int argc, char **argv)
 			sweep_usage(stdout);
 			return 0;
 		}
-		ret = sweep_preset(argc > 2 ? argv[2] : NULL, line, sizeof(line), words, &nw);
-		if (ret || !nw)
-			return ret;
-		if (argc - 3 > 256) {
-			fprintf(stderr, WHO ": too many arguments; accepted: at most 256 run options\n");
-			return 2;
-		}
-		/* "sweep KIND ARGS... [the user's run options]". */
-		pargv[0] = argv[0];
-		for (i = 0; i < (int)nw; i++)
-			pargv[i + 1] = words[i];
-		for (int j = 3; j < argc; j++)
-			pargv[++i] = argv[j];
-		pargv[++i] = NULL;
-		argc = i;
-		argv = pargv;
+		ret = sweep_preset_expand(&argc, &argv);
+		if (ret)
+			return ret < 0 ? 0 : ret;
 	}
 	for (i = 0; i < 4; i++)
-		if (!strcmp(argv[1], kind_names[i]))
+		if (!strcmp(argv[1], sweep_out_kind_name((enum sweep_kind)i)))
 			break;
 	if (i == 4) {
 		fprintf(stderr, WHO ": unknown sweep '%s'; accepted: %s\n", argv[1], KINDS_HINT);

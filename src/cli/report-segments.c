@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* report-segments.c - the report's segment-size histograms, one per capture direction. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "report-internal.h"
+#include "seghist.h"
+#include "store.h"
+#include "svg.h"
+
+/* Bars per segment-size histogram: the commonest sizes, as the dashboard. */
+#define REPORT_SEG_BARS 12
+
+/* Segment classes as the dashboard tells them apart. */
+static const char *const seg_colour[SEG_NCLASSES] = {
+	[SEG_BELOW_MSS] = "#4e79a7",
+	[SEG_AT_MSS] = "#59a14f",
+	[SEG_SUPER_MULTIPLE] = "#f28e2b",
+	[SEG_SUPER_OTHER] = "#b07aa1",
+	[SEG_UNCLASSIFIED] = "#9d9d9d",
+};
+static const char *const seg_legend[SEG_NCLASSES] = {
+	[SEG_BELOW_MSS] = "below MSS",
+	[SEG_AT_MSS] = "= MSS",
+	[SEG_SUPER_MULTIPLE] = "super-segment, MSS multiple",
+	[SEG_SUPER_OTHER] = "super-segment, not a multiple",
+	[SEG_UNCLASSIFIED] = "MSS unknown",
+};
+
+/* One bar of a segment-size histogram. */
+struct segbar {
+	uint32_t size;
+	double count;
+};
+
+static int segbar_by_count(const void *a, const void *b)
+{
+	const struct segbar *pa = a, *pb = b;
+
+	if (pa->count != pb->count)
+		return pa->count < pb->count ? 1 : -1;
+	return (pa->size > pb->size) - (pa->size < pb->size);
+}
+
+static int segbar_by_size(const void *a, const void *b)
+{
+	const struct segbar *pa = a, *pb = b;
+
+	return (pa->size > pb->size) - (pa->size < pb->size);
+}
+
+/* The bars of the commonest sizes of one direction of one end's capture. */
+static void write_segplot(FILE *f, const struct store_run *r, const char *end, const char *dir,
+			  const json_t *d)
+{
+	const json_t *sizes = json_object_get(d, "sizes");
+	size_t nsz = json_array_size(sizes), nb = 0;
+	double mssd = report_jnum(json_object_get(d, "mss")), data = report_jnum(json_object_get(d, "data"));
+	uint32_t mss = isfinite(mssd) && mssd > 0 ? (uint32_t)mssd : 0;
+	struct segbar *bars = calloc(nsz + 1, sizeof(*bars));
+	char (*cats)[40] = NULL, id[96], title[200], buf[24];
+	bool present[SEG_NCLASSES] = { false };
+	struct svg_plot_spec s = { 0 };
+	double ymax = 0, shown = 0;
+	unsigned nleg = 0;
+	struct svg_plot p;
+
+	snprintf(id, sizeof(id), "plot-segments-%" PRId64 "-%s-%s", r->id, end, dir);
+	for (size_t i = 0; bars && i < nsz; i++) {
+		const json_t *e = json_array_get(sizes, i);
+		double sz = report_jnum(json_array_get(e, 0)), c = report_jnum(json_array_get(e, 1));
+
+		if (isfinite(sz) && sz >= 0 && sz <= UINT32_MAX && isfinite(c) && c > 0)
+			bars[nb++] = (struct segbar){ .size = (uint32_t)sz, .count = c };
+	}
+	if (!nb) {
+		fprintf(f, "<p class=\"note\" id=\"%s\">Run %" PRId64 ", %s end, %s: no data segments captured.</p>\n",
+			id, r->id, end, dir);
+		free(bars);
+		return;
+	}
+	qsort(bars, nb, sizeof(*bars), segbar_by_count);
+	if (nb > REPORT_SEG_BARS)
+		nb = REPORT_SEG_BARS;
+	qsort(bars, nb, sizeof(*bars), segbar_by_size);
+	cats = calloc(nb, sizeof(*cats));
+	if (!cats) {
+		free(bars);
+		return;
+	}
+	for (size_t i = 0; i < nb; i++) {
+		enum seg_class k = seg_class_of(bars[i].size, mss);
+		uint32_t size = bars[i].size;
+
+		present[k] = true;
+		ymax = fmax(ymax, bars[i].count);
+		shown += bars[i].count;
+		if (k == SEG_AT_MSS)
+			snprintf(cats[i], sizeof(cats[i]), "%u\n=MSS", size);
+		else if (k == SEG_SUPER_MULTIPLE)
+			snprintf(cats[i], sizeof(cats[i]), "%u\n%uxMSS", size, size / mss);
+		else if (k == SEG_SUPER_OTHER)
+			snprintf(cats[i], sizeof(cats[i]), "%u\n%ux%s+%u", size, size / mss,
+				 nb > 8 ? "" : "MSS", size % mss);
+		else
+			snprintf(cats[i], sizeof(cats[i]), "%u", size);
+	}
+	for (int k = 0; k < SEG_NCLASSES; k++)
+		nleg += present[k];
+	snprintf(title, sizeof(title), "Run %" PRId64 ", %s end, %s: %s data segments, MSS %s",
+		 r->id, end, dir, svg_fmt_fix(data, 0, buf, sizeof(buf)), mss ? "" : "unknown");
+	if (mss)
+		snprintf(title + strlen(title), sizeof(title) - strlen(title), "%u", mss);
+	s = (struct svg_plot_spec){ .id = id, .title = title, .xlabel = "payload size, bytes (the commonest)",
+				.ylabel = "segments", .x0 = -0.5, .x1 = nb - 0.5,
+				.y1 = svg_nice_top(ymax * 1.1), .xcats = cats, .ncats = (unsigned)nb,
+				.nlegend = nleg + 1 };
+	svg_plot_open(&p, f, &s);
+	for (size_t i = 0; i < nb; i++) {
+		double bw = (SVG_PLOT_W - SVG_PLOT_ML - SVG_PLOT_MR) / (double)nb * 0.7;
+		double px = svg_plot_x(&p, (double)i) - bw / 2, py = svg_plot_y(&p, bars[i].count);
+
+		fprintf(f, "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>",
+			px, py, bw, svg_plot_y(&p, 0) - py, seg_colour[seg_class_of(bars[i].size, mss)]);
+		svg_escf(f, "%u bytes: %.0f segments", bars[i].size, bars[i].count);
+		fprintf(f, "</title></rect>\n<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"10\">",
+			px + bw / 2, py - 3);
+		if (data > 0)
+			fprintf(f, "%.0f%%", bars[i].count / data * 100);
+		fputs("</text>\n", f);
+	}
+	for (int k = 0; k < SEG_NCLASSES; k++)
+		if (present[k])
+			svg_plot_legend(&p, seg_colour[k], NULL, true, seg_legend[k]);
+	snprintf(title, sizeof(title), "the %zu sizes shown hold %.0f%% of the data segments", nb,
+		 data > 0 ? shown / data * 100 : 100);
+	svg_plot_legend(&p, "#ffffff", NULL, true, title);
+	svg_plot_close(&p);
+	free(cats);
+	free(bars);
+}
+
+/* Per run, end and direction the segment-size histogram of its capture. */
+void report_write_segments(FILE *f, const struct report *rp)
+{
+	static const char *const ends[] = { "local", "remote" };
+	static const struct {
+		const char *key, *name;
+	} dirs[] = { { "sent", "sent" }, { "received", "received" } };
+
+	fputs("<h2>Segment sizes</h2>\n", f);
+	for (unsigned i = 0; i < rp->n; i++) {
+		const struct store_run *r = &rp->runs[i];
+
+		for (unsigned e = 0; e < 2; e++) {
+			const json_t *cap = json_object_get(json_object_get(r->result, ends[e]), "capture");
+
+			if (!json_is_object(cap)) {
+				fprintf(f, "<p class=\"note\">Run %" PRId64 ", %s end: not captured (tunetop run --capture).</p>\n",
+					r->id, ends[e]);
+				continue;
+			}
+			for (unsigned d = 0; d < 2; d++)
+				write_segplot(f, r, ends[e], dirs[d].name,
+					      json_object_get(cap, dirs[d].key));
+		}
+	}
+}

@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* sweep-out.c - `tunetop sweep`'s output: point lines, cliffs, table, --json. */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "knobs.h"
+#include "lab.h"
+#include "options.h"
+#include "params.h"
+#include "sweep-out.h"
+#include "sweep.h"
+
+/* The cliff rule (docs/sweeps.md): beyond k times the noise and min_drop percent. */
+#define CLIFF_NOISE_PCT 3.0
+#define CLIFF_K 3.0
+#define CLIFF_MIN_DROP 20.0
+
+static const char *const kind_names[] = {
+	[SW_SIZE] = "size", [SW_BURST] = "burst", [SW_KNOB] = "knob", [SW_SEND] = "send-size",
+};
+
+/* The name users type for a kind. */
+const char *sweep_out_kind_name(enum sweep_kind kind)
+{
+	return kind_names[kind];
+}
+
+/* Text of a figure, "n/a" when missing. */
+static const char *sweep_num(char *buf, size_t len, double v, int prec)
+{
+	if (!isfinite(v))
+		return "n/a";
+	snprintf(buf, len, "%.*f", prec, v);
+	return buf;
+}
+
+/* Width of the point column. */
+static int sweep_name_width(const struct sweep *sw)
+{
+	int w = 12;
+
+	for (unsigned i = 0; i < sw->npt; i++)
+		if ((int)strlen(sw->pt[i].name) > w)
+			w = (int)strlen(sw->pt[i].name);
+	return w;
+}
+
+/* The column titles of the per-point lines and the table. */
+static void sweep_titles(const struct sweep *sw)
+{
+	bool rr = test_is_rr(sw->o.so.p.type);
+	char ci[32];
+
+	snprintf(ci, sizeof(ci), "+-%.0f%%ci", sw->o.it.level);
+	printf("%-*s %12s", sweep_name_width(sw), "Point",
+	       sw->units[0] ? sw->units : rr ? "Trans/s" : "10^6bits/s");
+	if (sw->o.iterating)
+		printf(" %10s", ci);
+	if (rr)
+		printf(" %9s %9s", "p50 us", "p99 us");
+	if (sw->o.local_cpu)
+		printf(" %7s", "lCPU %");
+	if (sw->o.remote_cpu)
+		printf(" %7s", "rCPU %");
+	if (!sw->o.no_db)
+		printf(" %6s", "Run");
+	printf("\n");
+}
+
+/* One point as a line of the table (without its newline). */
+void sweep_out_row(const struct sweep *sw, const struct sweep_point *p)
+{
+	bool rr = test_is_rr(sw->o.so.p.type);
+	char b[6][32];
+
+	printf("%-*s ", sweep_name_width(sw), p->name);
+	if (p->failed && !isfinite(p->thr)) {
+		printf("failed: %s", p->failure);
+		return;
+	}
+	printf("%12s", sweep_num(b[0], 32, p->thr, 2));
+	if (sw->o.iterating)
+		printf(" %10s", sweep_num(b[1], 32, p->ci, 2));
+	if (rr)
+		printf(" %9s %9s", sweep_num(b[2], 32, p->p50, 1), sweep_num(b[3], 32, p->p99, 1));
+	if (sw->o.local_cpu)
+		printf(" %7s", sweep_num(b[4], 32, p->lcpu, 1));
+	if (sw->o.remote_cpu)
+		printf(" %7s", sweep_num(b[5], 32, p->rcpu, 1));
+	if (!sw->o.no_db) {
+		if (p->run_id)
+			printf(" %6lld", (long long)p->run_id);
+		else
+			printf(" %6s", "-");
+	}
+	if (p->failed)
+		printf("  (failed: %s)", p->failure);
+}
+
+/* The sweep as stored with store_add_sweep: what was asked for. */
+json_t *sweep_out_spec_json(const struct sweep *sw)
+{
+	char text[256];
+	json_t *spec = json_pack("{s:s, s:s, s:s, s:b}", "kind", kind_names[sw->kind],
+				 "test", params_text(&sw->o.so.p, text, sizeof(text)),
+				 "target", sw->target, "reverse", sw->reverse);
+	json_t *pts = json_array(), *knobs = json_array();
+
+	for (unsigned i = 0; i < sw->npt; i++)
+		json_array_append_new(pts, json_string(sw->pt[i].name));
+	for (unsigned j = 0; j < sw->nknobs; j++) {
+		json_t *vals = json_array();
+
+		for (unsigned i = 0; i < sw->knob[j].n; i++)
+			json_array_append_new(vals, json_string(sw->knob[j].values[i]));
+		json_array_append_new(knobs, json_pack("{s:s, s:s, s:o}", "name", sw->knob[j].d->name,
+						       "side", sw->knob[j].remote ? "remote" : "local",
+						       "values", vals));
+	}
+	json_object_set_new(spec, "points", pts);
+	json_object_set_new(spec, "knobs", knobs);
+	if (sw->kind == SW_SIZE) {
+		json_object_set_new(spec, "mss", json_integer(sw->mss));
+		json_object_set_new(spec, "response", json_boolean(sw->response));
+	}
+	return spec;
+}
+
+/* What point i's neighbours would have it, as sweep_cliffs measures it. */
+static double sweep_expected(const double *rate, unsigned n, unsigned i)
+{
+	long l, r;
+
+	for (l = (long)i - 1; l >= 0 && !isfinite(rate[l]); l--)
+		;
+	for (r = (long)i + 1; r < (long)n && !isfinite(rate[r]); r++)
+		;
+	if (l >= 0 && r < (long)n)
+		return rate[l] + (double)((long)i - l) / (double)(r - l) * (rate[r] - rate[l]);
+	return l >= 0 ? rate[l] : r < (long)n ? rate[r] : NAN;
+}
+
+/*
+ * Mark cliffs along each curve: the whole sweep, or with two knobs each
+ * row of the second knob's values.  Failed points are gaps (NAN).  A
+ * curve's first measured point has nothing before it to fall from: below
+ * its one neighbour it is the foot of a rising curve (seed 001's burst 0),
+ * not a cliff, so its flag is dropped.
+ */
+unsigned sweep_out_mark_cliffs(struct sweep *sw)
+{
+	unsigned row = sw->nknobs == 2 ? sw->knob[1].n : sw->nrun, found = 0;
+	double rate[SWEEP_MAX_POINTS], noise[SWEEP_MAX_POINTS];
+	bool cliff[SWEEP_MAX_POINTS];
+
+	if (!row)
+		return 0;
+	for (unsigned s = 0; s < sw->nrun; s += row) {
+		unsigned n = s + row > sw->nrun ? sw->nrun - s : row;
+
+		for (unsigned i = 0; i < n; i++) {
+			const struct sweep_point *p = &sw->pt[s + i];
+
+			rate[i] = p->failed ? NAN : p->thr;
+			/* Without iterations, how much the rate moved tick to
+			 * tick stands in for the run-to-run noise, never below
+			 * CLIFF_NOISE_PCT: a loaded machine makes no cliffs. */
+			noise[i] = isfinite(p->ci) ? p->ci : 0;
+			if (!isfinite(p->ci) && isfinite(p->tick_sd) && isfinite(p->thr) &&
+			    p->tick_sd > p->thr * CLIFF_NOISE_PCT / 100)
+				noise[i] = p->tick_sd;
+		}
+		sweep_cliffs(rate, noise, n, CLIFF_NOISE_PCT, CLIFF_K, CLIFF_MIN_DROP, cliff);
+		for (unsigned i = 0; i < n; i++)
+			if (isfinite(rate[i])) {
+				cliff[i] = false;
+				break;
+			}
+		for (unsigned i = 0; i < n; i++) {
+			struct sweep_point *p = &sw->pt[s + i];
+			double e = sweep_expected(rate, n, i);
+
+			p->cliff = cliff[i];
+			found += cliff[i];
+			p->drop_pct = cliff[i] && e > 0 ? 100 * (e - p->thr) / e : NAN;
+		}
+	}
+	return found;
+}
+
+/* A number for JSON, null when missing. */
+static json_t *sweep_jnum(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* The --json document: kind, target, test, points, cliffs. */
+int sweep_out_json(const struct sweep *sw)
+{
+	json_t *doc = sweep_out_spec_json(sw), *pts = json_array(), *cliffs = json_array();
+	char *s;
+
+	for (unsigned i = 0; i < sw->nrun; i++) {
+		const struct sweep_point *p = &sw->pt[i];
+		json_t *value;
+
+		if (sw->kind != SW_KNOB)
+			value = json_integer((json_int_t)p->value);
+		else if (sw->nknobs == 1)
+			value = json_string(sw->knob[0].values[p->ki[0]]);
+		else
+			value = json_pack("[s,s]", sw->knob[0].values[p->ki[0]],
+					  sw->knob[1].values[p->ki[1]]);
+		json_array_append_new(pts, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:i, s:b, s:o, s:b, s:o}",
+			"point", p->name, "value", value,
+			"run_id", p->run_id ? json_integer(p->run_id) : json_null(),
+			"throughput", sweep_jnum(p->thr), "ci", sweep_jnum(p->ci),
+			"p50", sweep_jnum(p->p50), "p99", sweep_jnum(p->p99),
+			"lcpu", sweep_jnum(p->lcpu), "rcpu", sweep_jnum(p->rcpu),
+			"iterations", (int)p->iterations, "cliff", p->cliff,
+			"drop_pct", sweep_jnum(p->drop_pct), "failed", p->failed,
+			"failure", p->failed ? json_string(p->failure) : json_null()));
+		if (p->cliff)
+			json_array_append_new(cliffs, json_string(p->name));
+	}
+	json_object_set_new(doc, "points", pts);
+	json_object_set_new(doc, "cliffs", cliffs);
+	json_object_set_new(doc, "units", json_string(sw->units));
+	json_object_set_new(doc, "sweep_id", sw->sweep_id ? json_integer(sw->sweep_id) : json_null());
+	json_object_set_new(doc, "planned", json_integer(sw->npt));
+	json_object_set_new(doc, "interrupted", json_boolean(sw->interrupted));
+	json_object_set_new(doc, "knobs_restored", json_boolean(!sw->restore_failed));
+	s = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(doc);
+	if (!s)
+		return -ENOMEM;
+	printf("%s\n", s);
+	free(s);
+	return 0;
+}
+
+/* The final table, cliffs marked. */
+void sweep_out_table(const struct sweep *sw)
+{
+	printf("\nSweep %s", kind_names[sw->kind]);
+	if (sw->sweep_id)
+		printf(" %lld", (long long)sw->sweep_id);
+	printf(": %u of %u points", sw->nrun, sw->npt);
+	if (sw->target[0])
+		printf(", %s", sw->target);
+	printf("\n");
+	sweep_titles(sw);
+	for (unsigned i = 0; i < sw->nrun; i++) {
+		const struct sweep_point *p = &sw->pt[i];
+
+		sweep_out_row(sw, p);
+		if (p->cliff)
+			printf("  <-- cliff: %.0f %% below its neighbours", p->drop_pct);
+		printf("\n");
+	}
+	printf("Cliffs: a drop beyond %g x the run-to-run noise (%s) and %g %% below the neighbours' line\n",
+	       CLIFF_K, sw->o.iterating ? "the confidence half-width" : "3 % of the rate",
+	       CLIFF_MIN_DROP);
+	if (sw->interrupted)
+		printf("Interrupted: %u of %u points run\n", sw->nrun, sw->npt);
+	if (sw->unreachable)
+		printf("Stopped: the target cannot be reached\n");
+}
+
+/* The header: what is swept, on what test (first), against what target. */
+void sweep_out_header(const struct sweep *sw, const struct test_params *first)
+{
+	char text[256];
+	const struct cli_opts *o = &sw->o;
+
+	printf("tunetop sweep %s", kind_names[sw->kind]);
+	if (sw->kind == SW_SIZE)
+		printf(": %s sizes 1, 2, 4 ... below the MSS, MSS, MSS+1 ... 3MSS+1 (packet_byte_script)",
+		       sw->response ? "response" : "request");
+	else if (sw->kind == SW_BURST && sw->reverse)
+		printf(" (reverse: the ends trade -r, -s/-S, -T and --set sides)");
+	if (sw->kind == SW_SIZE && !sw->mss_given)
+		printf(", the points follow the first one's MSS\n");
+	else
+		printf(", %u point%s\n", sw->npt, sw->npt == 1 ? "" : "s");
+	printf("Test: %s%s\n", params_text(first, text, sizeof(text)),
+	       sw->kind != SW_KNOB ? " (the first point)" : "");
+	if (o->so.host)
+		printf("Target: tunetopd at %s\n", o->so.host);
+	else if (o->so.lab)
+		printf("Target: lab %s (client in %s-a, server in %s-b)\n", lab_name(o->so.lab),
+		       lab_name(o->so.lab), lab_name(o->so.lab));
+	else
+		printf("Target: loopback (%s)\n", o->so.why ? o->so.why : "embedded server");
+	for (unsigned j = 0; j < sw->nknobs; j++)
+		printf("Knob %s on %s: %s now, swept over %u values\n", sw->knob[j].d->name,
+		       knobs_side_name(&sw->knob[j].ch.t), sw->knob[j].ch.original, sw->knob[j].n);
+	sweep_titles(sw);
+	fflush(stdout);
+}

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* sweep-out.h - `tunetop sweep`'s state and its output (sweep-out.c). */
+#ifndef TT_SWEEP_OUT_H
+#define TT_SWEEP_OUT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "knob.h"
+#include "options.h"
+#include "params.h"
+#include "run.h"
+#include "sweep.h"
+#include "util.h"
+
+struct catalog;
+
+/* What a sweep varies: -r sizes, -b bursts, knob values or -m send sizes. */
+enum sweep_kind { SW_SIZE, SW_BURST, SW_KNOB, SW_SEND };
+
+/* A knob swept, with where it lives and the value it had before. */
+struct sweep_knob {
+	const struct knob_def *d;
+	bool remote;
+	char name[KNOB_NAME_MAX];
+	char buf[2048];
+	const char *values[SWEEP_MAX_POINTS];
+	unsigned n;
+	struct run_change ch;
+	bool touched;		/* knobs_set was tried: put it back at the end */
+};
+
+/* One point: its setting, and the figures of its run once run. */
+struct sweep_point {
+	char name[64];
+	uint64_t value;		/* size, burst or send size */
+	unsigned ki[2];		/* the knobs' value indices */
+	bool ran, failed;
+	char failure[ERR_MAX];
+	int64_t run_id;		/* 0: not stored */
+	unsigned iterations;
+	double thr, ci, p50, p99, lcpu, rcpu;
+	double tick_sd;		/* the rate's spread over the run's ticks; NAN n/a */
+	bool cliff;
+	double drop_pct;
+};
+
+/* One sweep: its options, its knobs, its points and how it ended. */
+struct sweep {
+	enum sweep_kind kind;
+	bool response, reverse, mss_given, list_given;
+	uint32_t mss;
+	char list_text[512];
+	unsigned nknobs;
+	struct sweep_knob knob[2];
+	struct cli_opts o;
+	struct run_ctx c;
+	bool ctx_open;
+	struct catalog *cat;
+	struct run_change set[32];	/* --set knobs, applied for the whole sweep */
+	unsigned nset;
+	struct sweep_point pt[SWEEP_MAX_POINTS];
+	unsigned npt, nrun;
+	int64_t sweep_id;
+	char units[16];
+	char target[160];
+	bool target_of_run;	/* target is the first run's own description */
+	bool interrupted, unreachable, restore_failed;
+};
+
+/* The name users type for a kind: "size", "burst", "knob", "send-size". */
+const char *sweep_out_kind_name(enum sweep_kind kind);
+
+/* The sweep as store_add_sweep keeps it: what was asked for. */
+json_t *sweep_out_spec_json(const struct sweep *sw);
+
+/*
+ * The human header: what is swept, first's test (the first point's
+ * parameters, or the options' for a knob sweep), the target, the column
+ * titles.
+ */
+void sweep_out_header(const struct sweep *sw, const struct test_params *first);
+
+/* One point as a line of the table (without its newline). */
+void sweep_out_row(const struct sweep *sw, const struct sweep_point *p);
+
+/* Mark the cliffs among the points run (docs/sweeps.md); how many. */
+unsigned sweep_out_mark_cliffs(struct sweep *sw);
+
+/* The final table, cliffs marked. */
+void sweep_out_table(const struct sweep *sw);
+
+/* The --json document: kind, target, test, points, cliffs.  0 or -ENOMEM. */
+int sweep_out_json(const struct sweep *sw);
+
+#endif
