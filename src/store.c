@@ -765,3 +765,29 @@ int store_get_sweep(struct store *s, int64_t id, char *kind, size_t klen,
 	sqlite3_finalize(st);
 	return rc;
 }
+
+const char *const store_series_names[STORE_NSERIES] = {
+	[SS_T] = "t", [SS_RATE] = "rate", [SS_P50] = "p50_us", [SS_P99] = "p99_us",
+	[SS_SNDBUF_L] = "sndbuf_l", [SS_RCVBUF_L] = "rcvbuf_l",
+	[SS_SNDBUF_R] = "sndbuf_r", [SS_RCVBUF_R] = "rcvbuf_r",
+	[SS_CWND_L] = "cwnd_l", [SS_CWND_R] = "cwnd_r",
+};
+
+json_t *store_series_new(void)
+{
+	json_t *j = json_object();
+
+	for (int i = 0; j && i < STORE_NSERIES; i++)
+		if (json_object_set_new(j, store_series_names[i], json_array())) {
+			json_decref(j);
+			return NULL;
+		}
+	return j;
+}
+
+void store_series_append(json_t *series, const double v[STORE_NSERIES])
+{
+	for (int i = 0; series && i < STORE_NSERIES; i++)
+		json_array_append_new(json_object_get(series, store_series_names[i]),
+				      isfinite(v[i]) ? json_real(v[i]) : json_null());
+}

@@ -62,6 +62,20 @@ struct store_run {
 	json_t *series;			/* {"t": [...], "rate": [...], "p50_us": [...], ...}; NULL none or in lists */
 };
 
+/*
+ * The per-tick series a run keeps (store_run.series): one JSON array per
+ * figure, in this order, null where a tick has no value.
+ */
+enum store_series {
+	SS_T, SS_RATE, SS_P50, SS_P99, SS_SNDBUF_L, SS_RCVBUF_L, SS_SNDBUF_R, SS_RCVBUF_R,
+	SS_CWND_L, SS_CWND_R, STORE_NSERIES
+};
+extern const char *const store_series_names[STORE_NSERIES];
+/* An empty series object; NULL when out of memory. */
+json_t *store_series_new(void);
+/* One tick: v[SS_*], NAN (or infinite) stored as null. */
+void store_series_append(json_t *series, const double v[STORE_NSERIES]);
+
 /* Zero r (NAN figures, NULL json). */
 void store_run_init(struct store_run *r);
 void store_run_free(struct store_run *r);

@@ -294,29 +294,20 @@ static void apply_pending(struct ui *u)
 /* The ticks of r in store.h's series layout (as tunetop run keeps them). */
 static json_t *series_of(const struct model_run *r)
 {
-	static const char *const names[] = {
-		"t", "rate", "p50_us", "p99_us", "sndbuf_l", "rcvbuf_l", "sndbuf_r", "rcvbuf_r",
-		"cwnd_l", "cwnd_r",
-	};
-	json_t *j = json_object(), *a[10];
+	json_t *j = store_series_new();
 
-	for (int i = 0; i < 10; i++) {
-		a[i] = json_array();
-		json_object_set_new(j, names[i], a[i]);
-	}
-	for (unsigned i = 0; i < r->nticks; i++) {
+	for (unsigned i = 0; j && i < r->nticks; i++) {
 		const struct model_tick *k = &r->ticks[i];
-		double v[10] = {
-			k->t, k->rate, k->p50_us, k->p99_us,
-			k->sndbuf[END_L] < 0 ? NAN : k->sndbuf[END_L],
-			k->rcvbuf[END_L] < 0 ? NAN : k->rcvbuf[END_L],
-			k->sndbuf[END_R] < 0 ? NAN : k->sndbuf[END_R],
-			k->rcvbuf[END_R] < 0 ? NAN : k->rcvbuf[END_R],
-			k->cwnd[END_L], k->cwnd[END_R],
+		double v[STORE_NSERIES] = {
+			[SS_T] = k->t, [SS_RATE] = k->rate, [SS_P50] = k->p50_us, [SS_P99] = k->p99_us,
+			[SS_SNDBUF_L] = k->sndbuf[END_L] < 0 ? NAN : k->sndbuf[END_L],
+			[SS_RCVBUF_L] = k->rcvbuf[END_L] < 0 ? NAN : k->rcvbuf[END_L],
+			[SS_SNDBUF_R] = k->sndbuf[END_R] < 0 ? NAN : k->sndbuf[END_R],
+			[SS_RCVBUF_R] = k->rcvbuf[END_R] < 0 ? NAN : k->rcvbuf[END_R],
+			[SS_CWND_L] = k->cwnd[END_L], [SS_CWND_R] = k->cwnd[END_R],
 		};
 
-		for (int f = 0; f < 10; f++)
-			json_array_append_new(a[f], isfinite(v[f]) ? json_real(v[f]) : json_null());
+		store_series_append(j, v);
 	}
 	return j;
 }

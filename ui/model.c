@@ -310,23 +310,23 @@ struct model_run *model_add_history(struct model *m, const struct store_run *sr)
 	r->baseline = sr->baseline;
 	if (sr->failed)
 		snprintf(r->failure, sizeof(r->failure), "failed (stored run %lld)", (long long)sr->id);
-	n = json_array_size(json_object_get(sr->series, "t"));
+	n = json_array_size(json_object_get(sr->series, store_series_names[SS_T]));
 	for (size_t i = 0; i < n; i++) {
 		struct model_tick *k = tick_slot(r);
 
 		if (!k)
 			break;
 		tick_blank(k);
-		k->t = stored_at(sr->series, "t", i);
-		k->rate = stored_at(sr->series, "rate", i);
-		k->p50_us = stored_at(sr->series, "p50_us", i);
-		k->p99_us = stored_at(sr->series, "p99_us", i);
-		k->sndbuf[END_L] = stored_int(sr->series, "sndbuf_l", i);
-		k->rcvbuf[END_L] = stored_int(sr->series, "rcvbuf_l", i);
-		k->sndbuf[END_R] = stored_int(sr->series, "sndbuf_r", i);
-		k->rcvbuf[END_R] = stored_int(sr->series, "rcvbuf_r", i);
-		k->cwnd[END_L] = stored_at(sr->series, "cwnd_l", i);
-		k->cwnd[END_R] = stored_at(sr->series, "cwnd_r", i);
+		k->t = stored_at(sr->series, store_series_names[SS_T], i);
+		k->rate = stored_at(sr->series, store_series_names[SS_RATE], i);
+		k->p50_us = stored_at(sr->series, store_series_names[SS_P50], i);
+		k->p99_us = stored_at(sr->series, store_series_names[SS_P99], i);
+		k->sndbuf[END_L] = stored_int(sr->series, store_series_names[SS_SNDBUF_L], i);
+		k->rcvbuf[END_L] = stored_int(sr->series, store_series_names[SS_RCVBUF_L], i);
+		k->sndbuf[END_R] = stored_int(sr->series, store_series_names[SS_SNDBUF_R], i);
+		k->rcvbuf[END_R] = stored_int(sr->series, store_series_names[SS_RCVBUF_R], i);
+		k->cwnd[END_L] = stored_at(sr->series, store_series_names[SS_CWND_L], i);
+		k->cwnd[END_R] = stored_at(sr->series, store_series_names[SS_CWND_R], i);
 		r->elapsed = k->t;
 	}
 	return r;

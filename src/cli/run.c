@@ -54,30 +54,6 @@ static unsigned run_take_signals(int sfd)
 }
 
 /* One iteration: run the session, printing interim lines as they come. */
-/* The series store.h keeps: one array per figure, null where n/a. */
-static const char *const series_names[] = {
-	"t", "rate", "p50_us", "p99_us", "sndbuf_l", "rcvbuf_l", "sndbuf_r", "rcvbuf_r",
-	"cwnd_l", "cwnd_r",
-};
-#define NSERIES (sizeof(series_names) / sizeof(series_names[0]))
-
-static json_t *series_new(void)
-{
-	json_t *j = json_object();
-
-	for (size_t i = 0; j && i < NSERIES; i++)
-		if (json_object_set_new(j, series_names[i], json_array())) {
-			json_decref(j);
-			return NULL;
-		}
-	return j;
-}
-
-static void series_put(json_t *j, const char *name, double v)
-{
-	json_array_append_new(json_object_get(j, name), isfinite(v) ? json_real(v) : json_null());
-}
-
 /* One tick of both ends into the series (streams in 10^6 bits/s). */
 static void series_add(json_t *j, const struct cli_opts *o, const struct session_event *ev)
 {
@@ -85,19 +61,20 @@ static void series_add(json_t *j, const struct cli_opts *o, const struct session
 	const struct sock_sample *ls = l->nsocks ? &l->socks[0] : NULL;
 	const struct sock_sample *rs = r && r->nsocks ? &r->socks[0] : NULL;
 	bool lat = l->has_lat && l->lat_iv.count;
+	double v[STORE_NSERIES] = {
+		[SS_T] = l->t,
+		[SS_RATE] = test_is_rr(o->so.p.type) ? l->rate : l->rate / 1e6,
+		[SS_P50] = lat ? l->lat_iv.p50_us : NAN,
+		[SS_P99] = lat ? l->lat_iv.p99_us : NAN,
+		[SS_SNDBUF_L] = ls ? ls->sndbuf : NAN,
+		[SS_RCVBUF_L] = ls ? ls->rcvbuf : NAN,
+		[SS_SNDBUF_R] = rs ? rs->sndbuf : NAN,
+		[SS_RCVBUF_R] = rs ? rs->rcvbuf : NAN,
+		[SS_CWND_L] = ls && ls->tcp.has ? ls->tcp.snd_cwnd : NAN,
+		[SS_CWND_R] = rs && rs->tcp.has ? rs->tcp.snd_cwnd : NAN,
+	};
 
-	if (!j)
-		return;
-	series_put(j, "t", l->t);
-	series_put(j, "rate", test_is_rr(o->so.p.type) ? l->rate : l->rate / 1e6);
-	series_put(j, "p50_us", lat ? l->lat_iv.p50_us : NAN);
-	series_put(j, "p99_us", lat ? l->lat_iv.p99_us : NAN);
-	series_put(j, "sndbuf_l", ls ? ls->sndbuf : NAN);
-	series_put(j, "rcvbuf_l", ls ? ls->rcvbuf : NAN);
-	series_put(j, "sndbuf_r", rs ? rs->sndbuf : NAN);
-	series_put(j, "rcvbuf_r", rs ? rs->rcvbuf : NAN);
-	series_put(j, "cwnd_l", ls && ls->tcp.has ? ls->tcp.snd_cwnd : NAN);
-	series_put(j, "cwnd_r", rs && rs->tcp.has ? rs->tcp.snd_cwnd : NAN);
+	store_series_append(j, v);
 }
 
 static int run_once(const struct cli_opts *o, int sfd, unsigned *signals,
@@ -354,7 +331,7 @@ int run_iterate(struct run_ctx *c, struct run_summary *sum)
 			session_result_free(&sum->res);
 		memset(&sum->res, 0, sizeof(sum->res));
 		json_decref(sum->series);
-		sum->series = series_new();
+		sum->series = store_series_new();
 		c->signals += run_take_signals(c->sfd);
 		if (n && c->signals)
 			break;

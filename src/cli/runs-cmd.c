@@ -292,10 +292,7 @@ static int runs_export(struct store *st, int64_t id, bool csv)
 {
 	struct store_run r;
 	char err[ERR_MAX];
-	static const char *const cols[] = {
-		"t", "rate", "p50_us", "p99_us", "sndbuf_l", "rcvbuf_l", "sndbuf_r", "rcvbuf_r",
-		"cwnd_l", "cwnd_r",
-	};
+	const char *const *cols = store_series_names;
 	size_t n;
 
 	if (!csv)
@@ -305,11 +302,11 @@ static int runs_export(struct store *st, int64_t id, bool csv)
 		return 1;
 	}
 	n = json_array_size(json_object_get(r.series, "t"));
-	for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++)
+	for (size_t c = 0; c < STORE_NSERIES; c++)
 		printf("%s%s", c ? "," : "", cols[c]);
 	putchar('\n');
 	for (size_t i = 0; i < n; i++) {
-		for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++) {
+		for (size_t c = 0; c < STORE_NSERIES; c++) {
 			const json_t *v = json_array_get(json_object_get(r.series, cols[c]), i);
 
 			if (c)
