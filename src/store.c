@@ -353,6 +353,29 @@ static int col_json(struct store *s, sqlite3_stmt *st, int i, int64_t id,
 	return 0;
 }
 
+/* One statement with run id as ?1 that returns no rows. */
+static int exec_id(struct store *s, const char *sql, int64_t id, const char *what, char *err)
+{
+	sqlite3_stmt *st;
+	int rc = store_prepare(s, sql, &st, what, err);
+
+	if (rc)
+		return rc;
+	sqlite3_bind_int64(st, 1, id);
+	rc = sqlite3_step(st);
+	rc = rc == SQLITE_DONE ? 0 : store_fail(s, rc, what, err);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Run id is the baseline of its key: the primary key replaces the previous one. */
+static int mark_baseline(struct store *s, int64_t id, char *err)
+{
+	return exec_id(s, "INSERT OR REPLACE INTO baselines (params_key, run_id) "
+			  "SELECT params_key, id FROM runs WHERE id = ?1",
+		       id, "set baseline", err);
+}
+
 /* Insert the run, its series and its baseline mark in the open transaction. */
 static int add_rows(struct store *s, struct store_run *r, char *err)
 {
@@ -429,18 +452,7 @@ static int add_rows(struct store *s, struct store_run *r, char *err)
 	}
 	if (!r->baseline)
 		return 0;
-	rc = store_prepare(
-		s,
-		"INSERT OR REPLACE INTO baselines (params_key, run_id) "
-		"SELECT params_key, id FROM runs WHERE id = ?1",
-		&st, "set baseline", err);
-	if (rc)
-		return rc;
-	sqlite3_bind_int64(st, 1, r->id);
-	rc = sqlite3_step(st);
-	rc = rc == SQLITE_DONE ? 0 : store_fail(s, rc, "set baseline", err);
-	sqlite3_finalize(st);
-	return rc;
+	return mark_baseline(s, r->id, err);
 }
 
 /* Add a run in one write transaction. */
@@ -543,22 +555,13 @@ fail:
 /* Delete one run (its series and baseline mark go with it). */
 int store_rm(struct store *s, int64_t id, char *err)
 {
-	sqlite3_stmt *st;
 	int rc;
 
 	rc = store_tx_begin(s, "remove run", err);
 	if (rc)
 		return rc;
 	/* The series and a baseline mark go with it (ON DELETE CASCADE). */
-	rc = store_prepare(s, "DELETE FROM runs WHERE id = ?1", &st,
-			   "remove run", err);
-	if (!rc) {
-		sqlite3_bind_int64(st, 1, id);
-		rc = sqlite3_step(st);
-		rc = rc == SQLITE_DONE ? 0
-				       : store_fail(s, rc, "remove run", err);
-		sqlite3_finalize(st);
-	}
+	rc = exec_id(s, "DELETE FROM runs WHERE id = ?1", id, "remove run", err);
 	if (!rc && sqlite3_changes(s->db) == 0)
 		rc = err_set(err, -ENOENT, "run %lld: no such run in %s",
 			     (long long)id, s->path);
@@ -651,19 +654,7 @@ int store_set_baseline(struct store *s, int64_t id, char *err)
 	sqlite3_finalize(st);
 	if (rc)
 		return store_tx_end(s, rc, "set baseline", err);
-	/* One baseline per key: the primary key replaces the previous one. */
-	rc = store_prepare(
-		s,
-		"INSERT OR REPLACE INTO baselines (params_key, run_id) "
-		"SELECT params_key, id FROM runs WHERE id = ?1",
-		&st, "set baseline", err);
-	if (!rc) {
-		sqlite3_bind_int64(st, 1, id);
-		rc = sqlite3_step(st);
-		rc = rc == SQLITE_DONE ? 0
-				       : store_fail(s, rc, "set baseline", err);
-		sqlite3_finalize(st);
-	}
+	rc = mark_baseline(s, id, err);
 	return store_tx_end(s, rc, "set baseline", err);
 }
 
