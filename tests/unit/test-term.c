@@ -29,6 +29,7 @@
 struct ptychild {
 	pid_t pid;
 	int master, slave;
+	struct termios modes0;		/* the terminal's modes before the child ran */
 	int rep;			/* the child's reports, one line each */
 	int cmd;			/* a byte here lets the child go on */
 	char out[1 << 17];		/* everything the child wrote to the terminal */
@@ -141,6 +142,8 @@ static int spawn(struct ptychild *pc, int (*fn)(int rep, int cmd, void *arg), vo
 	memset(pc, 0, sizeof(*pc));
 	if (openpty(&pc->master, &pc->slave, NULL, NULL, &ws) || pipe(rep) || pipe(cmd))
 		return -errno;
+	/* Read here, not after fork: a quick child may have started curses. */
+	tcgetattr(pc->slave, &pc->modes0);
 	fflush(stdout);
 	pc->pid = fork();
 	if (pc->pid < 0)
@@ -471,7 +474,7 @@ static void test_session(void)
 
 	if (!ok(spawn(&pc, child_session, NULL, "xterm-256color", "C.UTF-8") == 0, "spawn on a pty"))
 		return;
-	tcgetattr(pc.slave, &before);
+	before = pc.modes0;
 
 	ok(report(&pc, line, sizeof(line), 5000) && !strcmp(line, "P1"), "started and painted (%s)", line);
 	pump(&pc, 150);
@@ -632,7 +635,7 @@ static void test_crash(const char *how, const char *dir)
 		 file, file, file);
 	if (!ok(spawn(&pc, child_crash, (void *)how, "xterm-256color", "C.UTF-8") == 0, "spawn on a pty"))
 		return;
-	tcgetattr(pc.slave, &before);
+	before = pc.modes0;
 	ok(report(&pc, line, sizeof(line), 5000) && sscanf(line, "%d", &crashed) == 1,
 	   "%s: the child started curses and armed the guard (%s)", how, line);
 	pump(&pc, 100);
