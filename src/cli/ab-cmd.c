@@ -13,14 +13,14 @@
 
 #include "ab-cmd.h"
 #include "ab-report.h"
-#include "abstat.h"
-#include "catalog.h"
-#include "knobs.h"
-#include "lab.h"
+#include "stats/abstat.h"
+#include "knobs/catalog.h"
+#include "knobs/knobs.h"
+#include "lab/lab.h"
 #include "options.h"
 #include "run.h"
-#include "store.h"
-#include "util.h"
+#include "store/store.h"
+#include "core/util.h"
 
 #define AB_MIN_PAIRS 3
 #define AB_DEF_PAIRS 5

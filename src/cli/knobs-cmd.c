@@ -11,13 +11,13 @@
 
 #include <jansson.h>
 
-#include "auth.h"
-#include "catalog.h"
+#include "proto/auth.h"
+#include "knobs/catalog.h"
 #include "knobs-cmd.h"
-#include "knobs-remote.h"
-#include "knobs.h"
-#include "lab.h"
-#include "util.h"
+#include "knobs/knobs-remote.h"
+#include "knobs/knobs.h"
+#include "lab/lab.h"
+#include "core/util.h"
 
 struct knobs_opts {
 	struct knob_target t;

@@ -9,8 +9,8 @@
 
 #include "knobs-cmd.h"
 #include "lab-cmd.h"
-#include "lab.h"
-#include "util.h"
+#include "lab/lab.h"
+#include "core/util.h"
 
 static void lab_usage(FILE *f)
 {

@@ -7,8 +7,8 @@
 #include <stdio.h>
 
 #include "selectors.h"
-#include "session.h"
-#include "stats.h"
+#include "session/session.h"
+#include "stats/stats.h"
 
 enum out_format {
 	OUT_HUMAN,		/* netperf-like columns */

@@ -12,14 +12,14 @@
 
 #include <jansson.h>
 
-#include "msg.h"
-#include "proto.h"
+#include "proto/msg.h"
+#include "proto/proto.h"
 #include "cli-util.h"
 #include "pcap-cmd.h"
-#include "pcapread.h"
-#include "pktparse.h"
+#include "capture/pcapread.h"
+#include "capture/pktparse.h"
 #include "segout.h"
-#include "util.h"
+#include "core/util.h"
 
 /* Rows per direction in the human output unless --all. */
 #define PCAP_DEFAULT_ROWS 20

@@ -9,7 +9,7 @@
 
 #include <jansson.h>
 
-#include "store.h"
+#include "store/store.h"
 
 /* A sweep some selected run belongs to. */
 struct report_sweep {

@@ -13,8 +13,8 @@
 #include <jansson.h>
 
 #include "report-internal.h"
-#include "seghist.h"
-#include "store.h"
+#include "capture/seghist.h"
+#include "store/store.h"
 #include "svg.h"
 
 /* Bars per segment-size histogram: the commonest sizes, as the dashboard. */

@@ -13,10 +13,10 @@
 #include <jansson.h>
 
 #include "report-internal.h"
-#include "store.h"
+#include "store/store.h"
 #include "svg.h"
-#include "sweep.h"
-#include "util.h"
+#include "stats/sweep.h"
+#include "core/util.h"
 
 /*
  * sweep_cliffs' parameters: 5 % noise when a point has neither repeats

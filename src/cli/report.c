@@ -17,9 +17,9 @@
 #include "cli-util.h"
 #include "report-internal.h"
 #include "report.h"
-#include "store.h"
+#include "store/store.h"
 #include "svg.h"
-#include "util.h"
+#include "core/util.h"
 
 /*
  * The file is HTML5 that is also well-formed XML (every tag closed, every

@@ -17,11 +17,11 @@
 #include "output.h"
 #include "run.h"
 #include "lab-cmd.h"
-#include "knobs.h"
-#include "lab.h"
-#include "msg.h"
-#include "session.h"
-#include "store.h"
+#include "knobs/knobs.h"
+#include "lab/lab.h"
+#include "proto/msg.h"
+#include "session/session.h"
+#include "store/store.h"
 
 #define MAX_ITER 30
 

@@ -7,8 +7,8 @@
 
 #include <jansson.h>
 
-#include "session.h"
-#include "stats.h"
+#include "session/session.h"
+#include "stats/stats.h"
 
 struct cli_opts;
 
@@ -66,7 +66,7 @@ int run_store(const struct run_ctx *c, const struct run_summary *sum, const char
 
 /* A knob changed for a run (--set, a sweep, an A/B side), and its value before. */
 struct knob_def;
-#include "knobs.h"
+#include "knobs/knobs.h"
 struct run_change {
 	const struct knob_def *d;
 	struct knob_target t;

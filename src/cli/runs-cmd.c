@@ -10,10 +10,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "abstat.h"
-#include "msg.h"
+#include "stats/abstat.h"
+#include "proto/msg.h"
 #include "runs-cmd.h"
-#include "store.h"
+#include "store/store.h"
 
 static void runs_usage(FILE *f)
 {

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "msg.h"
-#include "proto.h"
+#include "proto/msg.h"
+#include "proto/proto.h"
 #include "segout.h"
 
 static int bin_size_cmp(const void *a, const void *b)

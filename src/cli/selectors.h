@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "params.h"
+#include "core/params.h"
 #include "run.h"
 
 /* Most selectors one -o/-O/-k list may name (repeats count). */

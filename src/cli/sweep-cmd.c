@@ -12,17 +12,17 @@
 
 #include <jansson.h>
 
-#include "catalog.h"
-#include "knobs.h"
-#include "lab.h"
+#include "knobs/catalog.h"
+#include "knobs/knobs.h"
+#include "lab/lab.h"
 #include "options.h"
-#include "params.h"
+#include "core/params.h"
 #include "run.h"
-#include "store.h"
+#include "store/store.h"
 #include "sweep-cmd.h"
 #include "sweep-out.h"
 #include "sweep-preset.h"
-#include "sweep.h"
+#include "stats/sweep.h"
 
 #define WHO "tunetop sweep"
 #define KINDS_HINT "size, burst, knob, send-size, preset"

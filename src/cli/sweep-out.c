@@ -10,12 +10,12 @@
 
 #include <jansson.h>
 
-#include "knobs.h"
-#include "lab.h"
+#include "knobs/knobs.h"
+#include "lab/lab.h"
 #include "options.h"
-#include "params.h"
+#include "core/params.h"
 #include "sweep-out.h"
-#include "sweep.h"
+#include "stats/sweep.h"
 
 /* The cliff rule (docs/sweeps.md): beyond k times the noise and min_drop percent. */
 #define CLIFF_NOISE_PCT 3.0

@@ -8,12 +8,12 @@
 
 #include <jansson.h>
 
-#include "knob.h"
+#include "knobs/knob.h"
 #include "options.h"
-#include "params.h"
+#include "core/params.h"
 #include "run.h"
-#include "sweep.h"
-#include "util.h"
+#include "stats/sweep.h"
+#include "core/util.h"
 
 struct catalog;
 

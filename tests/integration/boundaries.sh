@@ -4,9 +4,9 @@
 # prints nor exits; only main()s decide to quit.
 . "$(dirname "$0")/lib.sh"
 cd "$top_srcdir" || exit 1
-engine=$(ls src/*.c | grep -v 'src/tunetopd.c')
+engine=$(ls src/*/*.c | grep -v '^src/cli/' | grep -v 'src/daemon/tunetopd.c')
 
-! grep -n 'curses' $engine src/*.h >"$TMP/c"
+! grep -n 'curses' $engine $(ls src/*.h src/*/*.h | grep -v '^src/cli/') >"$TMP/c"
 ok $? "no curses in the engine"
 [ -s "$TMP/c" ] && diag "$TMP/c"
 
@@ -31,13 +31,13 @@ ok $? "only ui/term.c includes curses"
 ok $? "the UI makes no socket, pcap or netlink call"
 [ -s "$TMP/un" ] && diag "$TMP/un"
 grep -h '^#include "' ui/*.c ui/*.h | sed 's/#include "\(.*\)"/\1/' | sort -u | while read -r h; do
-	[ -e "ui/$h" ] || case $h in config.h|engine.h|util.h|options.h|run.h) ;; *) echo "$h" ;; esac
+	[ -e "ui/$h" ] || case $h in config.h|engine.h|core/util.h|options.h|run.h) ;; *) echo "$h" ;; esac
 done >"$TMP/ui"
 [ ! -s "$TMP/ui" ]
 ok $? "the UI includes from the engine only engine.h (and util.h), from the CLI only options.h and run.h"
 [ -s "$TMP/ui" ] && diag "$TMP/ui"
 
-for f in $(ls src/*.c src/*.h src/cli/*.c src/cli/*.h ui/*.c ui/*.h tests/unit/*.c); do
+for f in $(ls src/*.h src/*/*.c src/*/*.h src/cli/*.c src/cli/*.h ui/*.c ui/*.h tests/unit/*.c); do
 	head -1 "$f" | grep -q SPDX-License-Identifier || echo "$f"
 done >"$TMP/s"
 [ ! -s "$TMP/s" ]

@@ -11,8 +11,8 @@
 
 #include <jansson.h>
 
-#include "store.h"
-#include "util.h"
+#include "store/store.h"
+#include "core/util.h"
 
 /*
  * Usage: mkrunsdb DB FILE.json

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "abstat.h"
+#include "stats/abstat.h"
 #include "tap.h"
 
 #define TRIALS 200

@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "auth.h"
-#include "util.h"
+#include "proto/auth.h"
+#include "core/util.h"
 #include "tap.h"
 
 int main(void)

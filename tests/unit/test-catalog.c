@@ -8,9 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "catalog.h"
+#include "knobs/catalog.h"
 #include "tap.h"
-#include "util.h"
+#include "core/util.h"
 
 static char catalog_path[4096];
 static char tmp_path[64];

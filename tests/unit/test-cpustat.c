@@ -13,8 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cpustat.h"
-#include "util.h"
+#include "session/cpustat.h"
+#include "core/util.h"
 #include "tap.h"
 
 static char data_dir[PATH_MAX / 2];

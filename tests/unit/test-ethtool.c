@@ -16,10 +16,10 @@
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 
-#include "ethtool-nl.h"
-#include "ethtool.h"
+#include "knobs/ethtool-nl.h"
+#include "knobs/ethtool.h"
 #include "tap.h"
-#include "util.h"
+#include "core/util.h"
 
 #define MSG_BUF 65536
 #define FEATURES_REPLY ETHTOOL_MSG_FEATURES_GET_REPLY

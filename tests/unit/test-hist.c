@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hist.h"
+#include "stats/hist.h"
 #include "tap.h"
 
 /* Percentiles checked, in thousandths of a percent (0 = min, 100000 = max). */

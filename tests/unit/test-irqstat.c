@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "irqstat.h"
-#include "util.h"
+#include "session/irqstat.h"
+#include "core/util.h"
 #include "tap.h"
 
 static char data_dir[PATH_MAX / 2];

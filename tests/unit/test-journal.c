@@ -10,9 +10,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cpustat.h"
-#include "journal.h"
-#include "util.h"
+#include "session/cpustat.h"
+#include "knobs/journal.h"
+#include "core/util.h"
 #include "tap.h"
 
 static char base[256];

@@ -23,9 +23,9 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
-#include "lab.h"
+#include "lab/lab.h"
 #include "tap.h"
-#include "util.h"
+#include "core/util.h"
 
 static char prefix[24];		/* "ttlabtest-<pid>-": every lab made here */
 static char recdir[64];		/* private owner records, so reap sees only ours */

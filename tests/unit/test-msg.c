@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "msg.h"
+#include "proto/msg.h"
 #include "tap.h"
 
 /* What the wire does to a body: compact text, parsed back strictly. */

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pcapread.h"
+#include "capture/pcapread.h"
 #include "tap.h"
 
 /*

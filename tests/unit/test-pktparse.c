@@ -9,8 +9,8 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "pktparse.h"
-#include "seghist.h"
+#include "capture/pktparse.h"
+#include "capture/seghist.h"
 #include "tap.h"
 
 static const uint8_t v4_src[4] = { 198, 18, 0, 1 };

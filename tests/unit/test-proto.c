@@ -12,9 +12,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "proto.h"
+#include "proto/proto.h"
 #include "tap.h"
-#include "util.h"
+#include "core/util.h"
 
 static void pair(int sv[2])
 {

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "seghist.h"
+#include "capture/seghist.h"
 #include "tap.h"
 
 #define MAXSIZE 70000u

@@ -11,9 +11,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "sockinfo.h"
+#include "flows/sockinfo.h"
 #include "uapi/tcp_info.h"
-#include "util.h"
+#include "core/util.h"
 #include "tap.h"
 
 /* A bound loopback socket of type; its address goes to *sa. */

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stdbool.h>
 
-#include "stats.h"
+#include "stats/stats.h"
 #include "tap.h"
 
 struct t_known {

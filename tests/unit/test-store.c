@@ -15,12 +15,12 @@
 #include <jansson.h>
 #include <sqlite3.h>
 
-#include "store.h"
-#include "util.h"
+#include "store/store.h"
+#include "core/util.h"
 #include "tap.h"
 
 /*
- * Schema version 1 exactly as src/store.c holds it: the test keeps its own
+ * Schema version 1 exactly as src/store/store-schema.c holds it: the test keeps its own
  * frozen copy, as old files on users' disks have it, and checks that a
  * migrated v1 file ends up with the same schema as a new one (so the two
  * copies cannot drift apart unnoticed).

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sweep.h"
+#include "stats/sweep.h"
 #include "tap.h"
 
 #define TRIALS 200

@@ -15,10 +15,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "catalog.h"
-#include "sysctl.h"
+#include "knobs/catalog.h"
+#include "knobs/sysctl.h"
 #include "tap.h"
-#include "util.h"
+#include "core/util.h"
 
 static struct catalog *cat;
 static char root[64];

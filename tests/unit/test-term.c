@@ -23,7 +23,7 @@
 
 #include "tap.h"
 #include "term.h"
-#include "util.h"
+#include "core/util.h"
 
 /* A child process whose terminal is the slave side of a pty we hold. */
 struct ptychild {

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "tap.h"
-#include "util.h"
+#include "core/util.h"
 
 struct size_case {
 	const char *s;

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "tap.h"
-#include "worker.h"
+#include "flows/worker.h"
 
 #define NSRV 2		/* CRR server workers sharing one listener */
 

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* params.c - test parameter defaults, names and validation. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+
+#include "core/params.h"
+#include "core/util.h"
+
+static const char *const type_names[TEST_COUNT] = {
+	[TEST_TCP_RR] = "TCP_RR",
+	[TEST_TCP_CRR] = "TCP_CRR",
+	[TEST_TCP_STREAM] = "TCP_STREAM",
+	[TEST_TCP_MAERTS] = "TCP_MAERTS",
+	[TEST_UDP_RR] = "UDP_RR",
+	[TEST_UDP_STREAM] = "UDP_STREAM",
+};
+
+const char *test_type_name(enum test_type t)
+{
+	return (unsigned)t < TEST_COUNT ? type_names[t] : "?";
+}
+
+int test_type_parse(const char *name)
+{
+	for (int i = 0; i < TEST_COUNT; i++)
+		if (!strcasecmp(name, type_names[i]))
+			return i;
+	return -1;
+}
+
+void params_default(struct test_params *p)
+{
+	*p = (struct test_params){
+		.type = TEST_TCP_RR,
+		.family = AF_INET,
+		.duration = 10.0,
+		.req_size = 1,
+		.resp_size = 1,
+		.burst = 0,
+		.send_size = 0,
+		.recv_size = 0,
+		.lsndbuf = -1, .lrcvbuf = -1, .rsndbuf = -1, .rrcvbuf = -1,
+		.nodelay = false,
+		.flows = 1,
+		.lcpu = -1,
+		.rcpu = -1,
+		.sample_ms = TT_DEFAULT_SAMPLE_MS,
+	};
+}
+
+void params_finish(struct test_params *p)
+{
+	/* netperf sends 16 KiB for TCP streams by default; one datagram of
+	 * 1472 bytes (an Ethernet frame's worth over IPv4) for UDP. */
+	if (!p->send_size)
+		p->send_size = test_is_udp(p->type) ? 1472 : 16384;
+	if (!p->recv_size)
+		p->recv_size = test_is_udp(p->type) ? TT_MAX_UDP_MSG : p->send_size;
+}
+
+int params_validate(const struct test_params *p, char *err)
+{
+	uint32_t max_msg = test_is_udp(p->type) ? TT_MAX_UDP_MSG : TT_MAX_MSG;
+
+	if ((unsigned)p->type >= TEST_COUNT)
+		return err_set(err, -EINVAL, "test type: accepted are TCP_RR, TCP_CRR, TCP_STREAM, TCP_MAERTS, UDP_RR, UDP_STREAM");
+	if (p->family != AF_INET && p->family != AF_INET6)
+		return err_set(err, -EINVAL, "family: accepted are IPv4 and IPv6");
+	if (!(p->duration > 0 && p->duration <= TT_MAX_DURATION))
+		return err_set(err, -EINVAL, "-l %g: accepted is 0 < seconds <= %d", p->duration, TT_MAX_DURATION);
+	if (test_is_rr(p->type)) {
+		if (p->req_size < 1 || p->req_size > max_msg || p->resp_size < 1 || p->resp_size > max_msg)
+			return err_set(err, -EINVAL, "-r %u,%u: accepted sizes are 1 to %u bytes", p->req_size, p->resp_size, max_msg);
+		if (p->burst > TT_MAX_BURST)
+			return err_set(err, -EINVAL, "-b %u: accepted is 0 to %d", p->burst, TT_MAX_BURST);
+		if (p->type == TEST_TCP_CRR && p->burst)
+			return err_set(err, -EINVAL, "-b: TCP_CRR has one request per connection; accepted is 0");
+	} else {
+		if (p->send_size < 1 || p->send_size > max_msg || p->recv_size < 1 || p->recv_size > max_msg)
+			return err_set(err, -EINVAL, "-m/-M: accepted sizes are 1 to %u bytes", max_msg);
+	}
+	if (p->flows < 1 || p->flows > TT_MAX_FLOWS)
+		return err_set(err, -EINVAL, "-n %u: accepted is 1 to %d flows", p->flows, TT_MAX_FLOWS);
+	if (p->lcpu < -1 || p->lcpu > 4095 || p->rcpu < -1 || p->rcpu > 4095)
+		return err_set(err, -EINVAL, "-T: accepted is a CPU number 0 to 4095");
+	if ((unsigned)p->capture > CAPTURE_AUTO)
+		return err_set(err, -EINVAL, "capture mode %d: accepted are off, on and auto", (int)p->capture);
+	if (p->sample_ms < 10 || p->sample_ms > 10000)
+		return err_set(err, -EINVAL, "sample interval %u ms: accepted is 10 to 10000", p->sample_ms);
+	for (int i = 0; i < 4; i++) {
+		int32_t v = (&p->lsndbuf)[i];
+
+		if (v != -1 && (v < 1 || v > (1 << 30)))
+			return err_set(err, -EINVAL, "-s/-S %d: accepted is 1 byte to 1G", v);
+	}
+	return 0;
+}
+
+static const char *const capture_modes[] = {
+	[CAPTURE_OFF] = "off", [CAPTURE_ON] = "on", [CAPTURE_AUTO] = "auto",
+};
+
+const char *capture_mode_name(enum capture_mode m)
+{
+	return (unsigned)m < 3 ? capture_modes[m] : "?";
+}
+
+int capture_mode_parse(const char *s)
+{
+	for (int m = 0; m < 3; m++)
+		if (!strcmp(s, capture_modes[m]))
+			return m;
+	return -1;
+}
+
+const char *params_text(const struct test_params *p, char *buf, unsigned len)
+{
+	int w = snprintf(buf, len, "%s -l %g", test_type_name(p->type), p->duration);
+
+	if (w < 0 || (unsigned)w >= len)
+		return buf;
+	if (test_is_rr(p->type))
+		w += snprintf(buf + w, len - (unsigned)w, " -- -r %u,%u", p->req_size, p->resp_size);
+	else
+		w += snprintf(buf + w, len - (unsigned)w, " -- -m %u", p->send_size);
+	if ((unsigned)w < len && p->burst)
+		w += snprintf(buf + w, len - (unsigned)w, " -b %u", p->burst);
+	if ((unsigned)w < len && p->nodelay)
+		w += snprintf(buf + w, len - (unsigned)w, " -D");
+	if ((unsigned)w < len && p->flows > 1)
+		snprintf(buf + w, len - (unsigned)w, " -n %u", p->flows);
+	return buf;
+}
+
+bool params_same_test(const struct test_params *a, const struct test_params *b)
+{
+	return a->type == b->type && a->family == b->family &&
+	       a->req_size == b->req_size && a->resp_size == b->resp_size &&
+	       a->burst == b->burst && a->send_size == b->send_size &&
+	       a->recv_size == b->recv_size && a->lsndbuf == b->lsndbuf &&
+	       a->lrcvbuf == b->lrcvbuf && a->rsndbuf == b->rsndbuf &&
+	       a->rrcvbuf == b->rrcvbuf && a->nodelay == b->nodelay && a->flows == b->flows;
+}

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* stream.c - TCP_STREAM and TCP_MAERTS: one end sends until stop, the other receives to EOF. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+
+#include "flows/worker-internal.h"
+
+/*
+ * Send send_size bytes per send() until stop, then shut down our write side
+ * and wait for the receiver's EOF: the receiver closes only after reading
+ * our EOF, so once we see its EOF every byte we counted has been counted by
+ * it too.  A send cut short by the 200 ms timeout counts what it sent.
+ */
+static int stream_sender(struct flow *f)
+{
+	struct flow_counters c = { 0 };
+	size_t size = f->p->send_size;
+	uint64_t extra;
+	char *buf;
+	int r;
+
+	buf = flow_alloc(f, size);
+	r = buf ? flow_timeouts(f, f->fd) : -ENOMEM;
+	if (r)
+		goto out;
+
+	while (!flow_stopping(f)) {
+		ssize_t n;
+
+		if (flow_aborted(f)) {
+			r = FLOW_END;
+			goto out;
+		}
+		n = send(f->fd, buf, size, MSG_NOSIGNAL);
+		if (n > 0) {
+			c.bytes_sent += (uint64_t)n;
+			c.msgs_sent++;
+			__atomic_store_n(&f->ctr.bytes_sent, c.bytes_sent,
+					 __ATOMIC_RELAXED);
+			__atomic_store_n(&f->ctr.msgs_sent, c.msgs_sent,
+					 __ATOMIC_RELAXED);
+			continue;
+		}
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n < 0) {
+			r = flow_io_err(f, -errno, "send");
+			goto out;
+		}
+	}
+	if (shutdown(f->fd, SHUT_WR) < 0) {
+		r = flow_io_err(f, -errno, "shutdown");
+		goto out;
+	}
+	r = flow_wait_eof(f, f->fd, buf, size, &c, &extra);
+	if (!r && extra)
+		r = flow_err(f, -EPROTO, "receiver sent %llu unexpected bytes",
+			     (unsigned long long)extra);
+out:
+	flow_publish(f, &c);
+	free(buf);
+	return r;
+}
+
+/* recv() recv_size at a time until the sender's EOF, then close our side. */
+static int stream_receiver(struct flow *f)
+{
+	struct flow_counters c = { 0 };
+	size_t size = f->p->recv_size;
+	char *buf;
+	int r;
+
+	buf = flow_alloc(f, size);
+	r = buf ? flow_timeouts(f, f->fd) : -ENOMEM;
+	if (r)
+		goto out;
+
+	for (;;) {
+		ssize_t n;
+
+		if (flow_aborted(f)) {
+			r = FLOW_END;
+			goto out;
+		}
+		n = recv(f->fd, buf, size, 0);
+		if (n > 0) {
+			c.bytes_recv += (uint64_t)n;
+			c.msgs_recv++;
+			__atomic_store_n(&f->ctr.bytes_recv, c.bytes_recv,
+					 __ATOMIC_RELAXED);
+			__atomic_store_n(&f->ctr.msgs_recv, c.msgs_recv,
+					 __ATOMIC_RELAXED);
+			continue;
+		}
+		if (n == 0)
+			break;
+		if (errno == EINTR || errno == EAGAIN)
+			continue;
+		r = flow_io_err(f, -errno, "recv");
+		goto out;
+	}
+	if (shutdown(f->fd, SHUT_WR) < 0)
+		r = flow_io_err(f, -errno, "shutdown");
+out:
+	flow_publish(f, &c);
+	free(buf);
+	return r;
+}
+
+const struct flow_ops stream_ops = {
+	.client = stream_sender,
+	.server = stream_receiver,
+};
+
+const struct flow_ops maerts_ops = {
+	.client = stream_receiver,
+	.server = stream_sender,
+};

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* worker.h - the data-path thread of one flow, on either end, for every test type. */
+#ifndef TT_WORKER_H
+#define TT_WORKER_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+
+#include "stats/hist.h"
+#include "core/params.h"
+#include "session/sample.h"
+#include "core/util.h"
+
+/*
+ * One flow.  The session fills the "set up" part, calls flow_start(), and
+ * later flow_join().  While it runs, the worker alone writes ctr and lat
+ * (relaxed atomic stores) and the sampler reads them.
+ *
+ * Ending, so both ends count every transaction and byte exactly:
+ * - stop (set by the session at the end of the measured time): the client
+ *   of an RR test stops issuing requests, collects the responses still in
+ *   flight, shuts down its write side and reads to EOF; a stream sender
+ *   shuts down its write side after its last send and waits for the peer's
+ *   EOF; the server sender of MAERTS does the same when told to stop.
+ *   TCP receivers and TCP RR servers run until EOF; UDP and CRR servers run
+ *   until stop, then drain what is already queued.  So a session sets the
+ *   stop of UDP and CRR servers only after the client's flows have ended.
+ * - abort: the other end failed; return at once, with err 0: the failure
+ *   is the other end's to report.  The session sets *abort and then calls
+ *   flow_interrupt() on every flow.  Workers end within ~200 ms of *abort
+ *   by themselves, except TCP_RR's, which block without a timeout (the
+ *   kernel timer behind one costs ~3 % of a 1-byte TCP_RR) and need the
+ *   interrupt when their peer has gone silent.
+ *
+ * Sockets: the session creates, connects (or binds/listens) and closes
+ * them; a worker only shuts down its write side (CRR clients open and
+ * close their own).  flow_sockopts() must be applied by the session before
+ * connect() or listen() (accepted sockets inherit the listener's options):
+ * buffer sizes set later do not change the window scale.  Except for
+ * TCP_RR, the worker sets SO_RCVTIMEO/SO_SNDTIMEO itself (on the listener
+ * for CRR servers, whose accepted sockets inherit them) so blocked calls
+ * return to look at stop and abort.  Worker threads block all signals.
+ */
+struct flow {
+	/* set up by the session */
+	unsigned idx;
+	const struct test_params *p;
+	bool is_client;
+	int fd;				/* connected data socket; -1 for a CRR client */
+	int listen_fd;			/* CRR server: the shared listener */
+	struct sockaddr_storage peer;	/* CRR client: where to connect */
+	socklen_t peerlen;
+	int cpu;			/* pin to this CPU, -1 = not */
+	const int *stop;
+	const int *abort;
+	struct hist *lat;		/* client of RR tests: latency per transaction; NULL = none */
+
+	/* written by the worker */
+	struct flow_counters ctr;
+	uint64_t send_errors;		/* UDP: sends refused (ENOBUFS, ECONNREFUSED) */
+	pid_t tid;			/* set before the worker touches data */
+	int err;			/* 0, or -errno when it ended on an error */
+	char errbuf[ERR_MAX];
+	uint64_t ctx_vol, ctx_invol;	/* the thread's context switches, at its end */
+	bool done;			/* set (release) when the worker has ended */
+
+	pthread_t thread;
+	bool started;
+};
+
+/*
+ * Apply the socket options of the test to fd (-s/-S, -D); client selects
+ * local/remote.  Call before connect() or listen().  0 or -errno.
+ */
+int flow_sockopts(int fd, const struct test_params *p, bool client, char *err);
+
+/* Start the worker thread. 0 or -errno. */
+int flow_start(struct flow *f, char *err);
+
+/*
+ * After setting *abort: wake the worker if it is blocked on a TCP socket
+ * (shuts f->fd down both ways; the session still closes it).  Any thread.
+ */
+void flow_interrupt(struct flow *f);
+
+/* Wait for the worker; returns f->err. */
+int flow_join(struct flow *f);
+
+/* Set *abort for flows[0..n-1] and wake each of them (flow_interrupt). */
+void flows_abort(struct flow *flows, unsigned n, int *abort);
+
+/*
+ * Wait for every started flow to end, reading nothing; flows still running
+ * drain_ms after the call are aborted.  Returns 0, -ETIMEDOUT when they had
+ * to be aborted, or the first flow's error; err says which ("who: ...").
+ */
+int flows_join(struct flow *flows, unsigned n, int *abort, int drain_ms,
+	       const char *who, char *err);
+
+#endif

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* ethtool-channels.c - queue counts (ethtool -l / -L) over ethtool netlink. */
+#include "config.h"
+
+#include "knobs/ethtool-nl.h"
+
+/* Channel attributes by ethtool -l/-L names; unchanged since 6.1. */
+static const struct ethtool_attr channel_attrs[] = {
+	{ "rx-max", ETHTOOL_A_CHANNELS_RX_MAX, 4, false },
+	{ "tx-max", ETHTOOL_A_CHANNELS_TX_MAX, 4, false },
+	{ "other-max", ETHTOOL_A_CHANNELS_OTHER_MAX, 4, false },
+	{ "combined-max", ETHTOOL_A_CHANNELS_COMBINED_MAX, 4, false },
+	{ "rx", ETHTOOL_A_CHANNELS_RX_COUNT, 4, true },
+	{ "tx", ETHTOOL_A_CHANNELS_TX_COUNT, 4, true },
+	{ "other", ETHTOOL_A_CHANNELS_OTHER_COUNT, 4, true },
+	{ "combined", ETHTOOL_A_CHANNELS_COMBINED_COUNT, 4, true },
+};
+
+static const struct ethtool_family channels_family = {
+	.what = "channels",
+	.get_cmd = ETHTOOL_MSG_CHANNELS_GET,
+	.set_cmd = ETHTOOL_MSG_CHANNELS_SET,
+	.hdr_attr = ETHTOOL_A_CHANNELS_HEADER,
+	.table = channel_attrs,
+	.ntable = sizeof(channel_attrs) / sizeof(channel_attrs[0]),
+};
+
+int ethtool_channels_get(struct ethtool_nl *n, const char *dev,
+			 const char *name, struct knob_value *v, char *err)
+{
+	return ethtool_family_get(n, &channels_family, dev, name, v, err);
+}
+
+int ethtool_channels_set(struct ethtool_nl *n, const char *dev,
+			 const char *name, uint32_t value, char *err)
+{
+	return ethtool_family_set(n, &channels_family, dev, name, value, err);
+}
+
+int ethtool_channels_parse(const struct nlmsghdr *nlh, const char *name,
+			   struct knob_value *v, char *err)
+{
+	return ethtool_family_parse(&channels_family, nlh, name, v, err);
+}

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* ethtool-coalesce.c - interrupt coalescing (ethtool -c / -C) over netlink. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "knobs/ethtool-nl.h"
+#include "core/util.h"
+
+_Static_assert(ETHTOOL_A_COALESCE_USE_CQE_MODE_RX == 25,
+	       "coalesce attribute numbers are ABI");
+
+/*
+ * Every scalar coalescing attribute up to the running 6.18 kernel, by the
+ * name ethtool -C takes.  RX_PROFILE/TX_PROFILE (29, 30) are nests of DIM
+ * profiles, not single values, and are not knobs.
+ */
+static const struct ethtool_attr coalesce_attrs[] = {
+	{ "rx-usecs", ETHTOOL_A_COALESCE_RX_USECS, 4, true },
+	{ "rx-frames", ETHTOOL_A_COALESCE_RX_MAX_FRAMES, 4, true },
+	{ "rx-usecs-irq", ETHTOOL_A_COALESCE_RX_USECS_IRQ, 4, true },
+	{ "rx-frames-irq", ETHTOOL_A_COALESCE_RX_MAX_FRAMES_IRQ, 4, true },
+	{ "tx-usecs", ETHTOOL_A_COALESCE_TX_USECS, 4, true },
+	{ "tx-frames", ETHTOOL_A_COALESCE_TX_MAX_FRAMES, 4, true },
+	{ "tx-usecs-irq", ETHTOOL_A_COALESCE_TX_USECS_IRQ, 4, true },
+	{ "tx-frames-irq", ETHTOOL_A_COALESCE_TX_MAX_FRAMES_IRQ, 4, true },
+	{ "stats-block-usecs", ETHTOOL_A_COALESCE_STATS_BLOCK_USECS, 4, true },
+	{ "adaptive-rx", ETHTOOL_A_COALESCE_USE_ADAPTIVE_RX, 1, true },
+	{ "adaptive-tx", ETHTOOL_A_COALESCE_USE_ADAPTIVE_TX, 1, true },
+	{ "pkt-rate-low", ETHTOOL_A_COALESCE_PKT_RATE_LOW, 4, true },
+	{ "rx-usecs-low", ETHTOOL_A_COALESCE_RX_USECS_LOW, 4, true },
+	{ "rx-frames-low", ETHTOOL_A_COALESCE_RX_MAX_FRAMES_LOW, 4, true },
+	{ "tx-usecs-low", ETHTOOL_A_COALESCE_TX_USECS_LOW, 4, true },
+	{ "tx-frames-low", ETHTOOL_A_COALESCE_TX_MAX_FRAMES_LOW, 4, true },
+	{ "pkt-rate-high", ETHTOOL_A_COALESCE_PKT_RATE_HIGH, 4, true },
+	{ "rx-usecs-high", ETHTOOL_A_COALESCE_RX_USECS_HIGH, 4, true },
+	{ "rx-frames-high", ETHTOOL_A_COALESCE_RX_MAX_FRAMES_HIGH, 4, true },
+	{ "tx-usecs-high", ETHTOOL_A_COALESCE_TX_USECS_HIGH, 4, true },
+	{ "tx-frames-high", ETHTOOL_A_COALESCE_TX_MAX_FRAMES_HIGH, 4, true },
+	{ "sample-interval", ETHTOOL_A_COALESCE_RATE_SAMPLE_INTERVAL, 4, true },
+	{ "cqe-mode-tx", ETHTOOL_A_COALESCE_USE_CQE_MODE_TX, 1, true },
+	{ "cqe-mode-rx", ETHTOOL_A_COALESCE_USE_CQE_MODE_RX, 1, true },
+	{ "tx-aggr-max-bytes", TT_ETHTOOL_A_COALESCE_TX_AGGR_MAX_BYTES, 4, true },
+	{ "tx-aggr-max-frames", TT_ETHTOOL_A_COALESCE_TX_AGGR_MAX_FRAMES, 4, true },
+	{ "tx-aggr-time-usecs", TT_ETHTOOL_A_COALESCE_TX_AGGR_TIME_USECS, 4, true },
+};
+
+#define NCOALESCE (sizeof(coalesce_attrs) / sizeof(coalesce_attrs[0]))
+_Static_assert(NCOALESCE <= ETHTOOL_COALESCE_ATTRS, "struct too small");
+
+static const struct ethtool_family coalesce_family = {
+	.what = "coalescing",
+	.get_cmd = ETHTOOL_MSG_COALESCE_GET,
+	.set_cmd = ETHTOOL_MSG_COALESCE_SET,
+	.hdr_attr = ETHTOOL_A_COALESCE_HEADER,
+	.table = coalesce_attrs,
+	.ntable = NCOALESCE,
+};
+
+void ethtool_coalesce_init(struct ethtool_coalesce_params *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->n = NCOALESCE;
+	out->supported = true;
+	for (unsigned i = 0; i < NCOALESCE; i++)
+		snprintf(out->a[i].name, sizeof(out->a[i].name), "%s",
+			 coalesce_attrs[i].name);
+}
+
+int ethtool_coalesce_parse(const struct nlmsghdr *nlh,
+			   struct ethtool_coalesce_params *out, char *err)
+{
+	struct nlattr *tb[TT_ETHTOOL_PARSE_MAX + 1] = { NULL };
+	bool present[NCOALESCE];
+	uint32_t value[NCOALESCE];
+
+	ethtool_coalesce_init(out);
+	if (ethtool_nl_parse(nlh, tb, TT_ETHTOOL_PARSE_MAX) < 0)
+		return err_set(err, -EINVAL, "coalescing reply: malformed");
+	ethtool_attrs_parse(tb, TT_ETHTOOL_PARSE_MAX, coalesce_attrs,
+			    NCOALESCE, present, value);
+	for (unsigned i = 0; i < NCOALESCE; i++) {
+		out->a[i].present = present[i];
+		out->a[i].value = value[i];
+	}
+	return 0;
+}
+
+const struct ethtool_coalesce_param *
+ethtool_coalesce_find(const struct ethtool_coalesce_params *c, const char *name)
+{
+	for (unsigned i = 0; i < c->n; i++)
+		if (!strcmp(c->a[i].name, name))
+			return &c->a[i];
+	return NULL;
+}
+
+struct coalesce_ctx {
+	struct ethtool_coalesce_params *out;
+	bool got;
+};
+
+/* Reply callback: the one COALESCE_GET reply. */
+static int coalesce_get_cb(const struct nlmsghdr *nlh, void *arg, char *err)
+{
+	struct coalesce_ctx *c = arg;
+
+	c->got = true;
+	return ethtool_coalesce_parse(nlh, c->out, err);
+}
+
+int ethtool_coalesce_get(struct ethtool_nl *n, const char *dev,
+			 struct ethtool_coalesce_params *out, char *err)
+{
+	struct coalesce_ctx c = { .out = out };
+	char what[128], drv[64];
+	struct nl_msg *msg;
+	int rc;
+
+	if (!n)
+		return ethtool_coalesce_get_ioctl(dev, out, err);
+	ethtool_coalesce_init(out);
+	msg = ethtool_nl_msg(n, ETHTOOL_MSG_COALESCE_GET,
+			     ETHTOOL_A_COALESCE_HEADER, dev, 0);
+	if (!msg)
+		return err_set(err, -ENOMEM, "%s: coalescing: %s", dev,
+			       strerror(ENOMEM));
+	snprintf(what, sizeof(what), "%s: get coalescing", dev);
+	rc = ethtool_nl_request(n, msg, false, coalesce_get_cb, &c, what, err);
+	if (rc == -EOPNOTSUPP) {
+		ethtool_coalesce_init(out);
+		out->supported = false;
+		ethtool_driver_label(dev, drv, sizeof(drv));
+		if (ethtool_nl_extack(n)[0])
+			snprintf(out->reason, sizeof(out->reason),
+				 "%s: coalescing not supported (%s: %s)", drv,
+				 strerror(EOPNOTSUPP), ethtool_nl_extack(n));
+		else
+			snprintf(out->reason, sizeof(out->reason),
+				 "%s: coalescing not supported (%s)", drv,
+				 strerror(EOPNOTSUPP));
+		return 0;
+	}
+	if (rc < 0)
+		return rc;
+	if (!c.got)
+		return err_set(err, -EIO, "%s: the kernel sent no reply", what);
+	return 0;
+}
+
+int ethtool_coalesce_set(struct ethtool_nl *n, const char *dev,
+			 const char *name, uint32_t value, char *err)
+{
+	return ethtool_family_set(n, &coalesce_family, dev, name, value, err);
+}

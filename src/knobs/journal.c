@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* journal.c - original knob values, synced to disk before the first change. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "session/cpustat.h"
+#include "knobs/journal.h"
+#include "core/util.h"
+
+int journal_dir(char *buf, size_t len, char *err)
+{
+	const char *e = getenv("TUNETOP_STATE_DIR");
+	int rc, n;
+
+	if (e && *e) {
+		n = snprintf(buf, len, "%s", e);
+	} else if ((e = getenv("XDG_STATE_HOME")) && *e) {
+		n = snprintf(buf, len, "%s/tunetop", e);
+	} else if ((e = getenv("HOME")) && *e) {
+		n = snprintf(buf, len, "%s/.local/state/tunetop", e);
+	} else {
+		return err_set(err, -ENOENT, "journal: no state directory: set TUNETOP_STATE_DIR or HOME");
+	}
+	if (n < 0 || (size_t)n >= len)
+		return err_set(err, -ENAMETOOLONG, "journal: state directory path too long");
+	rc = util_mkdir_p(buf);
+	if (rc)
+		return err_set(err, rc, "journal: %s: %s", buf, strerror(-rc));
+	return 0;
+}
+
+/* Take the journal's lock (DIR/journal.lock); the fd, or -errno. */
+static int journal_lock(const char *dir, char *err)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/journal.lock", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return err_set(err, -errno, "journal: %s: %s", path, strerror(errno));
+	if (flock(fd, LOCK_EX)) {
+		int rc = -errno;
+
+		close(fd);
+		return err_set(err, rc, "journal: lock %s: %s", path, strerror(-rc));
+	}
+	return fd;
+}
+
+/* A field as written: '-' for empty. */
+static const char *field(const char *s)
+{
+	return *s ? s : "-";
+}
+
+/* Parse one journal line into e; 0, or -EINVAL for a line not ours. */
+static int parse_line(char *line, struct journal_entry *e)
+{
+	char side[8], lab[LAB_NAME_MAX], dev[32], knob[KNOB_NAME_MAX];
+	unsigned long long start;
+	int pid, off = 0;
+
+	line[strcspn(line, "\n")] = '\0';
+	if (sscanf(line, "%7s %47s %31s %63s %d %llu %n", side, lab, dev, knob,
+		   &pid, &start, &off) != 6 || !off)
+		return -EINVAL;
+	memset(e, 0, sizeof(*e));
+	snprintf(e->side, sizeof(e->side), "%s", side);
+	snprintf(e->lab, sizeof(e->lab), "%s", strcmp(lab, "-") ? lab : "");
+	snprintf(e->dev, sizeof(e->dev), "%s", strcmp(dev, "-") ? dev : "");
+	snprintf(e->knob, sizeof(e->knob), "%s", knob);
+	e->pid = pid;
+	e->start = start;
+	snprintf(e->text, sizeof(e->text), "%s", line + off);
+	return 0;
+}
+
+int journal_load(const char *dir, struct journal_entry **out, unsigned *n,
+		 char *err)
+{
+	char path[PATH_MAX], line[512];
+	struct journal_entry *a = NULL, e;
+	unsigned cnt = 0, cap = 0;
+	FILE *f;
+
+	*out = NULL;
+	*n = 0;
+	snprintf(path, sizeof(path), "%s/journal", dir);
+	f = fopen(path, "re");
+	if (!f) {
+		if (errno == ENOENT)
+			return 0;
+		return err_set(err, -errno, "journal: %s: %s", path, strerror(errno));
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (parse_line(line, &e))
+			continue;
+		if (cnt == cap) {
+			struct journal_entry *na;
+
+			cap = cap ? cap * 2 : 16;
+			na = realloc(a, cap * sizeof(*a));
+			if (!na) {
+				free(a);
+				fclose(f);
+				return err_set(err, -ENOMEM, "journal: out of memory");
+			}
+			a = na;
+		}
+		a[cnt++] = e;
+	}
+	fclose(f);
+	*out = a;
+	*n = cnt;
+	return 0;
+}
+
+/* fsync a directory so a rename or unlink in it is on disk. */
+static int sync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (fsync(fd))
+		rc = -errno;
+	close(fd);
+	return rc;
+}
+
+/* Replace the journal with a[0..n) atomically, file and directory synced. */
+static int journal_write(const char *dir, const struct journal_entry *a,
+			 unsigned n, char *err)
+{
+	char path[PATH_MAX], tmp[PATH_MAX + 8];
+	FILE *f;
+	int rc = 0;
+
+	snprintf(path, sizeof(path), "%s/journal", dir);
+	if (n == 0) {
+		if (unlink(path) && errno != ENOENT)
+			return err_set(err, -errno, "journal: %s: %s", path, strerror(errno));
+		rc = sync_dir(dir);
+		return rc ? err_set(err, rc, "journal: sync %s: %s", dir, strerror(-rc)) : 0;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.new", path);
+	f = fopen(tmp, "we");
+	if (!f)
+		return err_set(err, -errno, "journal: %s: %s", tmp, strerror(errno));
+	fchmod(fileno(f), 0600);
+	for (unsigned i = 0; i < n; i++)
+		fprintf(f, "%s %s %s %s %d %llu %s\n", a[i].side, field(a[i].lab),
+			field(a[i].dev), a[i].knob, (int)a[i].pid, a[i].start,
+			a[i].text);
+	if (fflush(f) || fsync(fileno(f)))
+		rc = -errno;
+	if (fclose(f) && !rc)
+		rc = -errno;
+	if (!rc && rename(tmp, path))
+		rc = -errno;
+	if (!rc)
+		rc = sync_dir(dir);
+	if (rc) {
+		unlink(tmp);
+		return err_set(err, rc, "journal: write %s: %s", path, strerror(-rc));
+	}
+	return 0;
+}
+
+/* Start time (field 22 of /proc/self/stat) of this process, or 0. */
+static unsigned long long self_start(void)
+{
+	char buf[1024], *p;
+	unsigned long long v = 0;
+	FILE *f = fopen("/proc/self/stat", "re");
+	size_t n;
+
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	if (!p)
+		return 0;
+	/* After ") " comes field 3; field 22 is 19 fields further on. */
+	p += 2;
+	for (int i = 3; i < 22 && p; i++) {
+		p = strchr(p, ' ');
+		if (p)
+			p++;
+	}
+	if (p)
+		v = strtoull(p, NULL, 10);
+	return v;
+}
+
+/* Whether a and b are the same (side, lab, device, knob). */
+static bool same_key(const struct journal_entry *a, const struct journal_entry *b)
+{
+	return !strcmp(a->side, b->side) && !strcmp(a->lab, b->lab) &&
+	       !strcmp(a->dev, b->dev) && !strcmp(a->knob, b->knob);
+}
+
+int journal_record(const char *dir, struct journal_entry *e, char *err)
+{
+	struct journal_entry *a, *na;
+	unsigned n;
+	int lock, rc;
+
+	if (!*e->side || !*e->knob || strpbrk(e->text, "\n") ||
+	    strpbrk(e->lab, " \t\n") || strpbrk(e->dev, " \t\n") ||
+	    strpbrk(e->knob, " \t\n"))
+		return err_set(err, -EINVAL, "journal: %s: cannot be journaled", e->knob);
+	e->pid = getpid();
+	e->start = self_start();
+	lock = journal_lock(dir, err);
+	if (lock < 0)
+		return lock;
+	rc = journal_load(dir, &a, &n, err);
+	if (rc)
+		goto out;
+	for (unsigned i = 0; i < n; i++)
+		if (same_key(&a[i], e))
+			goto done;	/* the first original wins: rc stays 0 */
+	na = realloc(a, (n + 1) * sizeof(*a));
+	if (!na) {
+		rc = err_set(err, -ENOMEM, "journal: out of memory");
+		goto done;
+	}
+	a = na;
+	a[n++] = *e;
+	rc = journal_write(dir, a, n, err);
+	if (rc == 0)
+		rc = 1;
+done:
+	free(a);
+out:
+	close(lock);
+	return rc;
+}
+
+int journal_restore_all(const char *dir, journal_restore_cb cb, void *arg,
+			unsigned *restored, unsigned *dropped, unsigned *held,
+			char *failed, size_t flen, char *err)
+{
+	struct journal_entry *a;
+	unsigned n, keep = 0, nr = 0, nd = 0, nh = 0;
+	size_t used = 0;
+	int lock, rc;
+
+	if (failed && flen)
+		failed[0] = '\0';
+	lock = journal_lock(dir, err);
+	if (lock < 0)
+		return lock;
+	rc = journal_load(dir, &a, &n, err);
+	if (rc)
+		goto out;
+	for (unsigned i = 0; i < n; i++) {
+		char why[ERR_MAX] = "";
+		int r;
+
+		/* A running tunetop (a run with --set) puts its own back when it
+		 * ends; restoring under it would change its test half-way. */
+		if (a[i].pid != getpid() && procstat_alive(a[i].pid, a[i].start)) {
+			a[keep++] = a[i];
+			nh++;
+			continue;
+		}
+		r = cb(&a[i], arg, why);
+		if (r == 0) {
+			nr++;
+		} else if (r == -ENOENT) {
+			nd++;
+		} else {
+			if (failed && used < flen) {
+				int w = snprintf(failed + used, flen - used, "%s%s on %s%s%s: %s",
+						 used ? "; " : "", a[i].knob, a[i].side,
+						 *a[i].lab ? " of " : "", a[i].lab,
+						 *why ? why : strerror(-r));
+				if (w > 0)
+					used += (size_t)w;
+			}
+			a[keep++] = a[i];
+		}
+	}
+	if (nr || nd)
+		rc = journal_write(dir, a, keep, err);
+	if (!rc && keep > nh)
+		rc = err_set(err, -EIO, "journal: %u value%s could not be restored", keep - nh,
+			     keep - nh == 1 ? "" : "s");
+	free(a);
+out:
+	close(lock);
+	if (restored)
+		*restored = nr;
+	if (dropped)
+		*dropped = nd;
+	if (held)
+		*held = nh;
+	return rc;
+}
+
+int journal_forget(const char *dir, const struct journal_entry *e, char *err)
+{
+	struct journal_entry *a;
+	unsigned n, keep = 0;
+	int lock, rc;
+
+	lock = journal_lock(dir, err);
+	if (lock < 0)
+		return lock;
+	rc = journal_load(dir, &a, &n, err);
+	if (rc)
+		goto out;
+	for (unsigned i = 0; i < n; i++)
+		if (!same_key(&a[i], e))
+			a[keep++] = a[i];
+	if (keep != n)
+		rc = journal_write(dir, a, keep, err);
+	free(a);
+out:
+	close(lock);
+	return rc;
+}

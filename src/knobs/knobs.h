@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* knobs.h - read, change and snapshot catalog knobs on the host or a lab side. */
+#ifndef TT_KNOBS_H
+#define TT_KNOBS_H
+
+#include <stdbool.h>
+
+#include <jansson.h>
+
+#include "knobs/catalog.h"
+#include "knobs/knob.h"
+#include "lab/lab.h"
+
+/*
+ * Where a knob is read or set.  dev names the device of device-scope
+ * knobs; on a lab side an empty dev means veth-a / veth-b.  A lab side's
+ * operations run in a short-lived thread inside the side's namespace, so
+ * host devices are never touched for a lab target.
+ */
+struct knob_target {
+	enum { KT_LOCAL, KT_LAB_A, KT_LAB_B } where;
+	const struct lab *lab;		/* KT_LAB_*: the open lab */
+	char dev[32];
+};
+
+/* "local", "lab-a", "lab-b". */
+const char *knobs_side_name(const struct knob_target *t);
+
+/*
+ * Read d on t into v.  What cannot be read here (a driver without it, a
+ * host-only knob on a lab side) is v->present false with the reason, and
+ * 0.  -errno only for a failure to reach the target at all.
+ */
+int knobs_get(const struct knob_def *d, const struct knob_target *t,
+	      struct knob_value *v, char *err);
+
+/*
+ * Validate text (knob_parse_value), journal the original value before the
+ * first change (journal.h, the user's state directory), apply, read back
+ * into *after (may be NULL).  A value the kernel did not keep is -EIO
+ * "set X: asked Y, kernel kept Z".  -EINVAL/-ERANGE for bad input (nothing
+ * done), -EOPNOTSUPP for a knob n/a here, else the kernel's error.
+ */
+int knobs_set(const struct knob_def *d, const struct knob_target *t,
+	      const char *text, struct knob_value *after, char *err);
+
+/* knobs_set without the journal: for putting journaled originals back. */
+int knobs_apply(const struct knob_def *d, const struct knob_target *t,
+		const char *text, struct knob_value *after, char *err);
+
+/* Every catalog knob's value on one target, in catalog order. */
+/*
+ * Put back a value knobs_set changed (original is the value it found) and
+ * drop its journal entry: the restore of a change made for one run.
+ */
+int knobs_undo(const struct knob_def *d, const struct knob_target *t,
+	       const char *original, char *err);
+
+struct knob_snapshot_item {
+	char name[KNOB_NAME_MAX];
+	struct knob_value v;
+};
+
+struct knob_snapshot {
+	char side[8];			/* "local", "lab-a", "lab-b" */
+	char dev[32];
+	unsigned n;
+	struct knob_snapshot_item *item;
+};
+
+int knobs_snapshot(const struct catalog *c, const struct knob_target *t,
+		   struct knob_snapshot **out, char *err);
+void knobs_snapshot_free(struct knob_snapshot *s);
+
+/*
+ * Names of knobs whose values differ between a and b (present in one and
+ * not the other, or different text); a knob in only one of them counts.
+ * At most max stored in names; returns how many differ.
+ */
+unsigned knobs_snapshot_diff(const struct knob_snapshot *a,
+			     const struct knob_snapshot *b,
+			     char names[][KNOB_NAME_MAX], unsigned max);
+
+/*
+ * Put back every journaled original (journal_restore_all with the knob
+ * engine): labs that are gone are dropped, those of a tunetop still
+ * running held for it, failures named in failed (a comma list).  0 when
+ * every entry was restored, dropped or held, else -EIO.
+ */
+int knobs_restore_journal(const struct catalog *c, unsigned *restored,
+			  unsigned *dropped, unsigned *held, char *failed, unsigned flen,
+			  char *err);
+
+/* One knob as JSON: {name, group, scope, unit, value (null: n/a), reason}. */
+json_t *knobs_knob_to_json(const struct knob_def *d, const char *name,
+			   const struct knob_value *v);
+/* A snapshot as JSON: {side, dev, knobs: [...]}. */
+json_t *knobs_snapshot_to_json(const struct catalog *c, const struct knob_snapshot *s);
+
+/* The device of this namespace's default IPv4 route, or "" when none. */
+void knobs_default_dev(char *dev, size_t len);
+
+#endif

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* lab-internal.h - shared by lab.c, lab-info.c, lab-owner.c: handle, owner records. */
+#ifndef TT_LAB_INTERNAL_H
+#define TT_LAB_INTERNAL_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "lab/lab.h"
+
+#define LAB_NETNS_DIR "/run/netns"	/* where iproute2 looks (ip/ipnetns.c) */
+
+struct nl_sock;
+struct rtnl_link;
+
+/* A route socket created inside one namespace, with the kernel's last error. */
+struct lab_nl {
+	struct nl_sock *sk;
+	int kerr;		/* errno of the last NLMSG_ERROR, 0 if none */
+	char ext[160];		/* its extack message, "" if none */
+};
+
+/* A lab handle: its name and each side's namespace file and route socket. */
+struct lab {
+	char name[LAB_NAME_MAX];
+	char path[2][PATH_MAX];		/* /run/netns/<name>-a, -b */
+	int fd[2];			/* -1: side missing */
+	struct lab_nl *nl[2];		/* NULL: side missing */
+	bool has6;
+	bool made[2];			/* lab_create made this netns file */
+	bool claimed;			/* lab_create wrote the owner record */
+};
+
+/* The veth names, side a then side b: "veth-a", "veth-b" (lab.c). */
+extern const char *const lab_dev[2];
+
+/* Forget the kernel's last error before a new request. */
+void lab_nl_reset(struct lab_nl *n);
+
+/* Fill err with "what: why (netlink: extack)" for a failed libnl call. */
+__attribute__((format(printf, 4, 5)))
+int lab_nl_fail(struct lab_nl *n, int nlerr, char *err,
+		const char *fmt, ...);
+
+/* Look dev up by name inside side s; the link in *out (rtnl_link_put it). */
+int lab_link_get(const struct lab *l, int s, const char *dev,
+		 struct rtnl_link **out, char *err);
+
+/* The global addresses and root qdisc of side s's veth, and its MTU (lab-info.c). */
+int lab_side_read(const struct lab *l, int s, struct lab_info *out,
+		  char *err);
+
+/* What an owner record says. */
+struct lab_owner {
+	bool present;
+	bool valid;
+	bool persistent;
+	pid_t pid;
+	unsigned long long start;
+};
+
+/* True when name is [A-Za-z0-9_.-]{1,40}, not "." or "..", no leading '-'. */
+bool lab_owner_name_ok(const char *name);
+
+/* The path of name's owner record: LAB_RECORD_DIR/name (or the test's dir). */
+void lab_owner_path(const char *name, char *buf, size_t len);
+
+/* Make the owner record directory (0755) and its parents.  0 or -errno. */
+int lab_owner_dir_make(char *err);
+
+/* Parse name's owner record; r->present is false when there is none. */
+void lab_owner_read(const char *name, struct lab_owner *r);
+
+/*
+ * Write name's owner record: "owner PID START" for this process, or
+ * "persistent"; exclusive claims the name atomically (-EEXIST when taken),
+ * else the record is replaced.  0 or -errno.
+ */
+int lab_owner_write(const char *name, bool persistent, bool exclusive,
+		    char *err);
+
+#endif

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* lab-owner.c - who owns a lab: owner records, listing labs, reaping dead owners'. */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "session/cpustat.h"
+#include "lab/lab-internal.h"
+#include "lab/lab.h"
+#include "core/util.h"
+
+static char lab_rec_dir[PATH_MAX - LAB_NAME_MAX - 16] = LAB_RECORD_DIR;
+
+/* Point the owner records at dir (tests), or back at LAB_RECORD_DIR. */
+void lab_set_record_dir(const char *dir)
+{
+	snprintf(lab_rec_dir, sizeof(lab_rec_dir), "%s",
+		 dir ? dir : LAB_RECORD_DIR);
+}
+
+/* True when name is [A-Za-z0-9_.-]{1,40}, not "." or "..", no leading '-'. */
+bool lab_owner_name_ok(const char *name)
+{
+	size_t i, len = strlen(name);
+
+	if (len < 1 || len > LAB_NAME_LEN || name[0] == '-' ||
+	    !strcmp(name, ".") || !strcmp(name, ".."))
+		return false;
+	for (i = 0; i < len; i++) {
+		char c = name[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+		      c == '-'))
+			return false;
+	}
+	return true;
+}
+
+/* The path of name's owner record. */
+void lab_owner_path(const char *name, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%s", lab_rec_dir, name);
+}
+
+/* mkdir -p with mode for every missing component. */
+static int lab_mkdir_p(const char *dir, mode_t mode, char *err)
+{
+	char buf[PATH_MAX];
+	char *p;
+
+	snprintf(buf, sizeof(buf), "%s", dir);
+	for (p = buf + 1;; p++) {
+		char c = *p;
+
+		if (c != '/' && c)
+			continue;
+		*p = '\0';
+		if (mkdir(buf, mode) && errno != EEXIST) {
+			int e = -errno;
+
+			return err_set(err, e, "mkdir %s: %s", buf, strerror(-e));
+		}
+		if (!c)
+			return 0;
+		*p = c;
+	}
+}
+
+/* Make the owner record directory. */
+int lab_owner_dir_make(char *err)
+{
+	return lab_mkdir_p(lab_rec_dir, 0755, err);
+}
+
+/* Parse LAB_RECORD_DIR/name; r->present is false when there is none. */
+void lab_owner_read(const char *name, struct lab_owner *r)
+{
+	char path[PATH_MAX], buf[128];
+	int fd, pid;
+	ssize_t n;
+
+	memset(r, 0, sizeof(*r));
+	lab_owner_path(name, path, sizeof(path));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	r->present = true;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	if (!strcmp(buf, "persistent\n")) {
+		r->valid = r->persistent = true;
+	} else if (sscanf(buf, "owner %d %llu", &pid, &r->start) == 2 &&
+		   pid > 0) {
+		r->pid = pid;
+		r->valid = true;
+	}
+}
+
+/*
+ * Write the owner record: to a temporary name first, then link() it into
+ * place (fails with EEXIST, atomically claiming the name) when exclusive, or
+ * rename() it over the old one.  The temporary name holds a '~', which no
+ * lab name does, so lab_list and lab_reap pass it by.
+ */
+int lab_owner_write(const char *name, bool persistent, bool exclusive,
+		    char *err)
+{
+	char path[PATH_MAX], tmp[PATH_MAX + 16], buf[96];
+	unsigned long long start = 0;
+	char state;
+	int fd, len, e = 0;
+
+	lab_owner_path(name, path, sizeof(path));
+	snprintf(tmp, sizeof(tmp), "%s~%d", path, (int)getpid());
+	if (persistent) {
+		len = snprintf(buf, sizeof(buf), "persistent\n");
+	} else {
+		e = procstat_start(getpid(), &state, &start);
+		if (e)
+			return err_set(err, e, "lab %s: read /proc/self/stat: %s",
+				       name, strerror(-e));
+		len = snprintf(buf, sizeof(buf), "owner %d %llu\n",
+			       (int)getpid(), start);
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		e = -errno;
+		return err_set(err, e, "lab %s: create %s: %s", name, tmp,
+			       strerror(-e));
+	}
+	e = write_full(fd, buf, (size_t)len);
+	if (close(fd) && !e)
+		e = -errno;
+	if (!e && (exclusive ? link(tmp, path) : rename(tmp, path)))
+		e = -errno;
+	unlink(tmp);	/* after rename() it is gone already */
+	if (e == -EEXIST)
+		return err_set(err, e,
+			       "lab %s: exists (tunetop lab down %s to remove it)",
+			       name, name);
+	if (e)
+		return err_set(err, e, "lab %s: write %s: %s", name, path,
+			       strerror(-e));
+	return 0;
+}
+
+/* Collected names for lab_list. */
+struct lab_names {
+	char (*v)[LAB_NAME_MAX];
+	unsigned n, cap;
+};
+
+/* Append name unless it is there already. */
+static int lab_names_add(struct lab_names *ns, const char *name)
+{
+	unsigned i;
+
+	for (i = 0; i < ns->n; i++)
+		if (!strcmp(ns->v[i], name))
+			return 0;
+	if (ns->n == ns->cap) {
+		unsigned cap = ns->cap ? ns->cap * 2 : 16;
+		void *v = realloc(ns->v, cap * sizeof(*ns->v));
+
+		if (!v)
+			return -ENOMEM;
+		ns->v = v;
+		ns->cap = cap;
+	}
+	snprintf(ns->v[ns->n++], LAB_NAME_MAX, "%s", name);
+	return 0;
+}
+
+/* qsort order of names: strcmp. */
+static int lab_names_cmp(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+/* The labs present: owner records, plus record-less tunetop-* netns pairs. */
+int lab_list(char names[][LAB_NAME_MAX], unsigned max, unsigned *n, char *err)
+{
+	struct lab_names ns = { 0 };
+	struct dirent *de;
+	unsigned i;
+	DIR *d;
+	int r = 0;
+
+	*n = 0;
+	d = opendir(lab_rec_dir);
+	if (!d && errno != ENOENT) {
+		r = -errno;
+		return err_set(err, r, "%s: %s", lab_rec_dir, strerror(-r));
+	}
+	while (d && !r && (de = readdir(d)))
+		if (lab_owner_name_ok(de->d_name))
+			r = lab_names_add(&ns, de->d_name);
+	if (d)
+		closedir(d);
+	d = opendir(LAB_NETNS_DIR);
+	if (!r && !d && errno != ENOENT) {
+		r = -errno;
+		free(ns.v);
+		return err_set(err, r, "%s: %s", LAB_NETNS_DIR, strerror(-r));
+	}
+	/* Record-less namespaces of tunetop's default naming, e.g. half-made. */
+	while (d && !r && (de = readdir(d))) {
+		char base[LAB_NAME_MAX];
+		size_t len = strlen(de->d_name);
+
+		if (len < 3 || len - 2 >= sizeof(base) ||
+		    strncmp(de->d_name, "tunetop-", 8) ||
+		    de->d_name[len - 2] != '-' ||
+		    (de->d_name[len - 1] != 'a' && de->d_name[len - 1] != 'b'))
+			continue;
+		memcpy(base, de->d_name, len - 2);
+		base[len - 2] = '\0';
+		if (lab_owner_name_ok(base))
+			r = lab_names_add(&ns, base);
+	}
+	if (d)
+		closedir(d);
+	if (r) {
+		free(ns.v);
+		return err_set(err, r, "lab list: %s", strerror(-r));
+	}
+	if (ns.n)
+		qsort(ns.v, ns.n, sizeof(*ns.v), lab_names_cmp);
+	for (i = 0; i < ns.n && i < max; i++)
+		snprintf(names[i], LAB_NAME_MAX, "%s", ns.v[i]);
+	*n = ns.n;
+	free(ns.v);
+	return 0;
+}
+
+/* Destroy the labs whose owner record names a dead process. */
+int lab_reap(unsigned *reaped, char *names_out, size_t len, char *err)
+{
+	struct dirent *de;
+	struct lab *l;
+	size_t used = 0;
+	int r, ret = 0;
+	DIR *d;
+
+	*reaped = 0;
+	if (names_out && len)
+		names_out[0] = '\0';
+	d = opendir(lab_rec_dir);
+	if (!d) {
+		r = -errno;
+		if (r == -ENOENT)
+			return 0;
+		return err_set(err, r, "%s: %s", lab_rec_dir, strerror(-r));
+	}
+	while ((de = readdir(d))) {
+		struct lab_owner rec;
+		char e2[ERR_MAX];
+
+		if (!lab_owner_name_ok(de->d_name))
+			continue;
+		lab_owner_read(de->d_name, &rec);
+		/* Unreadable or half-written records are left alone too. */
+		if (!rec.present || !rec.valid || rec.persistent ||
+		    procstat_alive(rec.pid, rec.start))
+			continue;
+		r = lab_open(&l, de->d_name, e2);
+		if (r == -ENOENT)
+			continue;	/* gone meanwhile */
+		if (!r)
+			r = lab_destroy(l, e2);
+		if (r) {
+			if (!ret)
+				ret = err_set(err, r, "%s", e2);
+			continue;
+		}
+		(*reaped)++;
+		if (names_out && len > used + 1) {
+			int w = snprintf(names_out + used, len - used, "%s%s",
+					 used ? "," : "", de->d_name);
+
+			if (w > 0)
+				used += (size_t)w < len - used ? (size_t)w :
+								len - used - 1;
+		}
+	}
+	closedir(d);
+	return ret;
+}

@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* sample.h - what one end reports each tick and at the end of a run. */
+#ifndef TT_SAMPLE_H
+#define TT_SAMPLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "stats/hist.h"
+#include "capture/seghist.h"
+#include "core/util.h"
+
+#define TT_MAX_CPUS 256
+
+/* TCP_INFO fields the engine reports; has = false when not TCP. */
+struct tcp_figures {
+	bool has;
+	uint32_t snd_cwnd;
+	uint32_t rtt_us, rttvar_us;
+	uint32_t total_retrans;
+	uint32_t segs_out, segs_in;
+	uint32_t data_segs_out, data_segs_in;
+	uint64_t delivery_rate;		/* bytes/s */
+	uint32_t notsent_bytes;
+	uint32_t rcv_space;
+	uint32_t snd_mss, rcv_mss;
+};
+
+/* One data socket of one end. */
+struct sock_sample {
+	uint32_t flow;
+	int32_t sndbuf_init, rcvbuf_init;	/* right after setup */
+	int32_t sndbuf, rcvbuf;			/* now (SO_SNDBUF/SO_RCVBUF) */
+	int32_t outq, inq;			/* SIOCOUTQ/SIOCINQ, -1 = n/a */
+	struct tcp_figures tcp;
+};
+
+/* Utilisation of one CPU over an interval, percent of that CPU. */
+struct cpu_util {
+	int id;		/* CPU number as in /proc/stat; -1 for the total */
+	double user, nice, sys, irq, softirq, steal, idle, iowait;
+	double busy;	/* 100 - idle - iowait */
+};
+
+struct cpu_sample {
+	unsigned ncpu;
+	struct cpu_util total;		/* average over all CPUs */
+	struct cpu_util cpu[TT_MAX_CPUS];
+	double peak_busy;		/* busiest CPU's busy % */
+	int peak_id;
+};
+
+/* Rates between two readings, per second. */
+struct irq_sample {
+	unsigned ncpu;			/* CPUs in both readings */
+	int id[TT_MAX_CPUS];
+	double irq_rate[TT_MAX_CPUS];	/* the device's interrupts/s */
+	double rx_rate[TT_MAX_CPUS];	/* NET_RX softirqs/s */
+	double tx_rate[TT_MAX_CPUS];	/* NET_TX softirqs/s */
+	double irq_total, rx_total, tx_total;
+	unsigned nlines;		/* 0: no IRQ figures this tick */
+};
+
+enum { CAP_OUT, CAP_IN, CAP_NDIRS };	/* sent by this end, received by it */
+
+/* Counts of one capture: ours, and the kernel's from pcap_stats. */
+struct cap_counts {
+	uint64_t seen;			/* packets our callback got */
+	uint64_t counted;		/* of those, parsed and counted */
+	uint64_t unparsed;		/* not TCP/UDP over IP, or cut short */
+	uint64_t kernel_recv;		/* pcap_stats ps_recv (twice per packet on lo) */
+	uint64_t kernel_drop;		/* ps_drop: the ring was full */
+	uint64_t if_drop;		/* ps_ifdrop */
+	uint64_t table_full;		/* segments whose size found no histogram slot */
+};
+
+/* One end's capture at one moment (a tick, or the end of the run). */
+struct seg_capture {
+	char dev[32];			/* interface captured on */
+	char filter[256];		/* the BPF filter in force */
+	struct cap_counts n;
+	struct seghist dir[CAP_NDIRS];	/* compact copies */
+	uint32_t mss[CAP_NDIRS];	/* MSS of each direction's sender (TCP_INFO); 0 unknown */
+	uint32_t syn_mss[CAP_NDIRS];	/* the same from the SYNs captured; 0 none seen */
+	char warning[ERR_MAX];		/* pcap_activate's warning, or "" */
+};
+
+/* Counters one worker keeps; written by it alone, read by the sampler. */
+struct flow_counters {
+	uint64_t trans;		/* transactions completed (RR/CRR) */
+	uint64_t bytes_sent;
+	uint64_t bytes_recv;
+	uint64_t msgs_sent;	/* datagrams or send() calls */
+	uint64_t msgs_recv;
+	uint64_t lost;		/* UDP_RR: requests given up after a timeout */
+} __attribute__((aligned(64)));
+
+/*
+ * One end's snapshot at one tick.  Totals are since the start of the
+ * measured interval; "iv_" figures cover the tick just ended.  socks is
+ * owned by the sample (sample_free).
+ */
+struct end_sample {
+	uint64_t seq;
+	double t;		/* seconds since the test started */
+	double iv_secs;		/* length of the tick */
+	struct flow_counters total;
+	struct flow_counters iv;
+	double rate;		/* trans/s (RR) or bits/s (streams) over the tick */
+	bool has_lat;		/* the client of an RR test measures latency */
+	struct lat_summary lat_iv;
+	struct lat_summary lat_total;
+	uint32_t nsocks;
+	struct sock_sample *socks;
+	struct cpu_sample cpu;
+	uint64_t ctx_vol, ctx_invol;		/* totals of the test's threads */
+	uint64_t iv_ctx_vol, iv_ctx_invol;
+	char irq_dev[32];		/* the device carrying the test; "" unknown */
+	struct irq_sample irq;		/* its interrupts and NET_RX/TX softirqs */
+	struct seg_capture *cap;	/* segment sizes so far; NULL = no capture */
+};
+
+/* The final figures of one end. */
+struct end_result {
+	double elapsed;			/* seconds of the measured interval */
+	struct flow_counters total;
+	bool has_lat;
+	struct lat_summary lat;
+	struct hist *hist;		/* full latency histogram, NULL if none */
+	uint32_t nsocks;
+	struct sock_sample *socks;	/* final values; *_init kept */
+	struct cpu_sample cpu;		/* average over the run */
+	uint64_t ctx_vol, ctx_invol;
+	char irq_dev[32];
+	struct irq_sample irq;		/* rates averaged over the run */
+	int64_t segs_out, segs_in;	/* over the run, TCP_INFO deltas; -1 n/a */
+	int cpu_bind;			/* -1 = not pinned */
+	int cpu_main;			/* CPU the workers were seen on most; -1 n/a */
+	unsigned ncpus_used;		/* CPUs the workers were seen on */
+	char host[64];
+	struct seg_capture *cap;	/* final segment sizes; NULL = no capture */
+	char cap_note[ERR_MAX];		/* why there is no capture, when asked for; or "" */
+};
+
+void sample_free(struct end_sample *s);
+void result_free(struct end_result *r);
+/* Deep copy (socks, cap). 0 or -ENOMEM. */
+int sample_copy(struct end_sample *dst, const struct end_sample *src);
+
+/* Deep copy / free of a snapshot. */
+int seg_capture_copy(struct seg_capture *dst, const struct seg_capture *src);
+void seg_capture_free(struct seg_capture *sc);
+/* A heap copy of src, or NULL when out of memory. */
+struct seg_capture *seg_capture_dup(const struct seg_capture *src);
+
+#endif

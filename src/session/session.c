@@ -1,0 +1,940 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* session.c - one run seen from the client: control, data flows, samples, results. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "proto/msg.h"
+#include "proto/proto.h"
+#include "session/sampler.h"
+#include "flows/sockinfo.h"
+#include "daemon/server.h"
+#include "session/session.h"
+#include "proto/wire.h"
+#include "flows/worker.h"
+
+/* Events kept for a consumer that falls behind; the oldest go first. */
+#define EVQ_MAX 4096
+/* How long the ends may take to finish in-flight work after the stop. */
+#define DRAIN_TIMEOUT_MS 10000
+/* How long to wait for the server's final figures. */
+#define RESULT_TIMEOUT_MS 15000
+
+struct session {
+	struct session_opts o;
+	struct test_params p;
+	char host[256], port[16];
+
+	pthread_t thread;
+	bool started;
+	int evfd;		/* consumer's eventfd */
+	int stop_efd;		/* session_stop() */
+	pthread_mutex_t lock;
+	struct session_event **evq;	/* a ring of heap events, so memory stays flat */
+	unsigned evq_head, evq_len;
+	struct end_sample remote_last;
+	bool has_remote;
+
+	int stop, abort;	/* flags the workers read */
+	volatile sig_atomic_t user_abort;	/* session_abort() */
+	struct flow *flows;
+	struct hist *hists;
+	unsigned nflows;
+	struct sampler *sampler;
+	struct capture *cap;
+	char cap_note[ERR_MAX];	/* why the local end has no capture (auto) */
+	struct server *embedded;
+	int cfd;
+	struct sockaddr_storage raddr;
+	socklen_t raddrlen;
+
+	int ret;
+	char err[ERR_MAX];
+	struct session_result res;
+};
+
+double service_demand(double util_pct, unsigned ncpu, double elapsed,
+		      double units)
+{
+	/* netperf: CPU seconds spent (utilisation x CPUs x time) per unit
+	 * of work, in microseconds; a unit is a transaction or a KB. */
+	if (util_pct < 0 || units <= 0 || !ncpu || elapsed <= 0)
+		return -1.0;
+	return util_pct / 100.0 * ncpu * elapsed * 1e6 / units;
+}
+
+/* Drop the oldest queued event; the lock is held. */
+static void session_evq_drop(struct session *s)
+{
+	session_event_free(s->evq[s->evq_head]);
+	free(s->evq[s->evq_head]);
+	s->evq_head = (s->evq_head + 1) % EVQ_MAX;
+	s->evq_len--;
+}
+
+/* Queue one event for the consumer (taking over what it owns) and wake it. */
+static void session_push(struct session *s, struct session_event *ev)
+{
+	struct session_event *e = malloc(sizeof(*e));
+	uint64_t one = 1;
+
+	if (!e) {
+		session_event_free(ev);
+		return;
+	}
+	*e = *ev;
+	pthread_mutex_lock(&s->lock);
+	if (s->evq_len == EVQ_MAX)
+		session_evq_drop(s);
+	s->evq[(s->evq_head + s->evq_len) % EVQ_MAX] = e;
+	s->evq_len++;
+	pthread_mutex_unlock(&s->lock);
+	if (write(s->evfd, &one, sizeof(one)) < 0)
+		return;
+}
+
+/*
+ * What an end receives was sent with the peer's MSS: its tcpi_snd_mss
+ * is exact where the receiver's own rcv_mss is only the kernel's guess
+ * (536 until full-sized segments arrive).  A SYN captured says it too.
+ */
+static void session_cross_mss(struct seg_capture *cap, const struct sock_sample *peer_socks,
+			      uint32_t peer_nsocks)
+{
+	if (!cap || cap->syn_mss[CAP_IN])
+		return;
+	if (peer_nsocks && peer_socks[0].tcp.has && peer_socks[0].tcp.snd_mss)
+		cap->mss[CAP_IN] = peer_socks[0].tcp.snd_mss;
+}
+
+/* The local sampler's tick: pair it with the newest remote sample. */
+static void session_sample_cb(const struct end_sample *smp, void *arg)
+{
+	struct session *s = arg;
+	struct session_event ev = { .kind = SESSION_EV_SAMPLE };
+
+	if (sample_copy(&ev.local, smp))
+		return;
+	pthread_mutex_lock(&s->lock);
+	if (s->has_remote && sample_copy(&ev.remote, &s->remote_last) == 0)
+		ev.has_remote = true;
+	pthread_mutex_unlock(&s->lock);
+	if (ev.has_remote) {
+		session_cross_mss(ev.local.cap, ev.remote.socks, ev.remote.nsocks);
+		session_cross_mss(ev.remote.cap, ev.local.socks, ev.local.nsocks);
+	}
+	session_push(s, &ev);
+}
+
+/*
+ * Capture on the device that carries the control connection (the data
+ * connections go the same way: same peer address), filtered to the data
+ * ports the server announced.  With --capture a failure ends the run;
+ * in auto mode it is noted and the run goes on.
+ */
+static int session_capture_open(struct session *s, const struct msg_ready *ready, char *err)
+{
+	struct capture_opts co = {
+		.family = s->p.family, .ports = ready->ports, .server = false,
+		.udp = test_is_udp(s->p.type), .file = s->o.capture_file,
+	};
+	char dev[32], peer[64], why[ERR_MAX];
+	int ret;
+
+	if (s->p.capture == CAPTURE_OFF)
+		return 0;
+	co.nports = co.udp ? s->nflows : 1;
+	if (sockinfo_netdev(s->cfd, dev, sizeof(dev)))
+		ret = err_set(why, -ENODEV, "capture: cannot tell which device carries the test");
+	else if (getnameinfo((struct sockaddr *)&s->raddr, s->raddrlen, peer, sizeof(peer),
+			     NULL, 0, NI_NUMERICHOST))
+		ret = err_set(why, -EINVAL, "capture: cannot write the peer's address");
+	else {
+		co.dev = dev;
+		co.peer = peer;
+		ret = capture_open(&s->cap, &co, why);
+	}
+	if (!ret)
+		return 0;
+	if (s->p.capture == CAPTURE_ON || (s->o.capture_file && ret != -EPERM))
+		return err_set(err, ret, "%s", why);
+	snprintf(s->cap_note, sizeof(s->cap_note), "%s", why);
+	return 0;
+}
+
+
+/* Resolve the host and open the control connection. */
+static int session_connect(struct session *s, char *err)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai, *a;
+	int timeout_ms = (int)(s->o.connect_timeout * 1000);
+	int ret, last = -EHOSTUNREACH;
+
+	hints.ai_family = s->o.af_hint;
+	ret = getaddrinfo(s->host, s->port, &hints, &ai);
+	if (ret)
+		return err_set(err, -EHOSTUNREACH, "-H %s: %s", s->host, gai_strerror(ret));
+	for (a = ai; a; a = a->ai_next) {
+		int fd = socket(a->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+		if (fd < 0) {
+			last = -errno;
+			continue;
+		}
+		last = wire_connect(fd, a->ai_addr, a->ai_addrlen, timeout_ms);
+		if (!last) {
+			memcpy(&s->raddr, a->ai_addr, a->ai_addrlen);
+			s->raddrlen = a->ai_addrlen;
+			s->cfd = fd;
+			break;
+		}
+		close(fd);
+	}
+	freeaddrinfo(ai);
+	if (s->cfd < 0)
+		return err_set(err, last, "connect to tunetopd at %s port %s: %s%s",
+			       s->host, s->port, strerror(-last),
+			       last == -ETIMEDOUT ? " (no answer within the connect timeout)" : "");
+	s->p.family = s->raddr.ss_family;
+	wire_addr_str(&s->raddr, s->res.remote_addr, sizeof(s->res.remote_addr));
+	wire_keepalive(s->cfd);
+	return 0;
+}
+
+/* Wait for one frame of the wanted type; SAMPLE frames are kept as they come. */
+static int session_expect(struct session *s, enum msg_type want, json_t **body,
+			  int timeout_ms, char *err)
+{
+	uint64_t deadline = now_ns() + (uint64_t)timeout_ms * 1000000ull;
+
+	for (;;) {
+		enum msg_type t;
+		json_t *b = NULL;
+		int64_t left = (int64_t)(deadline - now_ns()) / 1000000;
+		int ret;
+
+		if (left < 0)
+			left = 0;
+		ret = proto_recv(s->cfd, &t, &b, (int)left, err);
+		if (ret == -ETIMEDOUT)
+			return err_set(err, ret, "remote end (%s): no %s within %d s",
+				       s->res.remote_addr, proto_type_name(want), timeout_ms / 1000);
+		if (ret == -EPIPE)
+			return err_set(err, ret, "remote end (%s): closed the control connection",
+				       s->res.remote_addr);
+		if (ret)
+			return ret;
+		if (t == want) {
+			*body = b;
+			return 0;
+		}
+		if (t == MSG_SAMPLE) {
+			struct end_sample smp;
+			char serr[ERR_MAX];
+
+			if (sample_from_json(b, &smp, serr) == 0) {
+				pthread_mutex_lock(&s->lock);
+				sample_free(&s->remote_last);
+				s->remote_last = smp;
+				s->has_remote = true;
+				pthread_mutex_unlock(&s->lock);
+			}
+			json_decref(b);
+			continue;
+		}
+		ret = wire_error_from(t, b, "remote end", s->res.remote_addr, err);
+		json_decref(b);
+		return ret;
+	}
+}
+
+/*
+ * A remote tunetopd's knobs, asked for with KNOB_GET on the control
+ * connection before the test (any client may read them): the device is the
+ * one the daemon is reached through.
+ */
+static int session_remote_knobs(struct session *s, char *err)
+{
+	struct msg_knob_get *q = calloc(1, sizeof(*q));
+	struct msg_knob_values *a = calloc(1, sizeof(*a));
+	struct knob_snapshot *snap = calloc(1, sizeof(*snap));
+	json_t *b = NULL;
+	int ret;
+
+	if (!q || !a || !snap) {
+		ret = err_set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	b = msg_knob_get_to_json(q);
+	ret = b ? proto_send(s->cfd, MSG_KNOB_GET, b, err) : err_set(err, -ENOMEM, "out of memory");
+	json_decref(b);
+	b = NULL;
+	if (!ret)
+		ret = session_expect(s, MSG_KNOB_VALUES, &b, 10000, err);
+	if (!ret)
+		ret = msg_knob_values_from_json(b, a, err);
+	if (ret)
+		goto out;
+	snap->item = calloc(a->n ? a->n : 1, sizeof(*snap->item));
+	if (!snap->item) {
+		ret = err_set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	snprintf(snap->side, sizeof(snap->side), "remote");
+	for (unsigned i = 0; i < a->n; i++) {
+		struct knob_snapshot_item *it = &snap->item[snap->n++];
+
+		snprintf(it->name, sizeof(it->name), "%s", a->v[i].name);
+		it->v.present = a->v[i].present;
+		snprintf(it->v.text, sizeof(it->v.text), "%s", a->v[i].text);
+		snprintf(it->v.reason, sizeof(it->v.reason), "%s", a->v[i].reason);
+	}
+	s->res.knobs_remote = snap;
+	snap = NULL;
+out:
+	json_decref(b);
+	knobs_snapshot_free(snap);
+	free(q);
+	free(a);
+	return ret;
+}
+
+/*
+ * Record every catalog knob of both ends before the run (DESIGN's data
+ * flow, step 1): the lab's two sides, this host twice for the embedded
+ * loopback server, or this host and a remote tunetopd.
+ */
+static void session_snapshot(struct session *s)
+{
+	struct session_result *r = &s->res;
+	struct knob_target lt = { .where = KT_LOCAL }, rt = { .where = KT_LOCAL };
+	char err[ERR_MAX];
+
+	if (catalog_load(&r->catalog, catalog_default_path(), err)) {
+		snprintf(r->knobs_note, sizeof(r->knobs_note), "knobs not recorded: %.200s", err);
+		return;
+	}
+	if (s->o.lab && !s->o.host) {
+		lt = (struct knob_target){ .where = KT_LAB_A, .lab = s->o.lab, .dev = "veth-a" };
+		rt = (struct knob_target){ .where = KT_LAB_B, .lab = s->o.lab, .dev = "veth-b" };
+	} else if (sockinfo_netdev(s->cfd, lt.dev, sizeof(lt.dev))) {
+		lt.dev[0] = '\0';
+	}
+	if (knobs_snapshot(r->catalog, &lt, &r->knobs_local, err))
+		snprintf(r->knobs_note, sizeof(r->knobs_note), "local knobs not recorded: %.200s", err);
+	if (s->o.host) {
+		if (session_remote_knobs(s, err))
+			snprintf(r->knobs_note, sizeof(r->knobs_note),
+				 "remote knobs not recorded: %.200s", err);
+		return;
+	}
+	snprintf(rt.dev, sizeof(rt.dev), "%s", s->o.lab ? "veth-b" : lt.dev);
+	if (knobs_snapshot(r->catalog, &rt, &r->knobs_remote, err))
+		snprintf(r->knobs_note, sizeof(r->knobs_note), "remote knobs not recorded: %.200s", err);
+}
+
+/* HELLO, then SETUP; returns the data ports of READY. */
+static int session_handshake(struct session *s, struct msg_ready *ready, char *err)
+{
+	struct msg_hello hello = { .name = "tunetop", .version = PACKAGE_VERSION };
+	struct msg_hello_ok hok;
+	json_t *b, *setup;
+	int ret;
+
+	b = msg_hello_to_json(&hello);
+	ret = proto_send(s->cfd, MSG_HELLO, b, err);
+	json_decref(b);
+	if (ret)
+		return ret;
+	ret = session_expect(s, MSG_HELLO_OK, &b, 10000, err);
+	if (ret)
+		return ret;
+	ret = msg_hello_ok_from_json(b, &hok, err);
+	json_decref(b);
+	if (ret)
+		return ret;
+	snprintf(s->res.remote_host, sizeof(s->res.remote_host), "%s", hok.host);
+	s->res.remote_ncpu = hok.ncpu;
+	/* Knobs are read between HELLO and SETUP, before anything runs. */
+	session_snapshot(s);
+
+	setup = params_to_json(&s->p);
+	if (!setup)
+		return err_set(err, -ENOMEM, "setup: out of memory");
+	ret = proto_send(s->cfd, MSG_SETUP, setup, err);
+	json_decref(setup);
+	if (ret)
+		return ret;
+	ret = session_expect(s, MSG_READY, &b, 10000, err);
+	if (ret)
+		return ret;
+	ret = msg_ready_from_json(b, ready, test_is_udp(s->p.type) ? s->nflows : 1, err);
+	json_decref(b);
+	return ret;
+}
+
+/* Open every flow's data socket towards the server's data port(s). */
+static int session_open_flows(struct session *s, const uint16_t *ports, char *err)
+{
+	bool udp = test_is_udp(s->p.type);
+
+	for (unsigned i = 0; i < s->nflows; i++) {
+		struct flow *f = &s->flows[i];
+		struct sockaddr_storage a = s->raddr;
+		int ret;
+
+		wire_set_port(&a, udp ? ports[i] : ports[0]);
+		memcpy(&f->peer, &a, sizeof(a));
+		f->peerlen = s->raddrlen;
+		if (s->p.type == TEST_TCP_CRR)
+			continue;
+		f->fd = socket(s->p.family, (udp ? SOCK_DGRAM : SOCK_STREAM) | SOCK_CLOEXEC, 0);
+		if (f->fd < 0)
+			return err_set(err, -errno, "flow %u: socket: %s", i, strerror(errno));
+		ret = flow_sockopts(f->fd, &s->p, true, err);
+		if (ret)
+			return ret;
+		ret = wire_connect(f->fd, (struct sockaddr *)&a, s->raddrlen,
+				      (int)(s->o.connect_timeout * 1000));
+		if (ret)
+			return err_set(err, ret, "flow %u: connect to data port %u: %s",
+				       i, udp ? ports[i] : ports[0], strerror(-ret));
+	}
+	return 0;
+}
+
+/* Wait for every local worker to end. */
+static int session_join(struct session *s, char *err)
+{
+	return flows_join(s->flows, s->nflows, &s->abort, DRAIN_TIMEOUT_MS, "local end", err);
+}
+
+/* The other end failed: end the local workers at once. */
+static void session_abort_flows(struct session *s)
+{
+	flows_abort(s->flows, s->nflows, &s->abort);
+}
+
+/*
+ * The measured interval: wait for the duration, a stop, or a failure of
+ * the remote end, keeping the newest remote sample.
+ */
+static int session_wait_run(struct session *s, char *err)
+{
+	uint64_t end = now_ns() + (uint64_t)(s->p.duration * 1e9);
+
+	for (;;) {
+		struct pollfd pfd[2] = {
+			{ .fd = s->cfd, .events = POLLIN },
+			{ .fd = s->stop_efd, .events = POLLIN },
+		};
+		int64_t left = (int64_t)(end - now_ns());
+		int n;
+
+		if (left <= 0)
+			return 0;
+		n = poll(pfd, 2, (int)((left + 999999) / 1000000));
+		if (n < 0 && errno != EINTR)
+			return err_set(err, -errno, "local end: poll: %s", strerror(errno));
+		if (n > 0 && pfd[1].revents)
+			return 0;
+		if (n > 0 && pfd[0].revents) {
+			json_t *b = NULL;
+			int ret = session_expect(s, MSG_RESULT, &b, 0, err);
+
+			/* A RESULT before the stop means the server ended. */
+			json_decref(b);
+			if (ret == -ETIMEDOUT)
+				continue;
+			return ret ? ret : err_set(err, -EPROTO,
+				"remote end (%s): sent its result before the stop", s->res.remote_addr);
+		}
+		for (unsigned i = 0; i < s->nflows; i++)
+			if (__atomic_load_n(&s->flows[i].done, __ATOMIC_ACQUIRE) && s->flows[i].err)
+				return err_set(err, s->flows[i].err, "local end: %s", s->flows[i].errbuf);
+	}
+}
+
+/* Tell the server the client's side has ended, with its counts. */
+static int session_send_stop(struct session *s, const struct flow_counters *c,
+			     double elapsed, char *err)
+{
+	struct msg_stop m = { .elapsed = elapsed, .total = *c };
+	json_t *b = msg_stop_to_json(&m);
+	int ret = proto_send(s->cfd, MSG_STOP, b, err);
+
+	json_decref(b);
+	return ret;
+}
+
+/* Compare both ends' counts; they must agree exactly (UDP: loss is named). */
+static void session_check_counts(struct session *s)
+{
+	struct session_result *r = &s->res;
+	const struct flow_counters *l = &r->local.total, *m = &r->remote.total;
+	char *out = r->counts;
+	size_t n = sizeof(r->counts);
+
+	switch (s->p.type) {
+	case TEST_TCP_RR:
+	case TEST_TCP_CRR:
+		r->counts_agree = l->trans == m->trans && l->bytes_sent == m->bytes_recv &&
+				  l->bytes_recv == m->bytes_sent;
+		snprintf(out, n, "transactions local %llu remote %llu, bytes out %llu/%llu, back %llu/%llu",
+			 (unsigned long long)l->trans, (unsigned long long)m->trans,
+			 (unsigned long long)l->bytes_sent, (unsigned long long)m->bytes_recv,
+			 (unsigned long long)m->bytes_sent, (unsigned long long)l->bytes_recv);
+		break;
+	case TEST_TCP_STREAM:
+		r->counts_agree = l->bytes_sent == m->bytes_recv;
+		snprintf(out, n, "bytes sent %llu, received by the remote end %llu",
+			 (unsigned long long)l->bytes_sent, (unsigned long long)m->bytes_recv);
+		break;
+	case TEST_TCP_MAERTS:
+		r->counts_agree = m->bytes_sent == l->bytes_recv;
+		snprintf(out, n, "bytes sent by the remote end %llu, received %llu",
+			 (unsigned long long)m->bytes_sent, (unsigned long long)l->bytes_recv);
+		break;
+	case TEST_UDP_RR:
+		r->counts_agree = m->msgs_recv <= l->msgs_sent && l->trans <= m->msgs_sent;
+		r->udp_lost = (l->msgs_sent - m->msgs_recv) + (m->msgs_sent - l->trans);
+		snprintf(out, n, "requests sent %llu, received %llu; responses sent %llu, received %llu; %llu datagrams lost",
+			 (unsigned long long)l->msgs_sent, (unsigned long long)m->msgs_recv,
+			 (unsigned long long)m->msgs_sent, (unsigned long long)l->trans,
+			 (unsigned long long)r->udp_lost);
+		break;
+	case TEST_UDP_STREAM:
+	default:
+		r->counts_agree = m->msgs_recv <= l->msgs_sent;
+		r->udp_lost = l->msgs_sent - m->msgs_recv;
+		snprintf(out, n, "datagrams sent %llu, received %llu, %llu lost",
+			 (unsigned long long)l->msgs_sent, (unsigned long long)m->msgs_recv,
+			 (unsigned long long)r->udp_lost);
+		break;
+	}
+	if (!r->counts_agree) {
+		static const char pre[] = "COUNTS DISAGREE: ";
+		size_t len = strnlen(out, n - sizeof(pre));
+
+		memmove(out + sizeof(pre) - 1, out, len);
+		memcpy(out, pre, sizeof(pre) - 1);
+		out[sizeof(pre) - 1 + len] = '\0';
+	}
+}
+
+/* Throughput, service demand and segments per transaction. */
+static void session_derive(struct session *s)
+{
+	struct session_result *r = &s->res;
+	double e = r->elapsed;
+	double units;
+
+	session_cross_mss(r->local.cap, r->remote.socks, r->remote.nsocks);
+	session_cross_mss(r->remote.cap, r->local.socks, r->local.nsocks);
+	if (!r->local.cap && s->cap_note[0])
+		snprintf(r->local.cap_note, sizeof(r->local.cap_note), "%s", s->cap_note);
+
+	if (test_is_rr(s->p.type)) {
+		r->units = "Trans/s";
+		r->sd_units = "us/Tran";
+		units = (double)r->local.total.trans;
+		r->throughput = e > 0 ? units / e : 0;
+	} else {
+		/* netperf reports what the receiving end got. */
+		uint64_t bytes = s->p.type == TEST_TCP_MAERTS ? r->local.total.bytes_recv
+							      : r->remote.total.bytes_recv;
+
+		r->units = "10^6bits/s";
+		r->sd_units = "us/KB";
+		units = (double)bytes / 1024.0;
+		r->throughput = e > 0 ? (double)bytes * 8.0 / 1e6 / e : 0;
+	}
+	r->local_sd = service_demand(r->local.cpu.total.busy, r->local.cpu.ncpu, e, units);
+	r->remote_sd = service_demand(r->remote.cpu.total.busy, r->remote.cpu.ncpu,
+				      r->remote.elapsed > 0 ? r->remote.elapsed : e, units);
+	r->local_ncpu = r->local.cpu.ncpu;
+	r->segs_out_per_trans = r->segs_in_per_trans = -1;
+	if (test_is_rr(s->p.type) && r->local.segs_out >= 0 && r->local.total.trans) {
+		r->segs_out_per_trans = (double)r->local.segs_out / (double)r->local.total.trans;
+		r->segs_in_per_trans = (double)r->local.segs_in / (double)r->local.total.trans;
+	}
+}
+
+struct embed_ctx {
+	struct session *s;
+	struct server_opts so;
+	int ret;
+	char err[ERR_MAX];
+};
+
+/*
+ * Open the embedded server from a thread of its own that first enters the
+ * lab's server side: its sockets, and the threads it starts, live there.
+ */
+static void *embed_thread(void *arg)
+{
+	struct embed_ctx *e = arg;
+
+	e->ret = lab_enter(e->s->o.lab, LAB_B, e->err);
+	if (!e->ret)
+		e->ret = server_open(&e->s->embedded, &e->so, e->err);
+	if (!e->ret)
+		e->ret = server_start_thread(e->s->embedded, e->err);
+	return NULL;
+}
+
+/* Start the embedded server (in the lab, or on loopback) and aim at it. */
+static int session_embed(struct session *s, char *err)
+{
+	bool v6 = s->o.af_hint == AF_INET6;
+	struct embed_ctx e = {
+		.s = s,
+		.so = { .port = "0", .max_sessions = 4 },
+	};
+	const char *why = s->o.why ? s->o.why : "no -H given";
+	pthread_t t;
+	int ret;
+
+	if (s->o.lab) {
+		struct lab_info li;
+
+		e.so.listen_addr = lab_addr(s->o.lab, LAB_B, v6 ? AF_INET6 : AF_INET);
+		ret = pthread_create(&t, NULL, embed_thread, &e);
+		if (ret)
+			return err_set(err, -ret, "embedded server: thread: %s", strerror(ret));
+		pthread_join(t, NULL);
+		if (e.ret)
+			return err_set(err, e.ret, "%s", e.err);
+		if (lab_info(s->o.lab, &li, NULL) == 0)
+			lab_describe(&li, s->res.target, sizeof(s->res.target));
+		else
+			snprintf(s->res.target, sizeof(s->res.target), "lab");
+	} else {
+		e.so.listen_addr = v6 ? "::1" : "127.0.0.1";
+		ret = server_open(&s->embedded, &e.so, err);
+		if (!ret)
+			ret = server_start_thread(s->embedded, err);
+		if (ret)
+			return ret;
+		snprintf(s->res.target, sizeof(s->res.target),
+			 "loopback: embedded tunetopd on %s (%s)", e.so.listen_addr, why);
+	}
+	snprintf(s->host, sizeof(s->host), "%s", e.so.listen_addr);
+	snprintf(s->port, sizeof(s->port), "%d", server_port(s->embedded));
+	return 0;
+}
+
+/* The whole run, on the session's own thread. */
+static int session_run(struct session *s, char *err)
+{
+	struct msg_ready ready = { 0 };
+	struct flow_counters ltot;
+	json_t *b = NULL;
+	uint64_t t0, t1;
+	int ret, fret;
+	char ferr[ERR_MAX] = "";
+
+	if (!s->o.host) {
+		ret = session_embed(s, err);
+		if (ret)
+			return ret;
+	} else {
+		snprintf(s->res.target, sizeof(s->res.target), "host: tunetopd at %.100s port %s",
+			 s->host, s->port);
+	}
+	ret = session_connect(s, err);
+	if (ret)
+		return ret;
+	ret = session_handshake(s, &ready, err);
+	if (ret)
+		return ret;
+	ret = session_capture_open(s, &ready, err);
+	if (ret)
+		return ret;
+	ret = session_open_flows(s, ready.ports, err);
+	if (ret)
+		return ret;
+	ret = sampler_create(&s->sampler, s->flows, s->nflows, &s->p,
+			     session_sample_cb, s, err);
+	if (ret)
+		return ret;
+	if (s->cap)
+		sampler_set_capture(s->sampler, s->cap);
+	ret = proto_send(s->cfd, MSG_GO, NULL, err);
+	if (ret)
+		return ret;
+	ret = sampler_start(s->sampler, err);
+	if (ret)
+		return ret;
+	t0 = now_ns();
+	for (unsigned i = 0; i < s->nflows; i++) {
+		ret = flow_start(&s->flows[i], err);
+		if (ret) {
+			session_abort_flows(s);
+			session_join(s, ferr);
+			return ret;
+		}
+	}
+
+	ret = session_wait_run(s, err);
+	if (!ret && s->user_abort)
+		ret = err_set(err, -ECANCELED, "local end: run aborted by the user");
+	if (ret)
+		session_abort_flows(s);
+	/* MAERTS: the server is the sender and must hear of the stop first. */
+	if (!ret && s->p.type == TEST_TCP_MAERTS)
+		ret = session_send_stop(s, &(struct flow_counters){ 0 },
+					(double)(now_ns() - t0) / 1e9, err);
+	__atomic_store_n(&s->stop, 1, __ATOMIC_RELEASE);
+	fret = session_join(s, ferr);
+	t1 = now_ns();
+	s->res.elapsed = s->res.local.elapsed = (double)(t1 - t0) / 1e9;
+	sampler_final(s->sampler, &s->res.local, ferr[0] ? NULL : ferr);
+	if (ret)
+		return ret;
+	if (fret)
+		return err_set(err, fret, "%s", ferr);
+
+	ltot = s->res.local.total;
+	if (s->p.type != TEST_TCP_MAERTS) {
+		ret = session_send_stop(s, &ltot, s->res.elapsed, err);
+		if (ret)
+			return ret;
+	}
+	ret = session_expect(s, MSG_RESULT, &b, RESULT_TIMEOUT_MS, err);
+	if (ret)
+		return ret;
+	ret = result_from_json(b, &s->res.remote, err);
+	json_decref(b);
+	if (ret)
+		return err_set(err, ret, "remote end (%s): bad result: %s", s->res.remote_addr, err);
+	proto_send(s->cfd, MSG_BYE, NULL, NULL);
+	s->res.remote_ncpu = s->res.remote.cpu.ncpu;
+	session_check_counts(s);
+	if (!s->res.counts_agree)
+		return err_set(err, -EPROTO, "%s", s->res.counts);
+	return 0;
+}
+
+static void *session_thread(void *arg)
+{
+	struct session *s = arg;
+	struct session_event ev = { .kind = SESSION_EV_END };
+
+	/* In a lab, every socket of the client end (and of the workers this
+	 * thread starts) is made inside side a: never aimed at a lab address
+	 * from the host. */
+	s->ret = 0;
+	if (s->o.lab && !s->o.host)
+		s->ret = lab_enter(s->o.lab, LAB_A, s->err);
+	if (!s->ret)
+		s->ret = session_run(s, s->err);
+	if (s->ret) {
+		session_abort_flows(s);
+		if (s->cfd >= 0)
+			proto_send_error(s->cfd, "aborted", s->err);
+	}
+	session_derive(s);
+	session_push(s, &ev);
+	return NULL;
+}
+
+int session_create(struct session **sp, const struct session_opts *o, char *err)
+{
+	struct session *s = calloc(1, sizeof(*s));
+	int ret;
+
+	if (!s)
+		return err_set(err, -ENOMEM, "session: out of memory");
+	s->o = *o;
+	s->p = o->p;
+	s->cfd = -1;
+	s->evfd = s->stop_efd = -1;
+	pthread_mutex_init(&s->lock, NULL);
+	if (!s->o.connect_timeout)
+		s->o.connect_timeout = 5.0;
+	if (o->af_hint)
+		s->p.family = o->af_hint;
+	ret = params_validate(&s->p, err);
+	if (ret)
+		goto fail;
+	snprintf(s->host, sizeof(s->host), "%s", o->host ? o->host : "");
+	snprintf(s->port, sizeof(s->port), "%s", o->port ? o->port : "12866");
+	s->o.host = o->host ? s->host : NULL;
+	s->nflows = s->p.flows;
+	s->evq = calloc(EVQ_MAX, sizeof(*s->evq));
+	s->flows = calloc(s->nflows, sizeof(*s->flows));
+	if (!s->evq || !s->flows) {
+		ret = err_set(err, -ENOMEM, "session: out of memory");
+		goto fail;
+	}
+	if (test_is_rr(s->p.type)) {
+		s->hists = malloc(sizeof(*s->hists) * s->nflows);
+		if (!s->hists) {
+			ret = err_set(err, -ENOMEM, "session: out of memory for %u histograms", s->nflows);
+			goto fail;
+		}
+	}
+	for (unsigned i = 0; i < s->nflows; i++) {
+		struct flow *f = &s->flows[i];
+
+		f->idx = i;
+		f->p = &s->p;
+		f->is_client = true;
+		f->fd = f->listen_fd = -1;
+		f->cpu = s->p.lcpu;
+		f->stop = &s->stop;
+		f->abort = &s->abort;
+		if (s->hists) {
+			hist_init(&s->hists[i]);
+			f->lat = &s->hists[i];
+		}
+	}
+	s->res.p = s->p;
+	s->res.local.cpu_bind = s->p.lcpu;
+	s->res.remote.cpu_bind = s->p.rcpu;
+	gethostname(s->res.local_host, sizeof(s->res.local_host) - 1);
+	s->evfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	s->stop_efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (s->evfd < 0 || s->stop_efd < 0) {
+		ret = err_set(err, -errno, "session: eventfd: %s", strerror(errno));
+		goto fail;
+	}
+	*sp = s;
+	return 0;
+fail:
+	session_destroy(s);
+	return ret;
+}
+
+int session_start(struct session *s, char *err)
+{
+	int ret = pthread_create(&s->thread, NULL, session_thread, s);
+
+	if (ret)
+		return err_set(err, -ret, "session: thread: %s", strerror(ret));
+	s->started = true;
+	return 0;
+}
+
+int session_event_fd(const struct session *s)
+{
+	return s->evfd;
+}
+
+int session_next_event(struct session *s, struct session_event *ev)
+{
+	uint64_t v;
+	int ret = -EAGAIN;
+
+	pthread_mutex_lock(&s->lock);
+	if (s->evq_len) {
+		*ev = *s->evq[s->evq_head];
+		free(s->evq[s->evq_head]);
+		s->evq_head = (s->evq_head + 1) % EVQ_MAX;
+		s->evq_len--;
+		ret = 0;
+	}
+	if (!s->evq_len && read(s->evfd, &v, sizeof(v)) < 0)
+		v = 0;
+	pthread_mutex_unlock(&s->lock);
+	return ret;
+}
+
+void session_event_free(struct session_event *ev)
+{
+	sample_free(&ev->local);
+	if (ev->has_remote)
+		sample_free(&ev->remote);
+	ev->has_remote = false;
+}
+
+void session_abort(struct session *s)
+{
+	s->user_abort = 1;
+	session_stop(s);
+}
+
+void session_stop(struct session *s)
+{
+	uint64_t one = 1;
+
+	if (write(s->stop_efd, &one, sizeof(one)) < 0)
+		return;
+}
+
+int session_wait(struct session *s, struct session_result *r, char *err)
+{
+	if (!s->started)
+		return err_set(err, -EINVAL, "session: not started");
+	pthread_join(s->thread, NULL);
+	s->started = false;
+	*r = s->res;
+	/* The caller owns what r points to now. */
+	memset(&s->res.local, 0, sizeof(s->res.local));
+	memset(&s->res.remote, 0, sizeof(s->res.remote));
+	s->res.knobs_local = s->res.knobs_remote = NULL;
+	s->res.catalog = NULL;
+	if (s->ret)
+		snprintf(err, ERR_MAX, "%s", s->err);
+	return s->ret;
+}
+
+void session_result_free(struct session_result *r)
+{
+	result_free(&r->local);
+	result_free(&r->remote);
+	knobs_snapshot_free(r->knobs_local);
+	knobs_snapshot_free(r->knobs_remote);
+	catalog_free(r->catalog);
+	r->knobs_local = r->knobs_remote = NULL;
+	r->catalog = NULL;
+}
+
+void session_destroy(struct session *s)
+{
+	if (!s)
+		return;
+	if (s->started) {
+		session_stop(s);
+		pthread_join(s->thread, NULL);
+	}
+	sampler_destroy(s->sampler);
+	capture_destroy(s->cap);
+	for (unsigned i = 0; s->flows && i < s->nflows; i++)
+		if (s->flows[i].fd >= 0)
+			close(s->flows[i].fd);
+	if (s->cfd >= 0)
+		close(s->cfd);
+	if (s->embedded) {
+		server_shutdown(s->embedded);
+		server_destroy(s->embedded);
+	}
+	while (s->evq && s->evq_len)
+		session_evq_drop(s);
+	if (s->has_remote)
+		sample_free(&s->remote_last);
+	session_result_free(&s->res);
+	if (s->evfd >= 0)
+		close(s->evfd);
+	if (s->stop_efd >= 0)
+		close(s->stop_efd);
+	pthread_mutex_destroy(&s->lock);
+	free(s->evq);
+	free(s->flows);
+	free(s->hists);
+	free(s);
+}

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* session.h - one run seen from the client: control, data flows, samples, results. */
+#ifndef TT_SESSION_H
+#define TT_SESSION_H
+
+#include <stdbool.h>
+
+#include "knobs/knobs.h"
+#include "lab/lab.h"
+#include "core/params.h"
+#include "session/sample.h"
+#include "core/util.h"
+
+struct session_opts {
+	const char *host;		/* NULL: embedded server on loopback */
+	const char *port;		/* control port, NULL = 12866 */
+	int af_hint;			/* AF_INET/AF_INET6 from -4/-6, else 0 */
+	struct lab *lab;		/* with no host: client in side a, server in b */
+	const char *why;		/* why this target, for the output */
+	struct test_params p;
+	double connect_timeout;		/* seconds */
+	const char *capture_file;	/* -w: the local capture also goes here */
+};
+
+/* Derived figures of a finished run. */
+struct session_result {
+	struct test_params p;
+	char target[160];		/* what was tested and why */
+	char local_host[64], remote_host[64];
+	char remote_addr[64];
+	struct end_result local, remote;
+	double elapsed;
+	double throughput;		/* trans/s (RR) or 10^6 bits/s (streams) */
+	const char *units;		/* "Trans/s" or "10^6bits/s" */
+	double local_sd, remote_sd;	/* us/Tran or us/KB; < 0 = n/a */
+	const char *sd_units;		/* "us/Tran" or "us/KB" */
+	double segs_out_per_trans;	/* client end, from TCP_INFO deltas; < 0 n/a */
+	double segs_in_per_trans;
+	unsigned local_ncpu, remote_ncpu;
+	bool counts_agree;
+	char counts[ERR_MAX];		/* what was compared, and how it came out */
+	uint64_t udp_lost;		/* UDP: datagrams lost (sent - received) */
+	/* Every catalog knob of both ends before the run; NULL = not read,
+	 * and knobs_note says why. */
+	struct catalog *catalog;
+	struct knob_snapshot *knobs_local, *knobs_remote;
+	char knobs_note[ERR_MAX];
+};
+
+enum session_event_kind { SESSION_EV_SAMPLE, SESSION_EV_END };
+
+/* A tick: the local sample and the newest remote one (has_remote). */
+struct session_event {
+	enum session_event_kind kind;
+	struct end_sample local;
+	struct end_sample remote;
+	bool has_remote;
+};
+
+struct session;
+
+int session_create(struct session **sp, const struct session_opts *o, char *err);
+/* Connect, set up and start the test in a thread of its own. 0 or -errno. */
+int session_start(struct session *s, char *err);
+/* Readable (eventfd) when events are waiting. */
+int session_event_fd(const struct session *s);
+/* Take the next event: 0, or -EAGAIN when none is waiting. */
+int session_next_event(struct session *s, struct session_event *ev);
+void session_event_free(struct session_event *ev);
+/* Ask the run to end now (the measured interval ends here).  Both are
+ * async-signal-safe. */
+void session_stop(struct session *s);
+/* End the run at once, not waiting for in-flight work (a second Ctrl-C). */
+void session_abort(struct session *s);
+/* Wait for the run's end. 0 with r filled, or -errno with err saying which
+ * end failed; r then holds what was measured so far. */
+int session_wait(struct session *s, struct session_result *r, char *err);
+void session_destroy(struct session *s);
+void session_result_free(struct session_result *r);
+
+/* Service demand as netperf defines it: CPU time per unit of work. */
+double service_demand(double util_pct, unsigned ncpu, double elapsed,
+		      double units);
+
+#endif

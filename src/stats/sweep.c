@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* sweep.c - sweep points (seed 000's packet_byte_script), value lists, cliffs
+ * in a curve. */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "stats/sweep.h"
+
+#define SWEEP_SIZE_ACCEPTS                                                     \
+	"non-negative integers with an optional K/M/G (x1024) or k/m/g "       \
+	"(x1000) suffix"
+#define SWEEP_KNOB_ACCEPTS "name=v1,v2,... (e.g. rx-usecs=0,16,64)"
+
+/*
+ * packet_byte_script (netperf doc/examples, seed 000): start at 1 byte,
+ * double while still below the MSS, then MSS, MSS+1, 2MSS, 2MSS+1, 3MSS,
+ * 3MSS+1 -- the +1 points cost one more segment each.
+ */
+int sweep_sizes(uint32_t mss, uint32_t *out, unsigned max)
+{
+	uint64_t p, m;
+	unsigned n = 0;
+
+	if (mss == 0 || mss > (UINT32_MAX - 1) / 3 || (!out && max))
+		return -EINVAL;
+	for (p = 1; p < mss && n < max; p *= 2)
+		out[n++] = (uint32_t)p;
+	for (m = 1; m <= 3 && n < max; m++) {
+		out[n++] = (uint32_t)(m * mss);
+		if (n < max)
+			out[n++] = (uint32_t)(m * mss + 1);
+	}
+	return (int)n;
+}
+
+/* Length of s[0..len) without leading and trailing blanks; *start gets the
+ * first non-blank. */
+static size_t sweep_trim(const char *s, size_t len, const char **start)
+{
+	while (len && isspace((unsigned char)*s)) {
+		s++;
+		len--;
+	}
+	while (len && isspace((unsigned char)s[len - 1]))
+		len--;
+	*start = s;
+	return len;
+}
+
+int sweep_parse_list(const char *s, uint64_t *out, unsigned max, unsigned *n,
+		     char *err)
+{
+	const char *p, *item;
+	unsigned count = 0;
+
+	if (n)
+		*n = 0;
+	if (!s || !out || !n)
+		return err_set(err, -EINVAL, "value list: missing");
+	if (!*s)
+		return err_set(err, -EINVAL, "value list: empty (accepted: %s)",
+			       SWEEP_SIZE_ACCEPTS);
+	for (p = s;; p++) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		char tmp[32];
+		uint64_t v;
+		int rc;
+
+		len = sweep_trim(p, len, &item);
+		if (!len)
+			return err_set(err, -EINVAL,
+				       "value list \"%.64s\": item %u is empty "
+				       "(accepted: %s)",
+				       s, count + 1, SWEEP_SIZE_ACCEPTS);
+		if (count == max)
+			return err_set(
+			    err, -EINVAL,
+			    "value list \"%.64s\": more than %u values", s,
+			    max);
+		rc = -EINVAL;
+		if (len < sizeof(tmp)) {
+			memcpy(tmp, item, len);
+			tmp[len] = '\0';
+			rc = parse_size(tmp, &v);
+		}
+		if (rc == -ERANGE)
+			return err_set(
+			    err, -EINVAL,
+			    "value list: \"%.*s\": too large (at most %llu)",
+			    (int)(len > 40 ? 40 : len), item,
+			    (unsigned long long)UINT64_MAX);
+		if (rc)
+			return err_set(
+			    err, -EINVAL,
+			    "value list: \"%.*s\": not a size (accepted: %s)",
+			    (int)(len > 40 ? 40 : len), item,
+			    SWEEP_SIZE_ACCEPTS);
+		out[count++] = v;
+		if (!end)
+			break;
+		p = end;
+	}
+	*n = count;
+	return 0;
+}
+
+/* Knob names as the catalog spells them: ethtool's rx-usecs, sysctl's
+ * net.ipv4.x or net/ipv4/x. */
+static bool sweep_name_ok(const char *s, size_t len)
+{
+	size_t i;
+
+	if (!len || !isalpha((unsigned char)s[0]))
+		return false;
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (!isalnum(c) && c != '-' && c != '_' && c != '.' && c != '/')
+			return false;
+	}
+	return true;
+}
+
+int sweep_parse_knob(const char *spec, char *name, size_t nlen, char *buf,
+		     size_t blen, const char **values, unsigned max,
+		     unsigned *n, char *err)
+{
+	const char *eq, *p, *item;
+	size_t len, used = 0;
+	unsigned count = 0;
+
+	if (n)
+		*n = 0;
+	if (!spec || !name || !nlen || !buf || !values || !n)
+		return err_set(err, -EINVAL, "knob sweep: missing");
+	eq = strchr(spec, '=');
+	if (!eq)
+		return err_set(err, -EINVAL,
+			       "knob sweep \"%.64s\": no '=' (accepted: %s)",
+			       spec, SWEEP_KNOB_ACCEPTS);
+	len = sweep_trim(spec, (size_t)(eq - spec), &item);
+	if (!sweep_name_ok(item, len))
+		return err_set(
+		    err, -EINVAL,
+		    "knob sweep \"%.64s\": bad knob name \"%.*s\" (accepted: a "
+		    "catalog "
+		    "name such as rx-usecs or net.ipv4.tcp_notsent_lowat)",
+		    spec, (int)(len > 64 ? 64 : len), item);
+	if (len >= nlen)
+		return err_set(err, -EINVAL,
+			       "knob sweep: name \"%.*s\" longer than %zu",
+			       (int)(len > 64 ? 64 : len), item, nlen - 1);
+	memcpy(name, item, len);
+	name[len] = '\0';
+	for (p = eq + 1;; p++) {
+		const char *end = strchr(p, ',');
+		size_t i;
+
+		len = sweep_trim(p, end ? (size_t)(end - p) : strlen(p), &item);
+		if (!len)
+			return err_set(
+			    err, -EINVAL,
+			    "knob sweep %s: value %u is empty (accepted: %s)",
+			    name, count + 1, SWEEP_KNOB_ACCEPTS);
+		for (i = 0; i < len; i++)
+			if (!isgraph((unsigned char)item[i]))
+				return err_set(err, -EINVAL,
+					       "knob sweep %s: value \"%.*s\" "
+					       "has a blank (accepted: "
+					       "values without blanks, "
+					       "separated by commas)",
+					       name, (int)(len > 40 ? 40 : len),
+					       item);
+		if (count == max)
+			return err_set(err, -EINVAL,
+				       "knob sweep %s: more than %u values",
+				       name, max);
+		if (used + len + 1 > blen)
+			return err_set(
+			    err, -EINVAL,
+			    "knob sweep %s: values longer than %zu bytes", name,
+			    blen);
+		memcpy(buf + used, item, len);
+		buf[used + len] = '\0';
+		values[count++] = buf + used;
+		used += len + 1;
+		if (!end)
+			break;
+		p = end;
+	}
+	*n = count;
+	return 0;
+}
+
+/* The noise of point i: its own figure, else noise_pct of its rate. */
+static double sweep_noise(const double *rate, const double *noise, unsigned i,
+			  double noise_pct)
+{
+	if (noise && noise[i] > 0 && isfinite(noise[i]))
+		return noise[i];
+	return fabs(rate[i]) * noise_pct / 100;
+}
+
+/*
+ * A point is measured against the straight line through its nearest
+ * measured neighbours (by index; a NAN point is skipped, never taken as
+ * 0), or against its one neighbour at an end.  The expected value's
+ * noise is that line's: (1-w)^2 s_l^2 + w^2 s_r^2.  A step down (seed
+ * 000's rate stayed low past 3MSS+1) flags its first low point; a dip
+ * flags its bottom.
+ */
+unsigned sweep_cliffs(const double *rate, const double *noise, unsigned n,
+		      double noise_pct, double k, double min_drop_pct,
+		      bool *cliff)
+{
+	unsigned i, found = 0;
+
+	if (!rate || !cliff)
+		return 0;
+	for (i = 0; i < n; i++)
+		cliff[i] = false;
+	for (i = 0; i < n; i++) {
+		double expect, var, s, drop;
+		long l, r;
+
+		if (!isfinite(rate[i]))
+			continue;
+		for (l = (long)i - 1; l >= 0 && !isfinite(rate[l]); l--)
+			;
+		for (r = (long)i + 1; r < (long)n && !isfinite(rate[r]); r++)
+			;
+		if (l >= 0 && r < (long)n) {
+			double w = (double)((long)i - l) / (double)(r - l);
+			double sl =
+			    sweep_noise(rate, noise, (unsigned)l, noise_pct);
+			double sr =
+			    sweep_noise(rate, noise, (unsigned)r, noise_pct);
+
+			expect = rate[l] + w * (rate[r] - rate[l]);
+			var = (1 - w) * (1 - w) * sl * sl + w * w * sr * sr;
+		} else if (l >= 0 || r < (long)n) {
+			unsigned j = (unsigned)(l >= 0 ? l : r);
+			double sj = sweep_noise(rate, noise, j, noise_pct);
+
+			expect = rate[j];
+			var = sj * sj;
+		} else {
+			continue;
+		}
+		s = sweep_noise(rate, noise, i, noise_pct);
+		drop = expect - rate[i];
+		if (expect > 0 && drop > k * sqrt(s * s + var) &&
+		    100 * drop / expect > min_drop_pct) {
+			cliff[i] = true;
+			found++;
+		}
+	}
+	return found;
+}

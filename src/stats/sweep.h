@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* sweep.h - the points of the seeds' sweeps, knob value lists, and cliffs in a curve. */
+#ifndef TT_SWEEP_H
+#define TT_SWEEP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/util.h"
+
+#define SWEEP_MAX_POINTS 256
+
+/*
+ * Seed 000's packet_byte_script: 1, 2, 4, ... (powers of two) below the
+ * MSS, then MSS, MSS+1, 2MSS, 2MSS+1, 3MSS, 3MSS+1.  Returns the count
+ * (<= max) written to out, or -EINVAL for mss 0.
+ */
+int sweep_sizes(uint32_t mss, uint32_t *out, unsigned max);
+
+/* A list of unsigned integers "0,1,2,4,16" (sizes may carry K/M/G). -EINVAL with err. */
+int sweep_parse_list(const char *s, uint64_t *out, unsigned max, unsigned *n, char *err);
+
+/*
+ * "rx-usecs=0,3,15,45,100": the knob name and its values as text.
+ * values point into buf (at most max).  -EINVAL with "what: accepted" in err.
+ */
+int sweep_parse_knob(const char *spec, char *name, size_t nlen, char *buf, size_t blen,
+		     const char **values, unsigned max, unsigned *n, char *err);
+
+/*
+ * Cliffs in a curve: rate[i] with its run-to-run noise noise[i] (a
+ * standard deviation or a confidence half-width; 0 when unknown, then
+ * noise_pct of the rate is used).  Point i is a cliff when its rate falls
+ * below what its neighbours on both sides (or the one side at an end)
+ * would have it by more than k times the combined noise and by more than
+ * min_drop_pct percent -- seed 000's 70 % drop at 3MSS+1.  cliff[i] is
+ * set; returns the number of cliffs.
+ */
+unsigned sweep_cliffs(const double *rate, const double *noise, unsigned n,
+		      double noise_pct, double k, double min_drop_pct, bool *cliff);
+
+#endif

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* store.h - run history in SQLite: parameters, knobs, results, series, histograms, baselines, sweeps. */
+#ifndef TT_STORE_H
+#define TT_STORE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/util.h"
+
+/*
+ * The schema is versioned with PRAGMA user_version and migrated forward on
+ * open, in one transaction per step; version 1 is the first schema (runs
+ * only), version 2 adds sweeps and baselines (docs/store.md).  The
+ * database is in WAL mode with a busy timeout, so two tunetop processes
+ * writing at once both succeed.
+ */
+#define STORE_SCHEMA_VERSION 2
+
+struct store;
+
+/*
+ * The default database: $TUNETOP_DB if set, else $XDG_DATA_HOME/tunetop/
+ * runs.db, else ~/.local/share/tunetop/runs.db (the directory is made,
+ * mode 0700).  Returns buf, or NULL with errno set when there is no HOME,
+ * the path does not fit or the directory cannot be made.
+ */
+const char *store_default_path(char *buf, size_t len);
+
+/*
+ * Open (creating it if missing) and migrate the database at path (NULL:
+ * the default).  Errors name the file and what is wrong, one line:
+ * "runs.db: database is locked (another tunetop holds it for more than 5 s)",
+ * "runs.db: not a tunetop database (file is not a database)",
+ * "runs.db: schema version 9 is newer than this tunetop's (2)",
+ * "runs.db: disk full (database or disk is full)".  0 or -errno.
+ */
+int store_open(struct store **sp, const char *path, char *err);
+void store_close(struct store *s);
+/* The path the store was opened at. */
+const char *store_path(const struct store *s);
+
+/* One run as stored.  The json members are owned by the struct. */
+struct store_run {
+	int64_t id;			/* set by store_add */
+	double time;			/* wall clock of the run's start, seconds */
+	char test[16];			/* "TCP_RR" */
+	char target[160];		/* "lab: tunetop-123 (veth, MTU 1500, ...)" */
+	char source[16];		/* "run", "dashboard", "sweep", "ab" */
+	int64_t sweep_id;		/* the sweep or A/B it belongs to; 0 none */
+	char point[64];			/* its point: "size=4345", "rx-usecs=15", "a", "b"; "" */
+	bool baseline;			/* the baseline of its test and parameters */
+	bool failed;
+	double throughput;		/* trans/s or 10^6 bits/s; NAN n/a */
+	char units[16];			/* "Trans/s" or "10^6bits/s" */
+	double p50_us, p99_us;		/* NAN n/a */
+	double lcpu, rcpu;		/* CPU utilisation %, NAN n/a */
+	double lsd, rsd;		/* service demand, NAN n/a */
+	json_t *params;			/* params_to_json() of the test */
+	json_t *result;			/* the whole `tunetop run --json` document; NULL in lists */
+	json_t *series;			/* {"t": [...], "rate": [...], "p50_us": [...], ...}; NULL none or in lists */
+};
+
+/*
+ * The per-tick series a run keeps (store_run.series): one JSON array per
+ * figure, in this order, null where a tick has no value.
+ */
+enum store_series {
+	SS_T, SS_RATE, SS_P50, SS_P99, SS_SNDBUF_L, SS_RCVBUF_L, SS_SNDBUF_R, SS_RCVBUF_R,
+	SS_CWND_L, SS_CWND_R, STORE_NSERIES
+};
+extern const char *const store_series_names[STORE_NSERIES];
+/* An empty series object; NULL when out of memory. */
+json_t *store_series_new(void);
+/* One tick: v[SS_*], NAN (or infinite) stored as null. */
+void store_series_append(json_t *series, const double v[STORE_NSERIES]);
+
+/* Zero r (NAN figures, NULL json). */
+void store_run_init(struct store_run *r);
+void store_run_free(struct store_run *r);
+
+/*
+ * The key of a run's "test and parameters" for baselines: the test and
+ * its params without duration, sample_ms, capture and CPU pinning, as
+ * compact JSON with sorted keys.  A new string (free it), NULL on ENOMEM.
+ */
+char *store_params_key(const char *test, const json_t *params);
+
+/* Add r (r->params and r->result required); sets r->id.  0 or -errno. */
+int store_add(struct store *s, struct store_run *r, char *err);
+/* One run, whole.  -ENOENT with "run 12: no such run in PATH". */
+int store_get(struct store *s, int64_t id, struct store_run *out, char *err);
+/* Delete a run (and its series).  -ENOENT when there is none. */
+int store_rm(struct store *s, int64_t id, char *err);
+
+struct store_filter {
+	const char *test;		/* NULL: any */
+	int64_t sweep_id;		/* 0: any */
+	unsigned limit;			/* 0: all; else the newest limit */
+};
+/* Runs oldest first, without result and series (params kept).  *out malloc'ed. */
+int store_list(struct store *s, const struct store_filter *f, struct store_run **out,
+	       unsigned *n, char *err);
+
+/* Make id the baseline of its test and parameters (clearing any other). */
+int store_set_baseline(struct store *s, int64_t id, char *err);
+/* The baseline of the same test and parameters as run id: *base 0 when none. */
+int store_baseline_of(struct store *s, int64_t id, int64_t *base, char *err);
+
+/* A sweep or an A/B comparison: kind "size", "burst", "knob", "send-size", "ab". */
+int store_add_sweep(struct store *s, const char *kind, const json_t *spec, int64_t *id,
+		    char *err);
+/* Its kind and spec (a new reference). */
+int store_get_sweep(struct store *s, int64_t id, char *kind, size_t klen, json_t **spec,
+		    char *err);
+
+#endif
