@@ -8,6 +8,7 @@
 #include "stats/hist.h"
 #include "knobs/knob.h"
 #include "knobs/knobs.h"
+#include "knobs/txn.h"
 #include "lab/lab.h"
 #include "proto/msg.h"
 #include "core/params.h"

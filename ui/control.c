@@ -22,6 +22,7 @@ struct ctl {
 	struct session *s;		/* the run in flight */
 	struct model_run *r;
 	double t0;			/* monotonic start of the run */
+	struct knobs_txn *txn;		/* every knob the dashboard changes */
 };
 
 static double mono_secs(void)
@@ -190,6 +191,9 @@ int ctl_open(struct ui *u, struct cli_opts *o, char *err)
 		return err_set(err, -ENOMEM, "out of memory");
 	for (unsigned i = 0; i < u->nknobs; i++)
 		u->knobs[i].d = catalog_at(u->cat, i);
+	rc = knobs_txn_begin(&c->txn, "tunetop dashboard", 0, err);
+	if (rc)
+		return rc;
 	ctl_read_knobs(u);
 	for (unsigned i = 0; i < u->nknobs; i++)
 		for (int e = 0; e < END_N; e++)
@@ -211,6 +215,9 @@ void ctl_close(struct ui *u)
 		session_destroy(c->s);
 		c->s = NULL;
 	}
+	/* What was not put back stays journaled for `tunetop restore`. */
+	knobs_txn_keep(c->txn, err);
+	knobs_txn_free(c->txn);
 	if (c->own_lab)
 		lab_destroy(c->own_lab, err);
 	else if (c->o.so.lab)
@@ -438,7 +445,8 @@ int ui_knob_edit(struct ui *u, unsigned k, int e, const char *text)
 	struct ui_knob *kn = &u->knobs[k];
 	struct knob_value v, after;
 	struct knob_target t;
-	char err[ERR_MAX], before[KNOB_TEXT_MAX];
+	char err[ERR_MAX], before[KNOB_TEXT_MAX], found[KNOB_TEXT_MAX];
+	struct ctl *c = u->ctl;
 	int rc;
 
 	if (k >= u->nknobs || e < 0 || e >= END_N)
@@ -463,13 +471,14 @@ int ui_knob_edit(struct ui *u, unsigned k, int e, const char *text)
 	}
 	knob_target_of(u, e, &t);
 	snprintf(before, sizeof(before), "%s", kn->v[e].present ? kn->v[e].text : "n/a");
-	/* Back to the original: undo, so the journal forgets the change. */
-	if (kn->original[e][0] && !strcmp(v.text, kn->original[e]) && strcmp(before, v.text)) {
-		rc = knobs_undo(kn->d, &t, kn->original[e], err);
+	/* Back to the value found: undo, so the journal forgets the change. */
+	if (knobs_txn_has(c->txn, kn->d, &t, found, sizeof(found)) &&
+	    !strcmp(v.text, found) && strcmp(before, v.text)) {
+		rc = knobs_txn_undo_one(c->txn, kn->d, &t, err);
 		if (!rc)
 			rc = knobs_get(kn->d, &t, &after, err);
 	} else {
-		rc = knobs_set(kn->d, &t, v.text, &after, err);
+		rc = knobs_txn_set(c->txn, kn->d, &t, v.text, NULL, &after, err);
 	}
 	if (rc) {
 		ui_status(u, STY_WARN, 15, "%s", err);
@@ -511,33 +520,40 @@ void ui_knob_unpend(struct ui *u, unsigned k, int e)
 	}
 }
 
+/* Count and name what ctl_undo_all put back or could not. */
+struct undo_tally {
+	struct ui *u;
+	unsigned done, failed;
+};
+
+static void undo_cb(const struct knob_def *d, const struct knob_target *t,
+		    const char *was, const char *found, int rc, const char *err, void *arg)
+{
+	struct undo_tally *n = arg;
+
+	(void)t;
+	(void)was;
+	(void)found;
+	if (rc) {
+		n->failed++;
+		ui_status(n->u, STY_WARN, 15, "%s: %s (tunetop restore will retry)", d->name, err);
+	} else {
+		n->done++;
+	}
+}
+
 int ctl_undo_all(struct ui *u)
 {
-	char err[ERR_MAX];
-	unsigned done = 0, failed = 0;
+	struct undo_tally n = { .u = u };
 
 	for (unsigned i = 0; i < u->nknobs; i++)
-		for (int e = 0; e < END_N; e++) {
-			struct ui_knob *kn = &u->knobs[i];
-			struct knob_target t;
-
+		for (int e = 0; e < END_N; e++)
 			ui_knob_unpend(u, i, e);
-			if (!kn->v[e].present || !kn->original[e][0] ||
-			    !strcmp(kn->v[e].text, kn->original[e]))
-				continue;
-			knob_target_of(u, e, &t);
-			if (knobs_undo(kn->d, &t, kn->original[e], err)) {
-				failed++;
-				ui_status(u, STY_WARN, 15, "%s: %s (tunetop restore will retry)",
-					  kn->d->name, err);
-			} else {
-				done++;
-			}
-		}
+	knobs_txn_undo(((struct ctl *)u->ctl)->txn, undo_cb, &n);
 	ctl_read_knobs(u);
-	if (!failed)
-		ui_status(u, STY_GOOD, 5, "%u knob value%s put back", done, done == 1 ? "" : "s");
-	return failed ? -EIO : 0;
+	if (!n.failed)
+		ui_status(u, STY_GOOD, 5, "%u knob value%s put back", n.done, n.done == 1 ? "" : "s");
+	return n.failed ? -EIO : 0;
 }
 
 int ctl_set_test(struct ui *u, const char *args, char *err)

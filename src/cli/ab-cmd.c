@@ -16,6 +16,7 @@
 #include "stats/abstat.h"
 #include "knobs/catalog.h"
 #include "knobs/knobs.h"
+#include "knobs/txn.h"
 #include "lab/lab.h"
 #include "options.h"
 #include "run.h"
@@ -375,47 +376,36 @@ static int ab_apply(struct ab_state *st, int s, char *err)
 
 		if (!strcmp(want, k->now))
 			continue;
-		rc = knobs_set(k->d, &k->t, want, &after, e);
-		if (rc) {
-			struct knob_value cur;
-			char e2[ERR_MAX];
-
-			/* Refused, or changed to something else: put back only
-			 * what may have changed. */
-			if (knobs_get(k->d, &k->t, &cur, e2) || !cur.present ||
-			    strcmp(cur.text, k->now))
-				k->touched = true;
+		rc = knobs_txn_set(st->txn, k->d, &k->t, want, NULL, &after, e);
+		if (rc)
 			return err_set(err, rc, "%s: set %s on %s to %s: %s", side_names[s],
 				       k->d->name, knobs_side_name(&k->t), want, e);
-		}
-		k->touched = true;
 		snprintf(k->now, sizeof(k->now), "%s", after.present ? after.text : want);
 	}
 	return 0;
 }
 
+/* Say what ab_restore did with one knob. */
+static void ab_undo_cb(const struct knob_def *d, const struct knob_target *t,
+		       const char *was, const char *found, int rc, const char *err, void *arg)
+{
+	FILE *f = arg;
+
+	(void)was;
+	if (rc)
+		fprintf(stderr, "tunetop ab: could not put back %s (%s) to %s: %s (tunetop restore will retry)\n",
+			d->name, knobs_side_name(t), found, err);
+	else if (f)
+		fprintf(f, "Knob %s on %s put back to %s\n", d->name, knobs_side_name(t), found);
+}
+
 /* Put back every knob a side changed, newest first; 0, or 1 when one failed. */
 static int ab_restore(struct ab_state *st, FILE *f)
 {
-	int rc = 0;
+	int rc = knobs_txn_undo(st->txn, ab_undo_cb, f) ? 1 : 0;
 
-	for (unsigned i = st->nknobs; i--;) {
-		struct ab_knob *k = &st->knob[i];
-		char e[ERR_MAX];
-
-		if (!k->touched)
-			continue;
-		if (knobs_undo(k->d, &k->t, k->original, e)) {
-			fprintf(stderr, "tunetop ab: could not put back %s (%s) to %s: %s (tunetop restore will retry)\n",
-				k->d->name, knobs_side_name(&k->t), k->original, e);
-			rc = 1;
-			continue;
-		}
-		snprintf(k->now, sizeof(k->now), "%s", k->original);
-		if (f)
-			fprintf(f, "Knob %s on %s put back to %s\n", k->d->name,
-				knobs_side_name(&k->t), k->original);
-	}
+	for (unsigned i = 0; i < st->nknobs; i++)
+		memcpy(st->knob[i].now, st->knob[i].original, sizeof(st->knob[i].now));
 	return rc;
 }
 
@@ -696,9 +686,15 @@ int ab_main(int argc, char **argv)
 		catalog_free(cat);
 		return 1;
 	}
+	if (run_txn_begin(&c, "tunetop ab", &st.txn)) {
+		run_ctx_close(&c);
+		catalog_free(cat);
+		return 1;
+	}
 	ret = ab_originals(&st, err);
 	if (ret) {
 		fprintf(stderr, "tunetop ab: %s\n", err);
+		knobs_txn_free(st.txn);
 		run_ctx_close(&c);
 		catalog_free(cat);
 		return ret;
@@ -726,6 +722,8 @@ int ab_main(int argc, char **argv)
 	/* Put back before reporting, whatever happened. */
 	ab_take_signals(&c);
 	st.restore_failed = ab_restore(&st, prog) != 0;
+	knobs_txn_free(st.txn);
+	st.txn = NULL;
 	ab_compare_all(&st);
 	if (st.interrupted)
 		fprintf(prog, "Interrupted: %u of %u pairs measured\n", st.pairs_done, st.pairs);

@@ -40,7 +40,6 @@ struct ab_knob {
 	char original[KNOB_TEXT_MAX];
 	const char *val[2];		/* A's, B's value; NULL: the original */
 	char now[KNOB_TEXT_MAX];	/* the value it was last set to */
-	bool touched;			/* knobs_set was tried on it */
 };
 
 /* The figures the comparison covers, in the order of the table. */
@@ -69,6 +68,7 @@ struct ab_state {
 	double alpha;
 	struct ab_knob knob[AB_MAX_KNOBS];
 	unsigned nknobs;
+	struct knobs_txn *txn;		/* every knob a side changes */
 	struct ab_run run[2 * AB_MAX_PAIRS];
 	unsigned nruns;
 	unsigned pairs_done;		/* pairs with both runs counted */

@@ -16,6 +16,7 @@
 #include "knobs-cmd.h"
 #include "knobs/knobs-remote.h"
 #include "knobs/knobs.h"
+#include "knobs/txn.h"
 #include "lab/lab.h"
 #include "core/util.h"
 
@@ -284,6 +285,7 @@ static int knobs_get_cmd(const struct catalog *c, struct knobs_opts *o)
 
 static int knobs_set_cmd(const struct catalog *c, struct knobs_opts *o)
 {
+	struct knobs_txn *x;
 	char err[ERR_MAX], before[KNOB_TEXT_MAX + 112];
 	int rc = 0;
 
@@ -321,6 +323,11 @@ static int knobs_set_cmd(const struct catalog *c, struct knobs_opts *o)
 	}
 	if (rc)
 		return rc;
+	/* A transaction kept at once: the originals stay journaled for restore. */
+	if (knobs_txn_begin(&x, "tunetop knobs set", 0, err)) {
+		fprintf(stderr, "tunetop knobs set: %s\n", err);
+		return 1;
+	}
 	for (int i = 0; i < o->nargs; i++) {
 		char *eq = strchr(o->args[i], '=');
 		const struct knob_def *d;
@@ -333,7 +340,7 @@ static int knobs_set_cmd(const struct catalog *c, struct knobs_opts *o)
 			value_show(&cur, before, sizeof(before));
 		else
 			snprintf(before, sizeof(before), "?");
-		if (knobs_set(d, &o->t, eq + 1, &after, err)) {
+		if (knobs_txn_set(x, d, &o->t, eq + 1, NULL, &after, err)) {
 			size_t nl = strlen(d->name);
 
 			/* Errors mostly name the knob already. */
@@ -346,6 +353,11 @@ static int knobs_set_cmd(const struct catalog *c, struct knobs_opts *o)
 		}
 		printf("%s: %s -> %s\n", d->name, before, after.text);
 	}
+	if (knobs_txn_keep(x, err)) {
+		fprintf(stderr, "tunetop knobs set: %s\n", err);
+		rc = 1;
+	}
+	knobs_txn_free(x);
 	return rc;
 }
 

@@ -23,7 +23,7 @@
 #define TYPES_HINT "TCP_RR, TCP_CRR, TCP_STREAM, TCP_MAERTS, UDP_RR, UDP_STREAM"
 #define ALL_OPTS_HINT "-t -H -p -4 -6 -l -T -c -C -D -i -I -P -w -h " \
 	"--json --json-stream --sample-ms --connect-timeout --lab --loopback " \
-	"--mtu --rate --set --keep --capture --db --no-db; after --: " \
+	"--mtu --rate --set --keep --wait --capture --db --no-db; after --: " \
 	"-r -b -D -m -M -s -S -n -o -O -k -h"
 
 /* A sample tick no shorter or longer than this (params_validate agrees). */
@@ -594,6 +594,10 @@ static int long_opt(struct parse_state *st, int argc, char **argv, int *i)
 		st->o->keep = true;
 		return 0;
 	}
+	if (len == 6 && !strncmp(a, "--wait", len) && !eq) {
+		st->o->wait = true;
+		return 0;
+	}
 	if (len == 10 && !strncmp(a, "--loopback", len) && !eq) {
 		st->o->loopback = true;
 		return 0;
@@ -803,6 +807,8 @@ void options_usage(FILE *f)
 "  --set [local:|remote:]NAME=VALUE  change a knob for this run (lab sides\n"
 "                 a/b, or this host); put back when the run ends\n"
 "  --keep         leave the --set knobs changed after the run\n"
+"  --wait         wait for a knob another tunetop run holds instead of\n"
+"                 refusing it (^C gives up)\n"
 "  --capture[=on|auto|off]  count TCP segment sizes on both ends with\n"
 "                 libpcap (needs CAP_NET_RAW); auto: where allowed\n"
 "  -w FILE        write the local end's capture to FILE (pcap; implies\n"

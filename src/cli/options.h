@@ -41,6 +41,7 @@ struct cli_opts {
 	unsigned nset;			/* --set [local:|remote:]NAME=VALUE */
 	char set[32][160];
 	bool keep;			/* --keep: leave --set knobs changed */
+	bool wait;			/* --wait: wait for a knob another run holds */
 	char capture_file[4096];	/* -w FILE; so.capture_file points here */
 	char db_path[4096];		/* --db PATH; "" = the default */
 	bool no_db;			/* --no-db: do not store the run */

@@ -18,6 +18,7 @@
 #include "run.h"
 #include "lab-cmd.h"
 #include "knobs/knobs.h"
+#include "knobs/txn.h"
 #include "lab/lab.h"
 #include "proto/msg.h"
 #include "session/session.h"
@@ -180,86 +181,108 @@ void run_knob_target(const struct cli_opts *o, bool remote, struct knob_target *
 	}
 }
 
-/* Put back what --set changed, newest first; each failure is named. */
-int run_undo_knobs(struct run_change *ch, unsigned n)
+/* Report one knob put back (or not) by run_undo_knobs. */
+static void run_undo_cb(const struct knob_def *d, const struct knob_target *t,
+			const char *was, const char *found, int rc, const char *err, void *arg)
 {
-	char err[ERR_MAX];
-	int rc = 0;
+	const char *who = arg;
 
-	while (n--) {
-		if (knobs_undo(ch[n].d, &ch[n].t, ch[n].original, err)) {
-			fprintf(stderr, "tunetop run: could not put back %s (%s): %s (tunetop restore will retry)\n",
-				ch[n].d->name, knobs_side_name(&ch[n].t), err);
-			rc = 1;
-		}
-	}
-	return rc;
+	(void)was;
+	if (rc)
+		fprintf(stderr, "%s: could not put back %s (%s) to %s: %s (tunetop restore will retry)\n",
+			who, d->name, knobs_side_name(t), found, err);
 }
 
-/*
- * --set [local:|remote:]NAME=VALUE: every value is checked against the
- * catalog first, then each knob is journaled, set and read back on its
- * end (the lab's side a or b, or this host); 0, or the exit status.
- */
-static int run_set_knobs(const struct cli_opts *o, struct catalog *cat,
-			 struct run_change *ch, unsigned *nch, bool human)
+int run_undo_knobs(struct knobs_txn *x, const char *who)
+{
+	return knobs_txn_undo(x, run_undo_cb, (void *)who) ? 1 : 0;
+}
+
+/* Whether a signal is waiting on the signalfd (a ^C while --wait waits). */
+static int run_txn_cancel_cb(void *arg)
+{
+	struct run_ctx *c = arg;
+	struct pollfd pfd = { .fd = c->sfd, .events = POLLIN };
+
+	return c->sfd >= 0 && poll(&pfd, 1, 0) > 0;
+}
+
+int run_txn_begin(struct run_ctx *c, const char *who, struct knobs_txn **x)
 {
 	char err[ERR_MAX];
 
-	*nch = 0;
-	for (int pass = 0; pass < 2; pass++) {
-		for (unsigned i = 0; i < o->nset; i++) {
-			char spec[160], *name = spec, *val;
-			bool remote = false;
-			const struct knob_def *d;
-			struct knob_value v, cur, after;
-			struct run_change *c;
+	if (knobs_txn_begin(x, who, c->o->wait ? KNOBS_TXN_WAIT : 0, err)) {
+		fprintf(stderr, "%s: %s\n", who, err);
+		return 1;
+	}
+	knobs_txn_set_cancel(*x, run_txn_cancel_cb, c);
+	return 0;
+}
 
-			snprintf(spec, sizeof(spec), "%s", o->set[i]);
-			if (!strncmp(spec, "remote:", 7)) {
-				remote = true;
-				name += 7;
-			} else if (!strncmp(spec, "local:", 6)) {
-				name += 6;
-			}
-			val = strchr(name, '=');
-			*val++ = '\0';
-			d = catalog_find(cat, name);
-			if (pass == 0) {
-				if (!d) {
-					fprintf(stderr, "tunetop run: --set %s: unknown knob; accepted: a name `tunetop knobs list` shows\n", name);
-					return 2;
-				}
-				if (knob_parse_value(d, val, &v, err)) {
-					fprintf(stderr, "tunetop run: --set: %s\n", err);
-					return 2;
-				}
-				if (remote && o->so.host) {
-					fprintf(stderr, "tunetop run: --set remote:%s with -H: not yet; accepted: local: knobs, or tunetop knobs set --side remote\n", name);
-					return 2;
-				}
-				continue;
-			}
-			c = &ch[*nch];
-			memset(c, 0, sizeof(*c));
-			c->d = d;
-			run_knob_target(o, remote, &c->t);
-			if (knobs_get(d, &c->t, &cur, err) || !cur.present) {
-				fprintf(stderr, "tunetop run: --set %s: %s\n", name, cur.present ? err : cur.reason);
-				run_undo_knobs(ch, *nch);
-				return 1;
-			}
-			snprintf(c->original, sizeof(c->original), "%s", cur.text);
-			if (knobs_set(d, &c->t, val, &after, err)) {
-				fprintf(stderr, "tunetop run: --set %s: %s\n", name, err);
-				run_undo_knobs(ch, *nch);
-				return 1;
-			}
-			(*nch)++;
-			if (human)
-				printf("Knob %s on %s: %s -> %s\n", d->name, knobs_side_name(&c->t),
-				       cur.text, after.text);
+/* "[local:|remote:]NAME=VALUE" split: name and value in spec, remote set. */
+static void run_split_set(char *spec, char **name, char **val, bool *remote)
+{
+	*name = spec;
+	*remote = false;
+	if (!strncmp(spec, "remote:", 7)) {
+		*remote = true;
+		*name += 7;
+	} else if (!strncmp(spec, "local:", 6)) {
+		*name += 6;
+	}
+	*val = strchr(*name, '=');
+	*(*val)++ = '\0';
+}
+
+int run_set_knobs(const struct cli_opts *o, const struct catalog *cat, struct knobs_txn *x,
+		  const char *who, const char *note, bool human)
+{
+	char err[ERR_MAX];
+
+	/* Every value is checked before any knob changes. */
+	for (unsigned i = 0; i < o->nset; i++) {
+		char spec[160], *name, *val;
+		const struct knob_def *d;
+		struct knob_value v;
+		bool remote;
+
+		snprintf(spec, sizeof(spec), "%s", o->set[i]);
+		run_split_set(spec, &name, &val, &remote);
+		d = catalog_find(cat, name);
+		if (!d) {
+			fprintf(stderr, "%s: --set %s: unknown knob; accepted: a name `tunetop knobs list` shows\n",
+				who, name);
+			return 2;
 		}
+		if (knob_parse_value(d, val, &v, err)) {
+			fprintf(stderr, "%s: --set: %s\n", who, err);
+			return 2;
+		}
+		if (remote && o->so.host) {
+			fprintf(stderr, "%s: --set remote:%s with -H: not yet; accepted: local: knobs, or tunetop knobs set --side remote\n",
+				who, name);
+			return 2;
+		}
+	}
+	for (unsigned i = 0; i < o->nset; i++) {
+		char spec[160], *name, *val;
+		const struct knob_def *d;
+		struct knob_value cur, after;
+		struct knob_target t;
+		bool remote;
+
+		snprintf(spec, sizeof(spec), "%s", o->set[i]);
+		run_split_set(spec, &name, &val, &remote);
+		d = catalog_find(cat, name);
+		run_knob_target(o, remote, &t);
+		if (knobs_txn_set(x, d, &t, val, &cur, &after, err)) {
+			fprintf(stderr, "%s: --set %s: %s\n", who, name, err);
+			run_undo_knobs(x, who);
+			return 1;
+		}
+		if (human)
+			printf("Knob %s on %s: %s -> %s%s\n", d->name, knobs_side_name(&t),
+			       cur.text, after.text, note ? note : "");
 	}
 	return 0;
 }
@@ -432,11 +455,10 @@ int run_main(int argc, char **argv)
 {
 	static struct cli_opts o;
 	static struct run_summary sum;
-	static struct run_change changes[32];
+	struct knobs_txn *txn = NULL;
 	struct run_ctx c;
 	struct catalog *cat = NULL;
 	char err[ERR_MAX] = "";
-	unsigned nchanges = 0;
 	int ret;
 
 	ret = options_parse(argc, argv, &o, err);
@@ -454,9 +476,12 @@ int run_main(int argc, char **argv)
 			fprintf(stderr, "tunetop run: %s\n", err);
 			ret = 1;
 		} else {
-			ret = run_set_knobs(&o, cat, changes, &nchanges, o.fmt == OUT_HUMAN);
+			ret = run_txn_begin(&c, "tunetop run", &txn);
 		}
+		if (!ret)
+			ret = run_set_knobs(&o, cat, txn, "tunetop run", NULL, o.fmt == OUT_HUMAN);
 		if (ret) {
+			knobs_txn_free(txn);
 			catalog_free(cat);
 			run_ctx_close(&c);
 			return ret;
@@ -474,10 +499,17 @@ int run_main(int argc, char **argv)
 		run_store(&c, &sum, "run", 0, NULL, NULL, NULL);
 	run_summary_free(&sum);
 	/* A clean exit puts back what --set changed, unless --keep. */
-	if (nchanges && !o.keep && run_undo_knobs(changes, nchanges))
+	if (knobs_txn_count(txn) && o.keep) {
+		if (knobs_txn_keep(txn, err)) {
+			fprintf(stderr, "tunetop run: --keep: %s\n", err);
+			ret = 1;
+		} else if (o.fmt == OUT_HUMAN) {
+			printf("Knobs changed with --set are kept (--keep): tunetop knobs restore puts them back\n");
+		}
+	} else if (run_undo_knobs(txn, "tunetop run")) {
 		ret = 1;
-	else if (nchanges && o.keep && o.fmt == OUT_HUMAN)
-		printf("Knobs changed with --set are kept (--keep): tunetop knobs restore puts them back\n");
+	}
+	knobs_txn_free(txn);
 	catalog_free(cat);
 	run_ctx_close(&c);
 	if (c.signals >= 2)

@@ -10,6 +10,9 @@
 #include "session/session.h"
 #include "stats/stats.h"
 
+struct knobs_txn;
+struct catalog;
+
 struct cli_opts;
 
 /* What `tunetop run` reports: the last iteration's figures and, with -i,
@@ -70,14 +73,28 @@ struct knob_def;
 struct run_change {
 	const struct knob_def *d;
 	struct knob_target t;
-	char original[KNOB_TEXT_MAX];
+	char original[KNOB_TEXT_MAX];	/* its value before the command */
 };
 /* Where a knob of the local or remote end lives for o's target: the lab's
  * side a or b, or this host (lo for loopback, the default route's device
  * with -H). */
 void run_knob_target(const struct cli_opts *o, bool remote, struct knob_target *t);
-/* Put back ch[0..n-1], newest first, each failure named on stderr; 0 or 1. */
-int run_undo_knobs(struct run_change *ch, unsigned n);
+/*
+ * A knob transaction for a CLI command named who: it waits for a knob
+ * another run holds with --wait, until a signal arrives on c's signalfd.
+ * 0, or 1 printed.
+ */
+int run_txn_begin(struct run_ctx *c, const char *who, struct knobs_txn **x);
+/*
+ * --set [local:|remote:]NAME=VALUE: every value is checked against the
+ * catalog first, then each knob changes through x on its end (the lab's
+ * side a or b, or this host), printed with note when human.  0, or the
+ * exit status (what changed is put back).
+ */
+int run_set_knobs(const struct cli_opts *o, const struct catalog *cat, struct knobs_txn *x,
+		  const char *who, const char *note, bool human);
+/* Put back what x changed, newest first, naming each failure; 0, or 1. */
+int run_undo_knobs(struct knobs_txn *x, const char *who);
 
 /* Run the test as the options say and print it; returns the exit status. */
 int run_main(int argc, char **argv);

@@ -14,6 +14,7 @@
 
 #include "knobs/catalog.h"
 #include "knobs/knobs.h"
+#include "knobs/txn.h"
 #include "lab/lab.h"
 #include "options.h"
 #include "core/params.h"
@@ -470,12 +471,6 @@ static void sweep_take_signals(struct run_ctx *c)
 		c->signals++;
 }
 
-/* Journal, set and read back one knob for the sweep; 0 or -errno with err. */
-static int sweep_set(struct run_change *ch, const char *val, char *err)
-{
-	return knobs_set(ch->d, &ch->t, val, NULL, err);
-}
-
 /* Read where a knob lives and its value before the sweep.  0, or 1 printed. */
 static int sweep_read_original(struct sweep *sw, struct run_change *ch,
 			       const struct knob_def *d, bool remote)
@@ -495,57 +490,23 @@ static int sweep_read_original(struct sweep *sw, struct run_change *ch,
 	return 0;
 }
 
-/* Put back ch, naming a failure; true when it failed. */
-static bool sweep_undo(struct run_change *ch)
-{
-	char err[ERR_MAX];
-
-	if (!knobs_undo(ch->d, &ch->t, ch->original, err))
-		return false;
-	fprintf(stderr, WHO ": could not put back %s (%s) to %s: %s (tunetop restore will retry)\n",
-		ch->d->name, knobs_side_name(&ch->t), ch->original, err);
-	return true;
-}
-
-/* Put back the swept knobs, then --set's, newest first. */
+/* Put back every knob the sweep changed (--set too), newest first. */
 static void sweep_restore(struct sweep *sw)
 {
-	for (unsigned j = sw->nknobs; j--;)
-		if (sw->knob[j].touched && sweep_undo(&sw->knob[j].ch))
-			sw->restore_failed = true;
-	while (sw->nset)
-		if (sweep_undo(&sw->set[--sw->nset]))
-			sw->restore_failed = true;
+	if (run_undo_knobs(sw->txn, WHO))
+		sw->restore_failed = true;
 }
 
 /* Read the originals of the swept knobs and apply --set.  0, or 1 printed. */
 static int sweep_knobs_begin(struct sweep *sw)
 {
-	char err[ERR_MAX];
-
+	if (run_txn_begin(&sw->c, WHO, &sw->txn))
+		return 1;
 	for (unsigned j = 0; j < sw->nknobs; j++)
 		if (sweep_read_original(sw, &sw->knob[j].ch, sw->knob[j].d, sw->knob[j].remote))
 			return 1;
-	for (unsigned i = 0; i < sw->o.nset; i++) {
-		char spec[160], *val;
-		bool remote;
-		struct run_change *ch = &sw->set[sw->nset];
-
-		snprintf(spec, sizeof(spec), "%s", sweep_side(sw->o.set[i], &remote));
-		val = strchr(spec, '=');
-		*val++ = '\0';
-		if (sweep_read_original(sw, ch, catalog_find(sw->cat, spec), remote))
-			return 1;
-		if (sweep_set(ch, val, err)) {
-			fprintf(stderr, WHO ": --set %s: %s\n", sw->o.set[i], err);
-			return 1;
-		}
-		sw->nset++;
-		if (sw->o.fmt == OUT_HUMAN)
-			printf("Knob %s on %s: %s -> %s (--set, for the whole sweep)\n", ch->d->name,
-			       knobs_side_name(&ch->t), ch->original, val);
-	}
-	return 0;
+	return run_set_knobs(&sw->o, sw->cat, sw->txn, WHO, " (--set, for the whole sweep)",
+			     sw->o.fmt == OUT_HUMAN) ? 1 : 0;
 }
 
 /* Make point p's setting: its test parameter or its knob values.  0 or -errno with err. */
@@ -572,8 +533,8 @@ static int sweep_apply(struct sweep *sw, const struct sweep_point *p, char *err)
 			char why[ERR_MAX];
 			int ret;
 
-			k->touched = true;
-			ret = sweep_set(&k->ch, k->values[p->ki[j]], why);
+			ret = knobs_txn_set(sw->txn, k->d, &k->ch.t, k->values[p->ki[j]], NULL,
+					    NULL, why);
 			if (ret)
 				return err_set(err, ret, "set %s on %s: %s", k->d->name,
 					       knobs_side_name(&k->ch.t), why);
@@ -720,6 +681,7 @@ static int sweep_run(struct sweep *sw)
 			 sw->o.so.why ? sw->o.so.why : "embedded server");
 	if (sweep_knobs_begin(sw)) {
 		sweep_restore(sw);
+		knobs_txn_free(sw->txn);
 		run_ctx_close(&sw->c);
 		return 1;
 	}
@@ -747,6 +709,8 @@ static int sweep_run(struct sweep *sw)
 	if (sw->c.signals)
 		sw->interrupted = true;
 	sweep_restore(sw);
+	knobs_txn_free(sw->txn);
+	sw->txn = NULL;
 	sweep_out_mark_cliffs(sw);
 	if (sw->o.fmt == OUT_JSON)
 		sweep_out_json(sw);

@@ -28,8 +28,7 @@ struct sweep_knob {
 	char buf[2048];
 	const char *values[SWEEP_MAX_POINTS];
 	unsigned n;
-	struct run_change ch;
-	bool touched;		/* knobs_set was tried: put it back at the end */
+	struct run_change ch;	/* where it lives, its value before the sweep */
 };
 
 /* One point: its setting, and the figures of its run once run. */
@@ -59,8 +58,7 @@ struct sweep {
 	struct run_ctx c;
 	bool ctx_open;
 	struct catalog *cat;
-	struct run_change set[32];	/* --set knobs, applied for the whole sweep */
-	unsigned nset;
+	struct knobs_txn *txn;		/* every knob the sweep changes (--set too) */
 	struct sweep_point pt[SWEEP_MAX_POINTS];
 	unsigned npt, nrun;
 	int64_t sweep_id;

@@ -19,6 +19,7 @@
 #include "knobs/catalog.h"
 #include "knobs/journal.h"
 #include "knobs/knobs.h"
+#include "knobs/txn.h"
 #include "proto/msg.h"
 #include "proto/proto.h"
 #include "session/sampler.h"
@@ -49,20 +50,9 @@ struct server {
 	struct srv_session *sessions;
 	unsigned nsessions;
 
-	/* Knobs changed by sessions, newest first, under knob_lock (which
-	 * also serialises every remote knob change and restore). */
+	/* Serialises every remote knob change and restore of this daemon;
+	 * which session holds a knob is the journal's (knobs/txn.h). */
 	pthread_mutex_t knob_lock;
-	struct srv_hold *holds;
-};
-
-/* One knob a session changed: put back to orig when the session ends. */
-struct srv_hold {
-	struct srv_session *owner;
-	const struct knob_def *d;
-	char dev[32];			/* "" unless a device-scope knob */
-	char orig[KNOB_TEXT_MAX];
-	bool journaled;			/* this session wrote the journal entry */
-	struct srv_hold *next;
 };
 
 struct srv_session {
@@ -84,6 +74,7 @@ struct srv_session {
 	/* knob control */
 	bool challenged, authed;
 	uint8_t challenge[AUTH_CHALLENGE_LEN];
+	struct knobs_txn *txn;		/* the knobs it holds, put back at its end */
 };
 
 /* One line to the server's log, if it has one. */
@@ -542,44 +533,14 @@ static int ss_auth_response(struct srv_session *ss, const json_t *body, char *er
 	return ss_send(ss, MSG_AUTH_OK, NULL, err);
 }
 
-/* The hold of d on dev, by any session; under knob_lock. */
-static struct srv_hold *srv_hold_find(struct server *srv, const struct knob_def *d,
-				      const char *dev)
-{
-	for (struct srv_hold *h = srv->holds; h; h = h->next)
-		if (h->d == d && !strcmp(h->dev, dev))
-			return h;
-	return NULL;
-}
-
-/* Whether the journal already holds an original for e's knob. */
-static bool journal_has(const struct journal_entry *e)
-{
-	struct journal_entry *a;
-	char dir[4096], jerr[ERR_MAX];
-	unsigned n;
-	bool found = false;
-
-	if (journal_dir(dir, sizeof(dir), jerr) || journal_load(dir, &a, &n, jerr))
-		return false;
-	for (unsigned i = 0; i < n && !found; i++)
-		found = !strcmp(a[i].side, e->side) && !strcmp(a[i].lab, e->lab) &&
-			!strcmp(a[i].dev, e->dev) && !strcmp(a[i].knob, e->knob);
-	free(a);
-	return found;
-}
-
 /* One setting of a KNOB_SET, under knob_lock. */
 static void ss_knob_set_one(struct srv_session *ss, const struct knob_target *t,
 			    const struct msg_knob_setting *st, struct msg_knob_outcome *o)
 {
 	struct server *srv = ss->srv;
 	const struct knob_def *d = catalog_find(srv->o.catalog, st->name);
-	struct journal_entry e = { .side = "local" };
 	struct knob_value before, after;
-	struct srv_hold *h;
-	char dev[32] = "";
-	bool had_entry;
+	const char *dev = d && d->scope == KNOB_SCOPE_DEVICE ? t->dev : "";
 
 	snprintf(o->name, sizeof(o->name), "%s", st->name);
 	if (!d) {
@@ -587,45 +548,24 @@ static void ss_knob_set_one(struct srv_session *ss, const struct knob_target *t,
 			 st->name);
 		return;
 	}
-	if (d->scope == KNOB_SCOPE_DEVICE)
-		snprintf(dev, sizeof(dev), "%s", t->dev);
-	h = srv_hold_find(srv, d, dev);
-	if (h && h->owner != ss) {
-		snprintf(o->error, sizeof(o->error), "%s: changed by another client (%s) right now; try again when it is done",
-			 d->name, h->owner->peer);
-		return;
+	if (!ss->txn) {
+		char who[128];
+
+		/* The journal keeps JOURNAL_WHO_MAX - 1 characters of it. */
+		snprintf(who, sizeof(who), "tunetopd session from %s", ss->peer);
+		if (knobs_txn_begin(&ss->txn, who, 0, o->error))
+			return;
 	}
-	if (knobs_get(d, t, &before, o->error))
-		return;
-	if (before.present)
-		snprintf(o->before, sizeof(o->before), "%s", before.text);
-	snprintf(e.dev, sizeof(e.dev), "%s", dev);
-	snprintf(e.knob, sizeof(e.knob), "%s", d->name);
-	had_entry = journal_has(&e);
-	if (knobs_set(d, t, st->value, &after, o->error)) {
+	if (knobs_txn_set(ss->txn, d, t, st->value, &before, &after, o->error)) {
 		srv_log(srv, "%s: refused %s=%s%s%s: %s", ss->peer, d->name, st->value,
 			*dev ? " on " : "", dev, o->error);
 		return;
 	}
 	o->ok = true;
+	snprintf(o->before, sizeof(o->before), "%s", before.text);
 	snprintf(o->after, sizeof(o->after), "%s", after.text);
-	srv_log(srv, "%s: set %s %s -> %s%s%s", ss->peer, d->name, o->before[0] ? o->before : "?",
-		after.text, *dev ? " on " : "", dev);
-	if (h || !before.present || knob_value_equal(d, &before, &after))
-		return;			/* already held, or nothing changed */
-	h = calloc(1, sizeof(*h));
-	if (!h) {
-		srv_log(srv, "%s: out of memory: %s stays %s (journaled: tunetop restore puts it back)",
-			ss->peer, d->name, after.text);
-		return;
-	}
-	h->owner = ss;
-	h->d = d;
-	snprintf(h->dev, sizeof(h->dev), "%s", dev);
-	snprintf(h->orig, sizeof(h->orig), "%s", before.text);
-	h->journaled = !had_entry;
-	h->next = srv->holds;
-	srv->holds = h;
+	srv_log(srv, "%s: set %s %s -> %s%s%s", ss->peer, d->name, before.text, after.text,
+		*dev ? " on " : "", dev);
 }
 
 /* KNOB_SET: only with knob control on and this session authenticated. */
@@ -667,46 +607,32 @@ out:
 	return ret;
 }
 
+/* Log what ss_knobs_restore did with one knob. */
+static void ss_undo_cb(const struct knob_def *d, const struct knob_target *t,
+		       const char *was, const char *found, int rc, const char *err, void *arg)
+{
+	struct srv_session *ss = arg;
+	const char *dev = d->scope == KNOB_SCOPE_DEVICE ? t->dev : "";
+
+	if (rc)
+		srv_log(ss->srv, "%s: could not restore %s to %s%s%s: %s (its journal entry stays: tunetop restore)",
+			ss->peer, d->name, found, *dev ? " on " : "", dev, err);
+	else
+		srv_log(ss->srv, "%s: restored %s %s -> %s%s%s", ss->peer, d->name, was, found,
+			*dev ? " on " : "", dev);
+}
+
 /* Put back every knob this session changed, newest change first. */
 static void ss_knobs_restore(struct srv_session *ss)
 {
 	struct server *srv = ss->srv;
-	struct srv_hold **pp;
 
+	if (!ss->txn)
+		return;
 	pthread_mutex_lock(&srv->knob_lock);
-	pp = &srv->holds;
-	while (*pp) {
-		struct srv_hold *h = *pp;
-		struct journal_entry e = { .side = "local" };
-		struct knob_target t = { .where = KT_LOCAL };
-		struct knob_value now, want;
-		char rerr[ERR_MAX], dir[4096];
-		int rc = 0;
-
-		if (h->owner != ss) {
-			pp = &h->next;
-			continue;
-		}
-		*pp = h->next;
-		snprintf(t.dev, sizeof(t.dev), "%s", h->dev);
-		if (knobs_get(h->d, &t, &now, rerr) || !now.present)
-			snprintf(now.text, sizeof(now.text), "?");
-		if (!(knob_parse_value(h->d, h->orig, &want, rerr) == 0 && now.present &&
-		      knob_value_equal(h->d, &want, &now)))
-			rc = knobs_apply(h->d, &t, h->orig, NULL, rerr);
-		if (rc) {
-			srv_log(srv, "%s: could not restore %s to %s%s%s: %s (its journal entry stays: tunetop restore)",
-				ss->peer, h->d->name, h->orig, *h->dev ? " on " : "", h->dev, rerr);
-		} else {
-			srv_log(srv, "%s: restored %s %s -> %s%s%s", ss->peer, h->d->name, now.text,
-				h->orig, *h->dev ? " on " : "", h->dev);
-			snprintf(e.dev, sizeof(e.dev), "%s", h->dev);
-			snprintf(e.knob, sizeof(e.knob), "%s", h->d->name);
-			if (h->journaled && journal_dir(dir, sizeof(dir), rerr) == 0)
-				journal_forget(dir, &e, rerr);
-		}
-		free(h);
-	}
+	knobs_txn_undo(ss->txn, ss_undo_cb, ss);
+	knobs_txn_free(ss->txn);
+	ss->txn = NULL;
 	pthread_mutex_unlock(&srv->knob_lock);
 }
 

@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,17 +65,37 @@ static const char *field(const char *s)
 	return *s ? s : "-";
 }
 
-/* Parse one journal line into e; 0, or -EINVAL for a line not ours. */
-static int parse_line(char *line, struct journal_entry *e)
+#define JOURNAL_HEADER "# tunetop knob journal v2"
+
+/* who as a field: spaces become '_', nothing empty. */
+static void who_field(const char *who, char *out, size_t len)
+{
+	size_t i;
+
+	snprintf(out, len, "%s", *who ? who : "-");
+	for (i = 0; out[i]; i++)
+		if (out[i] == ' ' || out[i] == '\t' || out[i] == '\n')
+			out[i] = '_';
+}
+
+/* Parse one journal line (version v) into e; 0, or -EINVAL for a line not ours. */
+static int parse_line(char *line, int v, struct journal_entry *e)
 {
 	char side[8], lab[LAB_NAME_MAX], dev[32], knob[KNOB_NAME_MAX];
+	char who[JOURNAL_WHO_MAX] = "-";
 	unsigned long long start;
+	unsigned long txn = 0;
 	int pid, off = 0;
 
 	line[strcspn(line, "\n")] = '\0';
-	if (sscanf(line, "%7s %47s %31s %63s %d %llu %n", side, lab, dev, knob,
-		   &pid, &start, &off) != 6 || !off)
+	if (v == 1) {
+		if (sscanf(line, "%7s %47s %31s %63s %d %llu %n", side, lab, dev, knob,
+			   &pid, &start, &off) != 6 || !off)
+			return -EINVAL;
+	} else if (sscanf(line, "%7s %47s %31s %63s %d %llu %lu %47s %n", side, lab, dev,
+			  knob, &pid, &start, &txn, who, &off) != 8 || !off) {
 		return -EINVAL;
+	}
 	memset(e, 0, sizeof(*e));
 	snprintf(e->side, sizeof(e->side), "%s", side);
 	snprintf(e->lab, sizeof(e->lab), "%s", strcmp(lab, "-") ? lab : "");
@@ -81,6 +103,10 @@ static int parse_line(char *line, struct journal_entry *e)
 	snprintf(e->knob, sizeof(e->knob), "%s", knob);
 	e->pid = pid;
 	e->start = start;
+	e->txn = txn;
+	if (strcmp(who, "-"))
+		for (unsigned i = 0; who[i] && i + 1 < sizeof(e->who); i++)
+			e->who[i] = who[i] == '_' ? ' ' : who[i];
 	snprintf(e->text, sizeof(e->text), "%s", line + off);
 	return 0;
 }
@@ -91,6 +117,7 @@ int journal_load(const char *dir, struct journal_entry **out, unsigned *n,
 	char path[PATH_MAX], line[512];
 	struct journal_entry *a = NULL, e;
 	unsigned cnt = 0, cap = 0;
+	int version = 1;
 	FILE *f;
 
 	*out = NULL;
@@ -103,7 +130,11 @@ int journal_load(const char *dir, struct journal_entry **out, unsigned *n,
 		return err_set(err, -errno, "journal: %s: %s", path, strerror(errno));
 	}
 	while (fgets(line, sizeof(line), f)) {
-		if (parse_line(line, &e))
+		if (!strncmp(line, JOURNAL_HEADER, strlen(JOURNAL_HEADER))) {
+			version = 2;
+			continue;
+		}
+		if (parse_line(line, version, &e))
 			continue;
 		if (cnt == cap) {
 			struct journal_entry *na;
@@ -158,10 +189,15 @@ static int journal_write(const char *dir, const struct journal_entry *a,
 	if (!f)
 		return err_set(err, -errno, "journal: %s: %s", tmp, strerror(errno));
 	fchmod(fileno(f), 0600);
-	for (unsigned i = 0; i < n; i++)
-		fprintf(f, "%s %s %s %s %d %llu %s\n", a[i].side, field(a[i].lab),
-			field(a[i].dev), a[i].knob, (int)a[i].pid, a[i].start,
-			a[i].text);
+	fprintf(f, "%s\n", JOURNAL_HEADER);
+	for (unsigned i = 0; i < n; i++) {
+		char who[JOURNAL_WHO_MAX];
+
+		who_field(a[i].who, who, sizeof(who));
+		fprintf(f, "%s %s %s %s %d %llu %lu %s %s\n", a[i].side, field(a[i].lab),
+			field(a[i].dev), a[i].knob, (int)a[i].pid, a[i].start, a[i].txn,
+			who, a[i].text);
+	}
 	if (fflush(f) || fsync(fileno(f)))
 		rc = -errno;
 	if (fclose(f) && !rc)
@@ -205,11 +241,178 @@ static unsigned long long self_start(void)
 	return v;
 }
 
-/* Whether a and b are the same (side, lab, device, knob). */
-static bool same_key(const struct journal_entry *a, const struct journal_entry *b)
+bool journal_same_key(const struct journal_entry *a, const struct journal_entry *b)
 {
 	return !strcmp(a->side, b->side) && !strcmp(a->lab, b->lab) &&
 	       !strcmp(a->dev, b->dev) && !strcmp(a->knob, b->knob);
+}
+
+/* Whether e's fields can be written as one journal line. */
+static bool journalable(const struct journal_entry *e)
+{
+	return *e->side && *e->knob && !strpbrk(e->text, "\n") &&
+	       !strpbrk(e->side, " \t\n") && !strpbrk(e->lab, " \t\n") &&
+	       !strpbrk(e->dev, " \t\n") && !strpbrk(e->knob, " \t\n");
+}
+
+/*
+ * The open transactions of this process.  A fixed table: a process holds
+ * a handful at most (a run, a dashboard, a tunetopd session each).
+ */
+#define JOURNAL_TXN_MAX 256
+static pthread_mutex_t txn_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned long txn_next = 1;
+static unsigned long txn_open_ids[JOURNAL_TXN_MAX];
+
+unsigned long journal_txn_open(void)
+{
+	unsigned long id;
+
+	pthread_mutex_lock(&txn_lock);
+	id = txn_next++;
+	for (unsigned i = 0; i < JOURNAL_TXN_MAX; i++)
+		if (!txn_open_ids[i]) {
+			txn_open_ids[i] = id;
+			break;
+		}
+	pthread_mutex_unlock(&txn_lock);
+	return id;
+}
+
+void journal_txn_close(unsigned long txn)
+{
+	pthread_mutex_lock(&txn_lock);
+	for (unsigned i = 0; i < JOURNAL_TXN_MAX; i++)
+		if (txn_open_ids[i] == txn)
+			txn_open_ids[i] = 0;
+	pthread_mutex_unlock(&txn_lock);
+}
+
+/* Whether transaction txn of this process is open. */
+static bool txn_is_open(unsigned long txn)
+{
+	bool open = false;
+
+	pthread_mutex_lock(&txn_lock);
+	for (unsigned i = 0; i < JOURNAL_TXN_MAX && !open; i++)
+		open = txn && txn_open_ids[i] == txn;
+	pthread_mutex_unlock(&txn_lock);
+	return open;
+}
+
+bool journal_entry_held(const struct journal_entry *e)
+{
+	if (e->pid <= 0)
+		return false;
+	if (e->pid == getpid())
+		return txn_is_open(e->txn);
+	return procstat_alive(e->pid, e->start);
+}
+
+void journal_set_holder(struct journal_entry *e, unsigned long txn, const char *who)
+{
+	e->pid = getpid();
+	e->start = self_start();
+	e->txn = txn;
+	snprintf(e->who, sizeof(e->who), "%s", who ? who : "");
+}
+
+/* Whether a is held by exactly e's holder. */
+static bool same_holder(const struct journal_entry *a, const struct journal_entry *e)
+{
+	return a->pid == e->pid && a->start == e->start && a->txn == e->txn;
+}
+
+/* "net.ipv4.tcp_reordering on lab-b of X" into buf. */
+static void entry_name(const struct journal_entry *e, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s on %s%s%s", e->knob, *e->dev ? " of " : "", e->dev,
+		 e->side, *e->lab ? " of lab " : "", e->lab);
+}
+
+int journal_hold(const char *dir, const struct journal_entry *e, bool *created,
+		 struct journal_entry *prev, char *err)
+{
+	struct journal_entry *a, *na;
+	unsigned n, i;
+	int lock, rc;
+
+	if (!journalable(e) || e->pid <= 0)
+		return err_set(err, -EINVAL, "journal: %s: cannot be journaled", e->knob);
+	lock = journal_lock(dir, err);
+	if (lock < 0)
+		return lock;
+	rc = journal_load(dir, &a, &n, err);
+	if (rc)
+		goto out;
+	for (i = 0; i < n && !journal_same_key(&a[i], e); i++)
+		;
+	if (i < n) {
+		*prev = a[i];
+		*created = false;
+		if (!same_holder(&a[i], e) && journal_entry_held(&a[i])) {
+			char name[256];
+
+			entry_name(e, name, sizeof(name));
+			rc = err_set(err, -EBUSY, "%s: held by %s (pid %d) until it ends; accepted: wait for it (--wait) or change another knob",
+				     name, *a[i].who ? a[i].who : "another tunetop",
+				     (int)a[i].pid);
+			goto done;
+		}
+		snprintf(a[i].who, sizeof(a[i].who), "%s", e->who);
+		a[i].pid = e->pid;
+		a[i].start = e->start;
+		a[i].txn = e->txn;
+	} else {
+		na = realloc(a, (n + 1) * sizeof(*a));
+		if (!na) {
+			rc = err_set(err, -ENOMEM, "journal: out of memory");
+			goto done;
+		}
+		a = na;
+		a[n++] = *e;
+		*created = true;
+	}
+	rc = journal_write(dir, a, n, err);
+done:
+	free(a);
+out:
+	close(lock);
+	return rc;
+}
+
+int journal_release(const char *dir, const struct journal_entry *e, bool drop,
+		    char *err)
+{
+	struct journal_entry *a;
+	unsigned n, keep = 0;
+	bool changed = false;
+	int lock, rc;
+
+	lock = journal_lock(dir, err);
+	if (lock < 0)
+		return lock;
+	rc = journal_load(dir, &a, &n, err);
+	if (rc)
+		goto out;
+	for (unsigned i = 0; i < n; i++) {
+		if (journal_same_key(&a[i], e) && same_holder(&a[i], e)) {
+			changed = true;
+			if (drop)
+				continue;
+			a[i].pid = 0;
+			a[i].start = 0;
+			a[i].txn = 0;
+			a[i].who[0] = '\0';
+		}
+		a[keep++] = a[i];
+	}
+	if (changed)
+		rc = journal_write(dir, a, keep, err);
+	free(a);
+out:
+	close(lock);
+	return rc;
 }
 
 int journal_record(const char *dir, struct journal_entry *e, char *err)
@@ -218,12 +421,10 @@ int journal_record(const char *dir, struct journal_entry *e, char *err)
 	unsigned n;
 	int lock, rc;
 
-	if (!*e->side || !*e->knob || strpbrk(e->text, "\n") ||
-	    strpbrk(e->lab, " \t\n") || strpbrk(e->dev, " \t\n") ||
-	    strpbrk(e->knob, " \t\n"))
+	if (!journalable(e))
 		return err_set(err, -EINVAL, "journal: %s: cannot be journaled", e->knob);
-	e->pid = getpid();
-	e->start = self_start();
+	if (!e->pid)
+		journal_set_holder(e, 0, "");
 	lock = journal_lock(dir, err);
 	if (lock < 0)
 		return lock;
@@ -231,7 +432,7 @@ int journal_record(const char *dir, struct journal_entry *e, char *err)
 	if (rc)
 		goto out;
 	for (unsigned i = 0; i < n; i++)
-		if (same_key(&a[i], e))
+		if (journal_same_key(&a[i], e))
 			goto done;	/* the first original wins: rc stays 0 */
 	na = realloc(a, (n + 1) * sizeof(*a));
 	if (!na) {
@@ -273,7 +474,7 @@ int journal_restore_all(const char *dir, journal_restore_cb cb, void *arg,
 
 		/* A running tunetop (a run with --set) puts its own back when it
 		 * ends; restoring under it would change its test half-way. */
-		if (a[i].pid != getpid() && procstat_alive(a[i].pid, a[i].start)) {
+		if (journal_entry_held(&a[i])) {
 			a[keep++] = a[i];
 			nh++;
 			continue;
@@ -325,7 +526,7 @@ int journal_forget(const char *dir, const struct journal_entry *e, char *err)
 	if (rc)
 		goto out;
 	for (unsigned i = 0; i < n; i++)
-		if (!same_key(&a[i], e))
+		if (!journal_same_key(&a[i], e))
 			a[keep++] = a[i];
 	if (keep != n)
 		rc = journal_write(dir, a, keep, err);

@@ -3,6 +3,7 @@
 #ifndef TT_JOURNAL_H
 #define TT_JOURNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -10,33 +11,81 @@
 #include "lab/lab.h"
 
 /*
- * The journal is STATE_DIR/journal, one line per (side, lab, device,
- * knob): "SIDE LAB DEV KNOB PID START ORIGINAL..." with '-' for no lab or
- * device, PID and START (field 22 of /proc/PID/stat) naming the process
- * that made the change, ORIGINAL the rest of the line.  STATE_DIR is
- * $TUNETOP_STATE_DIR, else $XDG_STATE_HOME/tunetop, else
- * ~/.local/state/tunetop, created mode 0700.
+ * The journal is STATE_DIR/journal (docs/HACKING.md, "The life of a knob
+ * change"): a first line "# tunetop knob journal v2", then one line per
+ * (side, lab, device, knob):
+ *   "SIDE LAB DEV KNOB PID START TXN WHO ORIGINAL..."
+ * with '-' for no lab or device; PID, START (field 22 of /proc/PID/stat)
+ * and TXN name the transaction that holds the knob (PID 0: nobody holds
+ * it, as after `knobs set`), WHO says what it is ("tunetop_run", spaces
+ * as '_'), ORIGINAL is the rest of the line.  A file without the first
+ * line is version 1 ("SIDE LAB DEV KNOB PID START ORIGINAL..."), read as
+ * held by PID START.  STATE_DIR is $TUNETOP_STATE_DIR, else
+ * $XDG_STATE_HOME/tunetop, else ~/.local/state/tunetop, created mode 0700.
+ * Every change of the file is made under an flock of STATE_DIR/journal.lock
+ * by every tunetop process and thread.
  */
+
+#define JOURNAL_WHO_MAX 48
 
 struct journal_entry {
 	char side[8];			/* "local", "lab-a", "lab-b" */
 	char lab[LAB_NAME_MAX];		/* "" for local */
 	char dev[32];			/* "" for a knob without a device */
 	char knob[KNOB_NAME_MAX];
-	pid_t pid;
+	pid_t pid;			/* the holder; 0 when none */
 	unsigned long long start;
+	unsigned long txn;		/* the holder's transaction in its process */
+	char who[JOURNAL_WHO_MAX];	/* "tunetop run", "" unknown */
 	char text[KNOB_TEXT_MAX];	/* the original value */
 };
+
+/* Whether a and b are the same (side, lab, device, knob). */
+bool journal_same_key(const struct journal_entry *a, const struct journal_entry *b);
+
+/*
+ * Whether e is held by a live transaction: of another process still
+ * running (pid and start time match), or one of this process's still open.
+ */
+bool journal_entry_held(const struct journal_entry *e);
+
+/*
+ * Transactions of this process: a new id, marked open (held entries of
+ * an open id are not restored under it), and closed again.
+ */
+unsigned long journal_txn_open(void);
+void journal_txn_close(unsigned long txn);
+
+/* Fill e's holder fields for transaction txn of this process, named who. */
+void journal_set_holder(struct journal_entry *e, unsigned long txn, const char *who);
+
+/*
+ * Take e's knob for e's holder: a new entry with e->text as its original
+ * when the journal has none (*created true), else the entry's holder
+ * becomes e's and its original stays (*created false; the entry as it
+ * was in *prev).  -EBUSY, with the live holder in *prev and err naming
+ * it, when another live transaction holds it.  Synced before it returns.
+ */
+int journal_hold(const char *dir, const struct journal_entry *e, bool *created,
+		 struct journal_entry *prev, char *err);
+
+/*
+ * Give back e's knob, held by e's holder: the entry is removed (drop) or
+ * left unheld for `tunetop restore` (!drop).  An entry held by someone
+ * else is left alone.  0 or -errno.
+ */
+int journal_release(const char *dir, const struct journal_entry *e, bool drop,
+		    char *err);
 
 /* The state directory, made (0700) if missing; 0 or -errno. */
 int journal_dir(char *buf, size_t len, char *err);
 
 /*
  * Record e's original value unless the journal already holds an entry for
- * the same side, lab, device and knob (the first original wins).  pid and
- * start are filled in for this process.  The file and its directory are
- * fsync'ed before this returns.  1 when a new entry was written, 0 when
- * one was already there, or -errno.
+ * the same side, lab, device and knob (the first original wins).  The
+ * holder is this process (transaction 0) unless e names one.  The file and
+ * its directory are fsync'ed before this returns.  1 when a new entry was
+ * written, 0 when one was already there, or -errno.
  */
 int journal_record(const char *dir, struct journal_entry *e, char *err);
 
@@ -60,8 +109,8 @@ typedef int (*journal_restore_cb)(const struct journal_entry *e, void *arg,
 /*
  * Call cb for every entry; entries restored or gone are removed, the rest
  * kept and named in failed ("knob on side: why; ...", may be NULL).
- * Entries of another process still running (a `tunetop run --set`, which
- * puts them back itself) are left alone and counted in held.  A second
+ * Entries a live transaction holds (journal_entry_held: a `tunetop run
+ * --set`, which puts them back itself) are left alone and counted in held.  A second
  * call after a full restore does nothing.  0 when nothing failed, -EIO
  * when some entry could not be restored, else -errno.
  */

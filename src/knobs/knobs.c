@@ -513,9 +513,8 @@ int knobs_apply(const struct knob_def *d, const struct knob_target *t,
 	return knobs_run(t, op_set, &a, err);
 }
 
-/* The journal entry of knob d on target t, with original text. */
-static void knobs_entry(const struct knob_def *d, const struct knob_target *t,
-			const char *text, struct journal_entry *e)
+void knobs_journal_key(const struct knob_def *d, const struct knob_target *t,
+		       const char *text, struct journal_entry *e)
 {
 	memset(e, 0, sizeof(*e));
 	snprintf(e->side, sizeof(e->side), "%s", knobs_side_name(t));
@@ -527,33 +526,15 @@ static void knobs_entry(const struct knob_def *d, const struct knob_target *t,
 	snprintf(e->text, sizeof(e->text), "%s", text);
 }
 
-int knobs_undo(const struct knob_def *d, const struct knob_target *t,
-	       const char *original, char *err)
+int knobs_check_set(const struct knob_def *d, const struct knob_target *t,
+		    const char *text, struct knob_value *val, char *err)
 {
-	struct journal_entry e;
-	char dir[4096];
-	int rc;
-
-	rc = knobs_apply(d, t, original, NULL, err);
-	if (rc)
-		return rc;
-	knobs_entry(d, t, original, &e);
-	rc = journal_dir(dir, sizeof(dir), err);
-	return rc ? rc : journal_forget(dir, &e, err);
-}
-
-int knobs_set(const struct knob_def *d, const struct knob_target *t,
-	      const char *text, struct knob_value *after, char *err)
-{
-	struct knob_value val, cur;
-	struct journal_entry e = { 0 };
-	char dir[4096];
-	bool fresh = false;
+	struct knob_value v;
 	int rc;
 
 	if (d->kind == KNOB_LINKINFO)
 		return err_set(err, -EROFS, "%s: read-only (a link figure)", d->name);
-	rc = knob_parse_value(d, text, &val, err);
+	rc = knob_parse_value(d, text, val ? val : &v, err);
 	if (rc)
 		return rc;
 	if (t->where != KT_LOCAL && (d->flags & KNOB_F_NETNS_RO))
@@ -562,33 +543,7 @@ int knobs_set(const struct knob_def *d, const struct knob_target *t,
 			       d->name);
 	if (t->where != KT_LOCAL && d->scope == KNOB_SCOPE_HOST)
 		return err_set(err, -EOPNOTSUPP, "%s: host-only: not inside a lab namespace", d->name);
-	rc = knobs_get(d, t, &cur, err);
-	if (rc)
-		return rc;
-	if (!cur.present)
-		return err_set(err, -EOPNOTSUPP, "%s: n/a here: %s", d->name, cur.reason);
-	if (!knob_value_equal(d, &val, &cur)) {
-		/* The original goes to disk before anything changes. */
-		rc = journal_dir(dir, sizeof(dir), err);
-		if (rc)
-			return rc;
-		knobs_entry(d, t, cur.text, &e);
-		rc = journal_record(dir, &e, err);
-		if (rc < 0)
-			return rc;
-		fresh = rc == 1;
-	}
-	rc = knobs_apply(d, t, val.text, after, err);
-	if (rc && fresh) {
-		struct knob_value now;
-		char e2[ERR_MAX];
-
-		/* Refused and unchanged: nothing to restore, so no entry. */
-		if (knobs_get(d, t, &now, e2) == 0 && now.present &&
-		    knob_value_equal(d, &cur, &now))
-			journal_forget(dir, &e, e2);
-	}
-	return rc;
+	return 0;
 }
 
 struct snap_args {

@@ -35,26 +35,28 @@ int knobs_get(const struct knob_def *d, const struct knob_target *t,
 	      struct knob_value *v, char *err);
 
 /*
- * Validate text (knob_parse_value), journal the original value before the
- * first change (journal.h, the user's state directory), apply, read back
- * into *after (may be NULL).  A value the kernel did not keep is -EIO
- * "set X: asked Y, kernel kept Z".  -EINVAL/-ERANGE for bad input (nothing
- * done), -EOPNOTSUPP for a knob n/a here, else the kernel's error.
+ * Whether text may be set on d at t: a valid value (parsed into *val,
+ * may be NULL) of a knob that can change there.  -EINVAL/-ERANGE for bad
+ * input, -EROFS a read-only figure, -EACCES read-only inside a network
+ * namespace, -EOPNOTSUPP host-only on a lab side.  Changes go through a
+ * knob transaction (knobs/txn.h).
  */
-int knobs_set(const struct knob_def *d, const struct knob_target *t,
-	      const char *text, struct knob_value *after, char *err);
+int knobs_check_set(const struct knob_def *d, const struct knob_target *t,
+		    const char *text, struct knob_value *val, char *err);
 
-/* knobs_set without the journal: for putting journaled originals back. */
+/*
+ * Apply text to d on t and read it back into *after (may be NULL), with
+ * no journal: for the knob transaction and for putting journaled
+ * originals back, nothing else.
+ */
 int knobs_apply(const struct knob_def *d, const struct knob_target *t,
 		const char *text, struct knob_value *after, char *err);
 
-/* Every catalog knob's value on one target, in catalog order. */
-/*
- * Put back a value knobs_set changed (original is the value it found) and
- * drop its journal entry: the restore of a change made for one run.
- */
-int knobs_undo(const struct knob_def *d, const struct knob_target *t,
-	       const char *original, char *err);
+struct journal_entry;
+
+/* The journal key of d on t (side, lab, device, knob), original text. */
+void knobs_journal_key(const struct knob_def *d, const struct knob_target *t,
+		       const char *text, struct journal_entry *e);
 
 struct knob_snapshot_item {
 	char name[KNOB_NAME_MAX];

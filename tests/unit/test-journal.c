@@ -217,6 +217,75 @@ int main(void)
 		   "the same pid with another start time is another process: restored");
 	}
 
+	/* Holding: a transaction of this process, another process, release. */
+	{
+		char path[400], state = '?';
+		unsigned long long st1 = 0;
+		struct journal_entry prev, h;
+		unsigned long t1 = journal_txn_open(), t2 = journal_txn_open();
+		bool created = false;
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/journal", dir);
+		unlink(path);
+		h = entry("lab-b", "ttlab", "", "net.ipv4.tcp_reordering", "3");
+		journal_set_holder(&h, t1, "tunetop run");
+		ok(journal_hold(dir, &h, &created, &prev, err) == 0 && created,
+		   "transaction 1 holds tcp_reordering: a new entry");
+		journal_load(dir, &a, &n, err);
+		ok(n == 1 && a[0].txn == t1 && !strcmp(a[0].who, "tunetop run") &&
+		   !strcmp(a[0].text, "3") && journal_entry_held(&a[0]),
+		   "it reads back with its holder and is held while open");
+		free(a);
+		h = entry("lab-b", "ttlab", "", "net.ipv4.tcp_reordering", "11");
+		journal_set_holder(&h, t2, "tunetop sweep");
+		ok(journal_hold(dir, &h, &created, &prev, err) == -EBUSY &&
+		   strstr(err, "held by tunetop run (pid ") && prev.txn == t1,
+		   "transaction 2 of the same process is refused, naming 1: %s", err);
+		h = entry("lab-b", "ttlab", "", "net.ipv4.tcp_reordering", "3");
+		journal_set_holder(&h, t1, "tunetop run");
+		ok(journal_release(dir, &h, false, err) == 0, "transaction 1 releases it, kept");
+		journal_load(dir, &a, &n, err);
+		ok(n == 1 && a[0].pid == 0 && !journal_entry_held(&a[0]) && !strcmp(a[0].text, "3"),
+		   "the entry stays, unheld, with its original");
+		free(a);
+		h = entry("lab-b", "ttlab", "", "net.ipv4.tcp_reordering", "5");
+		journal_set_holder(&h, t2, "tunetop sweep");
+		ok(journal_hold(dir, &h, &created, &prev, err) == 0 && !created &&
+		   !strcmp(prev.text, "3"), "transaction 2 adopts the unheld entry");
+		journal_load(dir, &a, &n, err);
+		ok(n == 1 && !strcmp(a[0].text, "3") && a[0].txn == t2,
+		   "the first original (3) stays, the holder is 2");
+		free(a);
+		journal_txn_close(t2);
+		journal_load(dir, &a, &n, err);
+		ok(n == 1 && !journal_entry_held(&a[0]), "a closed transaction holds nothing");
+		free(a);
+		journal_set_holder(&h, t2, "tunetop sweep");
+		ok(journal_release(dir, &h, true, err) == 0 && access(path, F_OK) != 0,
+		   "dropping the last entry removes the file");
+
+		/* Another live process (pid 1) holds a knob. */
+		procstat_start(1, &state, &st1);
+		f = fopen(path, "w");
+		if (!f)
+			return 1;
+		fprintf(f, "# tunetop knob journal v2\nlocal - - gro 1 %llu 4 tunetopd_session_from_x on\n", st1);
+		fclose(f);
+		h = entry("local", "", "", "gro", "off");
+		journal_set_holder(&h, t1, "tunetop run");
+		ok(journal_hold(dir, &h, &created, &prev, err) == -EBUSY &&
+		   strstr(err, "held by tunetopd session from x (pid 1)"),
+		   "a knob another live process holds is refused, naming it: %s", err);
+		h = entry("local", "", "", "gro", "on");
+		journal_set_holder(&h, 99, "x");
+		ok(journal_release(dir, &h, true, err) == 0 && journal_load(dir, &a, &n, err) == 0 &&
+		   n == 1, "a release by someone else leaves the entry alone");
+		free(a);
+		journal_txn_close(t1);
+		unlink(path);
+	}
+
 	{
 		char cmd[300];
 
