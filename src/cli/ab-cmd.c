@@ -332,7 +332,7 @@ static int ab_originals(struct ab_state *st, char *err)
 		char e[ERR_MAX];
 
 		run_knob_target(&st->o, k->remote, &k->t);
-		/* What knobs_set would refuse on this end, refused before any run. */
+		/* What a knob transaction would refuse on this end, refused before any run. */
 		if (k->t.where != KT_LOCAL && (k->d->flags & KNOB_F_NETNS_RO))
 			return err_set(err, 2, "%s on %s: read-only inside a network namespace (change it on the host); accepted: a per-namespace or device knob",
 				       k->d->name, knobs_side_name(&k->t));

@@ -330,208 +330,193 @@ static void entry_name(const struct journal_entry *e, char *buf, size_t len)
 		 e->side, *e->lab ? " of lab " : "", e->lab);
 }
 
-int journal_hold(const char *dir, const struct journal_entry *e, bool *created,
-		 struct journal_entry *prev, char *err)
+/*
+ * Change the journal under its lock: edit gets the entries (it may
+ * realloc *a and change *n) and returns 1 to have them written, 0 to
+ * leave the file as it is, or -errno.  Every change of the journal goes
+ * through here.
+ */
+typedef int (*journal_edit_fn)(struct journal_entry **a, unsigned *n, void *arg,
+			       char *err);
+
+static int journal_edit(const char *dir, journal_edit_fn edit, void *arg, char *err)
 {
-	struct journal_entry *a, *na;
-	unsigned n, i;
+	struct journal_entry *a;
+	unsigned n;
 	int lock, rc;
 
-	if (!journalable(e) || e->pid <= 0)
-		return err_set(err, -EINVAL, "journal: %s: cannot be journaled", e->knob);
 	lock = journal_lock(dir, err);
 	if (lock < 0)
 		return lock;
 	rc = journal_load(dir, &a, &n, err);
-	if (rc)
-		goto out;
-	for (i = 0; i < n && !journal_same_key(&a[i], e); i++)
-		;
-	if (i < n) {
-		*prev = a[i];
-		*created = false;
-		if (!same_holder(&a[i], e) && journal_entry_held(&a[i])) {
-			char name[256];
-
-			entry_name(e, name, sizeof(name));
-			rc = err_set(err, -EBUSY, "%s: held by %s (pid %d) until it ends; accepted: wait for it (--wait) or change another knob",
-				     name, *a[i].who ? a[i].who : "another tunetop",
-				     (int)a[i].pid);
-			goto done;
-		}
-		snprintf(a[i].who, sizeof(a[i].who), "%s", e->who);
-		a[i].pid = e->pid;
-		a[i].start = e->start;
-		a[i].txn = e->txn;
-	} else {
-		na = realloc(a, (n + 1) * sizeof(*a));
-		if (!na) {
-			rc = err_set(err, -ENOMEM, "journal: out of memory");
-			goto done;
-		}
-		a = na;
-		a[n++] = *e;
-		*created = true;
+	if (rc == 0) {
+		rc = edit(&a, &n, arg, err);
+		if (rc > 0)
+			rc = journal_write(dir, a, n, err);
 	}
-	rc = journal_write(dir, a, n, err);
-done:
 	free(a);
-out:
 	close(lock);
 	return rc;
+}
+
+struct hold_args {
+	const struct journal_entry *e;
+	bool *created;
+	struct journal_entry *prev;
+};
+
+/* journal_hold's edit: adopt the entry or add one; -EBUSY when held. */
+static int hold_edit(struct journal_entry **a, unsigned *n, void *arg, char *err)
+{
+	struct hold_args *h = arg;
+	struct journal_entry *x = *a, *na;
+	unsigned i;
+
+	for (i = 0; i < *n && !journal_same_key(&x[i], h->e); i++)
+		;
+	if (i < *n) {
+		*h->prev = x[i];
+		*h->created = false;
+		if (!same_holder(&x[i], h->e) && journal_entry_held(&x[i])) {
+			char name[256];
+
+			entry_name(h->e, name, sizeof(name));
+			return err_set(err, -EBUSY, "%s: held by %s (pid %d) until it ends; accepted: wait for it (--wait) or change another knob",
+				       name, *x[i].who ? x[i].who : "another tunetop",
+				       (int)x[i].pid);
+		}
+		snprintf(x[i].who, sizeof(x[i].who), "%s", h->e->who);
+		x[i].pid = h->e->pid;
+		x[i].start = h->e->start;
+		x[i].txn = h->e->txn;
+		return 1;
+	}
+	na = realloc(x, (*n + 1) * sizeof(*x));
+	if (!na)
+		return err_set(err, -ENOMEM, "journal: out of memory");
+	na[(*n)++] = *h->e;
+	*a = na;
+	*h->created = true;
+	return 1;
+}
+
+int journal_hold(const char *dir, const struct journal_entry *e, bool *created,
+		 struct journal_entry *prev, char *err)
+{
+	struct hold_args h = { .e = e, .created = created, .prev = prev };
+
+	if (!journalable(e) || e->pid <= 0)
+		return err_set(err, -EINVAL, "journal: %s: cannot be journaled", e->knob);
+	return journal_edit(dir, hold_edit, &h, err);
+}
+
+struct release_args {
+	const struct journal_entry *e;
+	bool drop;
+};
+
+/* journal_release's edit: drop or unhold e's entry if e's holder has it. */
+static int release_edit(struct journal_entry **a, unsigned *n, void *arg, char *err)
+{
+	struct release_args *r = arg;
+	struct journal_entry *x = *a;
+	unsigned keep = 0;
+	bool changed = false;
+
+	(void)err;
+	for (unsigned i = 0; i < *n; i++) {
+		if (journal_same_key(&x[i], r->e) && same_holder(&x[i], r->e)) {
+			changed = true;
+			if (r->drop)
+				continue;
+			x[i].pid = 0;
+			x[i].start = 0;
+			x[i].txn = 0;
+			x[i].who[0] = '\0';
+		}
+		x[keep++] = x[i];
+	}
+	*n = keep;
+	return changed;
 }
 
 int journal_release(const char *dir, const struct journal_entry *e, bool drop,
 		    char *err)
 {
-	struct journal_entry *a;
-	unsigned n, keep = 0;
-	bool changed = false;
-	int lock, rc;
+	struct release_args r = { .e = e, .drop = drop };
 
-	lock = journal_lock(dir, err);
-	if (lock < 0)
-		return lock;
-	rc = journal_load(dir, &a, &n, err);
-	if (rc)
-		goto out;
-	for (unsigned i = 0; i < n; i++) {
-		if (journal_same_key(&a[i], e) && same_holder(&a[i], e)) {
-			changed = true;
-			if (drop)
-				continue;
-			a[i].pid = 0;
-			a[i].start = 0;
-			a[i].txn = 0;
-			a[i].who[0] = '\0';
-		}
-		a[keep++] = a[i];
-	}
-	if (changed)
-		rc = journal_write(dir, a, keep, err);
-	free(a);
-out:
-	close(lock);
-	return rc;
+	return journal_edit(dir, release_edit, &r, err);
 }
 
-int journal_record(const char *dir, struct journal_entry *e, char *err)
-{
-	struct journal_entry *a, *na;
-	unsigned n;
-	int lock, rc;
+struct restore_args {
+	journal_restore_cb cb;
+	void *arg;
+	unsigned nr, nd, nh, nf;
+	char *failed;
+	size_t flen, used;
+};
 
-	if (!journalable(e))
-		return err_set(err, -EINVAL, "journal: %s: cannot be journaled", e->knob);
-	if (!e->pid)
-		journal_set_holder(e, 0, "");
-	lock = journal_lock(dir, err);
-	if (lock < 0)
-		return lock;
-	rc = journal_load(dir, &a, &n, err);
-	if (rc)
-		goto out;
-	for (unsigned i = 0; i < n; i++)
-		if (journal_same_key(&a[i], e))
-			goto done;	/* the first original wins: rc stays 0 */
-	na = realloc(a, (n + 1) * sizeof(*a));
-	if (!na) {
-		rc = err_set(err, -ENOMEM, "journal: out of memory");
-		goto done;
+/* journal_restore_all's edit: put back what no live transaction holds. */
+static int restore_edit(struct journal_entry **a, unsigned *n, void *arg, char *err)
+{
+	struct restore_args *r = arg;
+	struct journal_entry *x = *a;
+	unsigned keep = 0;
+
+	(void)err;
+	for (unsigned i = 0; i < *n; i++) {
+		char why[ERR_MAX] = "";
+		int rc;
+
+		/* A running tunetop (a run with --set) puts its own back when it
+		 * ends; restoring under it would change its test half-way. */
+		if (journal_entry_held(&x[i])) {
+			x[keep++] = x[i];
+			r->nh++;
+			continue;
+		}
+		rc = r->cb(&x[i], r->arg, why);
+		if (rc == 0) {
+			r->nr++;
+			continue;
+		}
+		if (rc == -ENOENT) {
+			r->nd++;
+			continue;
+		}
+		r->nf++;
+		if (r->failed && r->used < r->flen) {
+			int w = snprintf(r->failed + r->used, r->flen - r->used, "%s%s on %s%s%s: %s",
+					 r->used ? "; " : "", x[i].knob, x[i].side,
+					 *x[i].lab ? " of " : "", x[i].lab,
+					 *why ? why : strerror(-rc));
+			if (w > 0)
+				r->used += (size_t)w;
+		}
+		x[keep++] = x[i];
 	}
-	a = na;
-	a[n++] = *e;
-	rc = journal_write(dir, a, n, err);
-	if (rc == 0)
-		rc = 1;
-done:
-	free(a);
-out:
-	close(lock);
-	return rc;
+	*n = keep;
+	return r->nr || r->nd;
 }
 
 int journal_restore_all(const char *dir, journal_restore_cb cb, void *arg,
 			unsigned *restored, unsigned *dropped, unsigned *held,
 			char *failed, size_t flen, char *err)
 {
-	struct journal_entry *a;
-	unsigned n, keep = 0, nr = 0, nd = 0, nh = 0;
-	size_t used = 0;
-	int lock, rc;
+	struct restore_args r = { .cb = cb, .arg = arg, .failed = failed, .flen = flen };
+	int rc;
 
 	if (failed && flen)
 		failed[0] = '\0';
-	lock = journal_lock(dir, err);
-	if (lock < 0)
-		return lock;
-	rc = journal_load(dir, &a, &n, err);
-	if (rc)
-		goto out;
-	for (unsigned i = 0; i < n; i++) {
-		char why[ERR_MAX] = "";
-		int r;
-
-		/* A running tunetop (a run with --set) puts its own back when it
-		 * ends; restoring under it would change its test half-way. */
-		if (journal_entry_held(&a[i])) {
-			a[keep++] = a[i];
-			nh++;
-			continue;
-		}
-		r = cb(&a[i], arg, why);
-		if (r == 0) {
-			nr++;
-		} else if (r == -ENOENT) {
-			nd++;
-		} else {
-			if (failed && used < flen) {
-				int w = snprintf(failed + used, flen - used, "%s%s on %s%s%s: %s",
-						 used ? "; " : "", a[i].knob, a[i].side,
-						 *a[i].lab ? " of " : "", a[i].lab,
-						 *why ? why : strerror(-r));
-				if (w > 0)
-					used += (size_t)w;
-			}
-			a[keep++] = a[i];
-		}
-	}
-	if (nr || nd)
-		rc = journal_write(dir, a, keep, err);
-	if (!rc && keep > nh)
-		rc = err_set(err, -EIO, "journal: %u value%s could not be restored", keep - nh,
-			     keep - nh == 1 ? "" : "s");
-	free(a);
-out:
-	close(lock);
+	rc = journal_edit(dir, restore_edit, &r, err);
+	if (!rc && r.nf)
+		rc = err_set(err, -EIO, "journal: %u value%s could not be restored", r.nf,
+			     r.nf == 1 ? "" : "s");
 	if (restored)
-		*restored = nr;
+		*restored = r.nr;
 	if (dropped)
-		*dropped = nd;
+		*dropped = r.nd;
 	if (held)
-		*held = nh;
-	return rc;
-}
-
-int journal_forget(const char *dir, const struct journal_entry *e, char *err)
-{
-	struct journal_entry *a;
-	unsigned n, keep = 0;
-	int lock, rc;
-
-	lock = journal_lock(dir, err);
-	if (lock < 0)
-		return lock;
-	rc = journal_load(dir, &a, &n, err);
-	if (rc)
-		goto out;
-	for (unsigned i = 0; i < n; i++)
-		if (!journal_same_key(&a[i], e))
-			a[keep++] = a[i];
-	if (keep != n)
-		rc = journal_write(dir, a, keep, err);
-	free(a);
-out:
-	close(lock);
+		*held = r.nh;
 	return rc;
 }

@@ -80,21 +80,6 @@ int journal_release(const char *dir, const struct journal_entry *e, bool drop,
 /* The state directory, made (0700) if missing; 0 or -errno. */
 int journal_dir(char *buf, size_t len, char *err);
 
-/*
- * Record e's original value unless the journal already holds an entry for
- * the same side, lab, device and knob (the first original wins).  The
- * holder is this process (transaction 0) unless e names one.  The file and
- * its directory are fsync'ed before this returns.  1 when a new entry was
- * written, 0 when one was already there, or -errno.
- */
-int journal_record(const char *dir, struct journal_entry *e, char *err);
-
-/*
- * Remove the entry with e's side, lab, device and knob: for a change that
- * was journaled but then refused, so the value never changed.  0 or -errno.
- */
-int journal_forget(const char *dir, const struct journal_entry *e, char *err);
-
 /* All entries; *out is malloc'ed (free it), *n their count. */
 int journal_load(const char *dir, struct journal_entry **out, unsigned *n,
 		 char *err);

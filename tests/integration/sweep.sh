@@ -104,7 +104,12 @@ ok $? "both knobs are put back (tcp_reordering $before, remote tcp_sack $sack_b)
 # Ctrl-C stops after the current point; the table is still printed, knobs put back.
 "$TUNETOP" sweep knob net.ipv4.tcp_reordering=5,7,9,11 --lab "$name" -l 1 >"$TMP/int" 2>&1 &
 pid=$!
-sleep 1.5
+# Once the first point's line is out, the second point is running.
+for _ in $(seq 100); do
+	grep -q "^net.ipv4.tcp_reordering=5 " "$TMP/int" && break
+	sleep 0.1
+done
+sleep 0.3
 kill -INT $pid
 wait $pid
 rc=$?

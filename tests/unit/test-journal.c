@@ -32,6 +32,28 @@ static struct journal_entry entry(const char *side, const char *lab, const char 
 	return e;
 }
 
+/*
+ * The first original wins: e's original journaled unless an entry is
+ * there, held by this process outside any transaction.  1 new, 0 there.
+ */
+static int record(const char *dir, struct journal_entry *e, char *err)
+{
+	struct journal_entry prev;
+	bool created = false;
+	int rc;
+
+	journal_set_holder(e, 0, "");
+	rc = journal_hold(dir, e, &created, &prev, err);
+	return rc ? rc : created;
+}
+
+/* Forget e's entry: a change journaled, then refused. */
+static int forget(const char *dir, struct journal_entry *e, char *err)
+{
+	journal_set_holder(e, 0, "");
+	return journal_release(dir, e, true, err);
+}
+
 /* Restore callback: "fail" knobs fail, "gone" labs are gone, the rest restore. */
 struct cb_log {
 	unsigned calls;
@@ -96,15 +118,15 @@ int main(void)
 	free(a);
 
 	e = entry("lab-a", "ttlab", "veth-a", "rx-usecs", "0");
-	ok(journal_record(dir, &e, err) == 1, "record rx-usecs=0 on lab-a: a new entry");
+	ok(record(dir, &e, err) == 1, "record rx-usecs=0 on lab-a: a new entry");
 	ok(e.pid == getpid() && e.start > 0, "the entry names this process (pid %d, start %llu)",
 	   (int)e.pid, e.start);
 	e = entry("lab-a", "ttlab", "veth-a", "rx-usecs", "64");
-	ok(journal_record(dir, &e, err) == 0, "a second change of rx-usecs finds the entry there");
+	ok(record(dir, &e, err) == 0, "a second change of rx-usecs finds the entry there");
 	e = entry("local", "", "", "net.ipv4.tcp_rmem", "4096 131072 6291456");
-	ok(journal_record(dir, &e, err) == 1, "a value with spaces records");
+	ok(record(dir, &e, err) == 1, "a value with spaces records");
 	e = entry("lab-b", "ttlab", "veth-b", "rx-usecs", "8");
-	journal_record(dir, &e, err);
+	record(dir, &e, err);
 	n = 0;
 	journal_load(dir, &a, &n, err);
 	ok(n == 3, "three keys, three entries (%u)", n);
@@ -121,7 +143,7 @@ int main(void)
 	if (pid == 0) {
 		struct journal_entry c = entry("lab-a", "ttlab", "veth-a", "gro", "on");
 
-		_exit(journal_record(dir, &c, err) == 1 ? 0 : 1);
+		_exit(record(dir, &c, err) == 1 ? 0 : 1);
 	}
 	waitpid(pid, &status, 0);
 	ok(WIFEXITED(status) && WEXITSTATUS(status) == 0, "a child journals gro=on and _exits");
@@ -131,17 +153,17 @@ int main(void)
 
 	/* A refused change is forgotten; other entries stay. */
 	e = entry("lab-b", "ttlab", "veth-b", "mtu", "1500");
-	journal_record(dir, &e, err);
-	ok(journal_forget(dir, &e, err) == 0, "forget the mtu entry");
+	record(dir, &e, err);
+	ok(forget(dir, &e, err) == 0, "forget the mtu entry");
 	journal_load(dir, &a, &n, err);
 	ok(n == 4 && strcmp(a[n - 1].knob, "mtu"), "it is gone and the four others stay (%u)", n);
 	free(a);
 
 	/* One entry fails, one lab is gone, the rest restore. */
 	e = entry("lab-a", "gone", "veth-a", "tso", "on");
-	journal_record(dir, &e, err);
+	record(dir, &e, err);
 	e = entry("local", "", "", "fail", "1");
-	journal_record(dir, &e, err);
+	record(dir, &e, err);
 	ok(journal_restore_all(dir, fake_restore, &log, &restored, &dropped, NULL, failed,
 			       sizeof(failed), err) == -EIO,
 	   "restore with one failing entry reports -EIO: %s", err);
@@ -171,7 +193,7 @@ int main(void)
 		ok(journal_restore_all(dir, fake_restore, &log, &restored, &dropped, NULL, failed,
 				       sizeof(failed), err) == -EIO, "still failing: kept");
 		unlink(path);
-		journal_record(dir, &e, err);
+		record(dir, &e, err);
 		memset(&log, 0, sizeof(log));
 		ok(journal_restore_all(dir, fake_restore, &log, &restored, &dropped, NULL, failed,
 				       sizeof(failed), err) == 0 && restored == 1,
