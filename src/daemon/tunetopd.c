@@ -35,8 +35,9 @@ static void usage(FILE *f)
 		"  --gen-key FILE  write a new knob-control key to FILE (mode 0600) and exit\n"
 		"  --knobs --key FILE\n"
 		"            let clients holding the key in FILE (mode 0600) change catalog\n"
-		"            knobs here; every change is logged, journaled in $TUNETOP_STATE_DIR\n"
-		"            (default /var/lib/tunetop) and undone when its client disconnects.\n"
+		"            knobs here; every change is logged, journaled in the host's\n"
+		"            journal (/run/tunetop as root, or $TUNETOP_STATE_DIR) and undone\n"
+		"            when its client disconnects.\n"
 		"            Knob reads are answered to any client, with or without --knobs.\n",
 		TT_DEFAULT_PORT);
 }
@@ -161,9 +162,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "tunetopd: %s\n", err);
 			return 1;
 		}
-		/* Originals are journaled in the daemon's own state directory. */
-		if (!getenv("TUNETOP_STATE_DIR") || !*getenv("TUNETOP_STATE_DIR"))
-			setenv("TUNETOP_STATE_DIR", "/var/lib/tunetop", 1);
+		/* Originals go to the host's journal, shared with every tunetop. */
 		if (journal_dir(dir, sizeof(dir), err)) {
 			fprintf(stderr, "tunetopd: --knobs: %s\n", err);
 			return 1;
@@ -223,8 +222,8 @@ int main(int argc, char **argv)
 		log_line_cb(line, NULL);
 		if (n) {
 			snprintf(line, sizeof(line),
-				 "warning: the journal holds %u original value%s from an earlier run; put %s back with: TUNETOP_STATE_DIR=%s tunetop restore",
-				 n, n == 1 ? "" : "s", n == 1 ? "it" : "them", dir);
+				 "warning: the journal holds %u original value%s; those no live tunetop holds go back with: TUNETOP_STATE_DIR=%s tunetop restore",
+				 n, n == 1 ? "" : "s", dir);
 			log_line_cb(line, NULL);
 		}
 	}

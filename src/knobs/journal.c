@@ -18,26 +18,70 @@
 #include "knobs/journal.h"
 #include "core/util.h"
 
-int journal_dir(char *buf, size_t len, char *err)
+/* dir, made (0700) if missing, into buf; 0 or -errno. */
+static int state_dir_at(char *buf, size_t len, int n, char *err)
 {
-	const char *e = getenv("TUNETOP_STATE_DIR");
-	int rc, n;
+	int rc;
 
-	if (e && *e) {
-		n = snprintf(buf, len, "%s", e);
-	} else if ((e = getenv("XDG_STATE_HOME")) && *e) {
-		n = snprintf(buf, len, "%s/tunetop", e);
-	} else if ((e = getenv("HOME")) && *e) {
-		n = snprintf(buf, len, "%s/.local/state/tunetop", e);
-	} else {
-		return err_set(err, -ENOENT, "journal: no state directory: set TUNETOP_STATE_DIR or HOME");
-	}
 	if (n < 0 || (size_t)n >= len)
 		return err_set(err, -ENAMETOOLONG, "journal: state directory path too long");
 	rc = util_mkdir_p(buf);
 	if (rc)
 		return err_set(err, rc, "journal: %s: %s", buf, strerror(-rc));
 	return 0;
+}
+
+/* The user's own state directory ($XDG_STATE_HOME/tunetop, ~/.local/state/tunetop). */
+static int user_state_dir(char *buf, size_t len, char *err)
+{
+	const char *e;
+
+	if ((e = getenv("XDG_STATE_HOME")) && *e)
+		return state_dir_at(buf, len, snprintf(buf, len, "%s/tunetop", e), err);
+	if ((e = getenv("HOME")) && *e)
+		return state_dir_at(buf, len, snprintf(buf, len, "%s/.local/state/tunetop", e),
+				    err);
+	return err_set(err, -ENOENT, "journal: no state directory: set TUNETOP_STATE_DIR or HOME");
+}
+
+int journal_dir(char *buf, size_t len, char *err)
+{
+	const char *e = getenv("TUNETOP_STATE_DIR");
+
+	if (e && *e)
+		return state_dir_at(buf, len, snprintf(buf, len, "%s", e), err);
+	/*
+	 * As root, one journal for the host: every tunetop and tunetopd sees
+	 * every other's holds, whatever its HOME.  In /run, as the values it
+	 * keeps do not outlive a reboot either.
+	 */
+	if (geteuid() == 0)
+		return state_dir_at(buf, len, snprintf(buf, len, "%s", JOURNAL_HOST_DIR), err);
+	return user_state_dir(buf, len, err);
+}
+
+int journal_legacy_dirs(char dirs[][4096], unsigned max)
+{
+	char d[4096], err[ERR_MAX], cur[4096];
+	const char *cands[2] = { NULL, "/var/lib/tunetop" };
+	unsigned n = 0;
+
+	if (journal_dir(cur, sizeof(cur), err))
+		return 0;
+	if (getenv("TUNETOP_STATE_DIR") && *getenv("TUNETOP_STATE_DIR"))
+		return 0;
+	if (user_state_dir(d, sizeof(d), err) == 0)
+		cands[0] = d;
+	for (unsigned i = 0; i < 2 && n < max; i++) {
+		char path[4200];
+
+		if (!cands[i] || !strcmp(cands[i], cur))
+			continue;
+		snprintf(path, sizeof(path), "%s/journal", cands[i]);
+		if (access(path, F_OK) == 0)
+			snprintf(dirs[n++], 4096, "%s", cands[i]);
+	}
+	return (int)n;
 }
 
 /* Take the journal's lock (DIR/journal.lock); the fd, or -errno. */

@@ -20,13 +20,16 @@
  * it, as after `knobs set`), WHO says what it is ("tunetop_run", spaces
  * as '_'), ORIGINAL is the rest of the line.  A file without the first
  * line is version 1 ("SIDE LAB DEV KNOB PID START ORIGINAL..."), read as
- * held by PID START.  STATE_DIR is $TUNETOP_STATE_DIR, else
- * $XDG_STATE_HOME/tunetop, else ~/.local/state/tunetop, created mode 0700.
+ * held by PID START.  STATE_DIR is $TUNETOP_STATE_DIR; else, as root,
+ * JOURNAL_HOST_DIR, one journal for every tunetop and tunetopd of the
+ * host; else $XDG_STATE_HOME/tunetop or ~/.local/state/tunetop; created
+ * mode 0700.
  * Every change of the file is made under an flock of STATE_DIR/journal.lock
  * by every tunetop process and thread.
  */
 
 #define JOURNAL_WHO_MAX 48
+#define JOURNAL_HOST_DIR "/run/tunetop"
 
 struct journal_entry {
 	char side[8];			/* "local", "lab-a", "lab-b" */
@@ -79,6 +82,14 @@ int journal_release(const char *dir, const struct journal_entry *e, bool drop,
 
 /* The state directory, made (0700) if missing; 0 or -errno. */
 int journal_dir(char *buf, size_t len, char *err);
+
+/*
+ * Where earlier versions kept journals that may still hold originals
+ * (the user's state directory, tunetopd's /var/lib/tunetop), when they
+ * are not journal_dir and hold a journal; none with $TUNETOP_STATE_DIR.
+ * How many were written to dirs (at most max).
+ */
+int journal_legacy_dirs(char dirs[][4096], unsigned max);
 
 /* All entries; *out is malloc'ed (free it), *n their count. */
 int journal_load(const char *dir, struct journal_entry **out, unsigned *n,

@@ -698,14 +698,33 @@ int knobs_restore_journal(const struct catalog *c, unsigned *restored,
 			  unsigned *dropped, unsigned *held, char *failed, unsigned flen,
 			  char *err)
 {
-	char dir[4096];
-	int rc;
+	char dir[4096], legacy[2][4096];
+	int rc, n;
 
 	rc = journal_dir(dir, sizeof(dir), err);
 	if (rc)
 		return rc;
-	return journal_restore_all(dir, restore_cb, (void *)c, restored, dropped, held,
-				   failed, flen, err);
+	rc = journal_restore_all(dir, restore_cb, (void *)c, restored, dropped, held,
+				 failed, flen, err);
+	/* Journals an earlier version kept elsewhere are put back too. */
+	n = journal_legacy_dirs(legacy, 2);
+	for (int i = 0; i < n; i++) {
+		unsigned r = 0, d = 0, h = 0;
+		size_t used = failed ? strlen(failed) : 0;
+		int lrc = journal_restore_all(legacy[i], restore_cb, (void *)c, &r, &d, &h,
+					      failed ? failed + used : NULL,
+					      failed ? flen - used : 0, err);
+
+		if (restored)
+			*restored += r;
+		if (dropped)
+			*dropped += d;
+		if (held)
+			*held += h;
+		if (lrc && !rc)
+			rc = lrc;
+	}
+	return rc;
 }
 
 /* One knob as a JSON object. */
