@@ -220,7 +220,8 @@ static int write_sweep(FILE *f, const struct report *rp, const struct report_swe
 	fputs("</th><th>throughput</th><th>runs</th><th>noise</th><th>cliff</th></tr>\n", f);
 	for (unsigned i = 0; i < n; i++) {
 		fputs("<tr><td>", f);
-		svg_escf(f, "%s%s%s", pt[i].curve_key, pt[i].curve_key[0] ? ", " : "", pt[i].text);
+		/* The value, or with curves of their own the point's whole name. */
+		svg_esc(f, pt[i].curve_key[0] ? pt[i].name : pt[i].text);
 		fprintf(f, "</td><td class=\"num\">%s</td><td class=\"num\">%u</td>",
 			svg_fmt_fix(y[i], 2, buf, sizeof(buf)), pt[i].runs);
 		fprintf(f, "<td class=\"num\" title=\"%s\">%s</td><td%s>%s</td></tr>\n",
