@@ -48,17 +48,6 @@ static int spoint_cmp_curve(const void *a, const void *b)
 	return (pa->order > pb->order) - (pa->order < pb->order);
 }
 
-/* The standard deviation of a stored run's tick rates; NAN n/a. */
-static double run_tick_sd(const struct store_run *r)
-{
-	size_t n;
-	double *v = store_series_get(r->series, store_series_names[SS_RATE], &n);
-	double sd = sweep_policy_spread(v, (unsigned)n);
-
-	free(v);
-	return sd;
-}
-
 /* The larger of two figures, NAN only when both are. */
 static double max_known(double a, double b)
 {
@@ -119,7 +108,7 @@ static int write_sweep(FILE *f, const struct report *rp, const struct report_swe
 		pt[k].runs++;
 		pt[k].sum += r->throughput;
 		pt[k].ci = max_known(pt[k].ci, store_result_ci(r->result));
-		pt[k].tick_sd = max_known(pt[k].tick_sd, run_tick_sd(r));
+		pt[k].tick_sd = max_known(pt[k].tick_sd, store_series_sd(r->series, store_series_names[SS_RATE]));
 	}
 	snprintf(id, sizeof(id), "plot-sweep-%" PRId64, sw->id);
 	if (n < 2) {

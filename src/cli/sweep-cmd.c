@@ -23,17 +23,6 @@
 #define WHO "tunetop sweep"
 #define KINDS_HINT "size, burst, knob, send-size, preset, show"
 
-/* The standard deviation of a run's tick rates (nulls left out); NAN n/a. */
-static double series_sd(const json_t *series)
-{
-	size_t n;
-	double *v = store_series_get(series, store_series_names[SS_RATE], &n);
-	double sd = sweep_policy_spread(v, (unsigned)n);
-
-	free(v);
-	return sd;
-}
-
 /* The usage text of `tunetop sweep`. */
 static void sweep_usage(FILE *f)
 {
@@ -588,7 +577,7 @@ static bool sweep_point(struct sweep *sw, unsigned i)
 		if (sum.iterating && sum.thr.n >= 2 && isfinite(sum.thr.half_width))
 			p->ci = sum.thr.half_width;
 		else
-			p->tick_sd = series_sd(sum.series);
+			p->tick_sd = store_series_sd(sum.series, store_series_names[SS_RATE]);
 		if (sum.res.local.has_lat && sum.res.local.lat.count) {
 			p->p50 = sum.res.local.lat.p50_us;
 			p->p99 = sum.res.local.lat.p99_us;

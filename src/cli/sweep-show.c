@@ -15,17 +15,6 @@
 
 #define WHO "tunetop sweep show"
 
-/* The standard deviation of a stored run's tick rates; NAN n/a. */
-static double show_tick_sd(const struct store_run *r)
-{
-	size_t n;
-	double *v = store_series_get(r->series, store_series_names[SS_RATE], &n);
-	double sd = sweep_policy_spread(v, (unsigned)n);
-
-	free(v);
-	return sd;
-}
-
 /* Stored run r as point p of sw, the figures the live sweep would have. */
 static void show_point(struct sweep *sw, const struct store_run *r, struct sweep_point *p)
 {
@@ -41,7 +30,7 @@ static void show_point(struct sweep *sw, const struct store_run *r, struct sweep
 		snprintf(p->failure, sizeof(p->failure), "failed (stored run %" PRId64 ")", r->id);
 	p->thr = r->throughput;
 	p->ci = store_result_ci(r->result);
-	p->tick_sd = isfinite(p->ci) ? NAN : show_tick_sd(r);
+	p->tick_sd = isfinite(p->ci) ? NAN : store_series_sd(r->series, store_series_names[SS_RATE]);
 	p->p50 = r->p50_us;
 	p->p99 = r->p99_us;
 	p->lcpu = r->lcpu;

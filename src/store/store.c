@@ -15,6 +15,7 @@
 
 #include "store/store-internal.h"
 #include "store/store.h"
+#include "stats/sweep-policy.h"
 #include "core/util.h"
 
 /* How long a writer waits for another one before "database is locked". */
@@ -802,6 +803,16 @@ double *store_series_get(const json_t *series, const char *name, size_t *n)
 		v[i] = json_is_number(e) ? json_number_value(e) : NAN;
 	}
 	return v;
+}
+
+double store_series_sd(const json_t *series, const char *name)
+{
+	size_t n;
+	double *v = store_series_get(series, name, &n);
+	double sd = sweep_policy_spread(v, (unsigned)n);
+
+	free(v);
+	return sd;
 }
 
 double store_result_ci(const json_t *result)
