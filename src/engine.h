@@ -19,6 +19,7 @@
 #include "stats/stats.h"
 #include "store/store.h"
 #include "stats/sweep.h"
+#include "stats/sweep-policy.h"
 #include "core/util.h"
 
 #endif

@@ -66,7 +66,7 @@ struct model_run *model_begin(struct model *m, const struct test_params *p,
 	snprintf(r->target, sizeof(r->target), "%s", target ? target : "");
 	r->state = MS_STARTING;
 	r->started = wall_time();
-	r->p50_us = r->p99_us = r->lcpu = r->rcpu = NAN;
+	r->p50_us = r->p99_us = r->lcpu = r->rcpu = r->rate_ci = NAN;
 	r->lsd = r->rsd = -1;
 	for (int e = 0; e < END_N; e++)
 		r->sndbuf_init[e] = r->rcvbuf_init[e] = -1;
@@ -301,6 +301,7 @@ struct model_run *model_add_history(struct model *m, const struct store_run *sr)
 	r->started = sr->time;
 	r->state = sr->failed ? MS_FAILED : MS_DONE;
 	r->rate = sr->throughput;
+	r->rate_ci = store_result_ci(sr->result);
 	r->p50_us = sr->p50_us;
 	r->p99_us = sr->p99_us;
 	r->lcpu = sr->lcpu;

@@ -58,6 +58,7 @@ struct model_run {
 	bool has_result;
 	struct session_result res;	/* owned; knob snapshots of both ends */
 	double rate;			/* final: trans/s or Mbit/s */
+	double rate_ci;			/* its confidence half-width when stored iterated (-i); NAN */
 	double p50_us, p99_us;		/* NAN for streams */
 	double lcpu, rcpu;		/* busy %, NAN n/a */
 	double lsd, rsd;		/* service demand, < 0 n/a */

@@ -25,9 +25,7 @@ struct plan_step {
 	struct test_params p;
 	unsigned nk;
 	struct plan_knob k[PLAN_MAX_KNOBS];
-	double rate;			/* its result; NAN until run */
-	double sd;			/* the rate's spread over its ticks; 0 unknown */
-	double value;			/* the swept number (cliffs), NAN for knobs/A/B */
+	struct sweep_policy_pt fig;	/* its rate and noise once run (rate NAN until) */
 };
 
 struct plan {
@@ -118,7 +116,8 @@ static struct plan_step *add_step(struct plan *pl, const struct test_params *p)
 	s = &pl->steps[pl->n++];
 	memset(s, 0, sizeof(*s));
 	s->p = *p;
-	s->rate = s->value = NAN;
+	s->fig = (struct sweep_policy_pt){ .point = s->point, .rate = NAN, .ci = NAN,
+					   .tick_sd = NAN };
 	return s;
 }
 
@@ -132,55 +131,33 @@ static int plan_sweep(struct ui *u, struct plan *pl, const char *spec, char *err
 {
 	char kind[16] = "", rest[200] = "";
 	uint64_t list[SWEEP_MAX_POINTS];
+	enum sweep_kind k;
 	unsigned n = 0;
 
 	if (sscanf(spec, "%15s %199[^\n]", kind, rest) < 1)
 		return err_set(err, -EINVAL, "sweep: accepted: size [--response], burst LIST, "
 			       "send-size LIST, knob [remote:]NAME=V1,V2");
 	snprintf(pl->kind, sizeof(pl->kind), "%s", kind);
-	if (!strcmp(kind, "size")) {
-		uint32_t sizes[SWEEP_MAX_POINTS], mss = newest_mss(u);
-		bool resp = strstr(rest, "--response") != NULL;
-		int k;
+	if (!sweep_policy_kind_parse(kind, &k) && k != SW_KNOB) {
+		uint32_t mss = newest_mss(u);
+		bool resp = k == SW_SIZE && strstr(rest, "--response") != NULL;
 
-		if (!test_is_rr(u->p.type))
-			return err_set(err, -EINVAL, "sweep size: a request/response test (t to change it)");
-		if (!mss)
+		if ((k != SW_SEND) != test_is_rr(u->p.type))
+			return err_set(err, -EINVAL, "sweep %s: accepted with a %s test (t to change it)",
+				       kind, k == SW_SEND ? "stream" : "request/response");
+		if (k == SW_SIZE && !mss)
 			return err_set(err, -EINVAL, "sweep size: the MSS comes from a run's connection: r first");
-		k = sweep_sizes(mss, sizes, SWEEP_MAX_POINTS);
-		for (int i = 0; i < k; i++) {
-			struct plan_step *s = add_step(pl, &u->p);
-
-			if (!s)
-				return too_many(err);
-			*(resp ? &s->p.resp_size : &s->p.req_size) = sizes[i];
-			s->value = sizes[i];
-			snprintf(s->point, sizeof(s->point), "%s=%u", resp ? "response" : "size", sizes[i]);
-		}
-		return 0;
-	}
-	if (!strcmp(kind, "burst") || !strcmp(kind, "send-size")) {
-		bool burst = kind[0] == 'b';
-
-		if (burst != test_is_rr(u->p.type))
-			return err_set(err, -EINVAL, "sweep %s: accepted with a %s test", kind,
-				       burst ? "request/response" : "stream");
-		if (sweep_parse_list(rest[0] ? rest : (burst ? "0,1,2,4,16,64,128,256" :
-						       "1K,4K,16K,64K,256K"),
-				     list, SWEEP_MAX_POINTS, &n, err))
+		if (sweep_policy_plan(k, k == SW_SIZE || !rest[0] ? NULL : rest, mss, list,
+				      SWEEP_MAX_POINTS, &n, err))
 			return -EINVAL;
 		for (unsigned i = 0; i < n; i++) {
 			struct plan_step *s = add_step(pl, &u->p);
 
 			if (!s)
 				return too_many(err);
-			if (burst && list[i] > TT_MAX_BURST)
-				return err_set(err, -EINVAL, "burst %llu: accepted 0..%d",
-					       (unsigned long long)list[i], TT_MAX_BURST);
-			*(burst ? &s->p.burst : &s->p.send_size) = (uint32_t)list[i];
-			s->value = (double)list[i];
-			snprintf(s->point, sizeof(s->point), "%s=%llu", burst ? "burst" : "send-size",
-				 (unsigned long long)list[i]);
+			if (sweep_policy_point_params(k, resp, list[i], &s->p, err))
+				return -EINVAL;
+			sweep_policy_point_name(k, resp, list[i], s->point, sizeof(s->point));
 		}
 		return 0;
 	}
@@ -254,13 +231,7 @@ static int plan_ab(struct ui *u, struct plan *pl, const char *spec, char *err)
 	}
 	pl->ab = true;
 	for (unsigned i = 0; i < pairs; i++) {
-		/* splitmix64: each pair's order at random, to cancel drift. */
-		uint64_t z = (seed += 0x9e3779b97f4a7c15ull);
-		int first;
-
-		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-		z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-		first = (int)((z ^ (z >> 31)) & 1);
+		int first = ab_pair_first(&seed);
 		for (int k = 0; k < 2; k++) {
 			int s = k ? !first : first;
 			struct plan_step *st = add_step(pl, &u->p);
@@ -319,12 +290,12 @@ static void plan_next(struct ui *u)
 		struct ab_result r;
 
 		for (unsigned i = 0; i < pl->n; i++) {
-			if (isnan(pl->steps[i].rate))
+			if (isnan(pl->steps[i].fig.rate))
 				continue;
 			if (pl->steps[i].point[0] == 'a')
-				a[na++] = pl->steps[i].rate;
+				a[na++] = pl->steps[i].fig.rate;
 			else
-				b[nb++] = pl->steps[i].rate;
+				b[nb++] = pl->steps[i].fig.rate;
 		}
 		if (ab_compare(a, na, b, nb, 0.05, 10000, 1, &r) == 0)
 			ui_status(u, r.significant ? STY_GOOD : STY_NORMAL, 60,
@@ -334,35 +305,13 @@ static void plan_next(struct ui *u)
 		else
 			ui_status(u, STY_WARN, 30, "A/B: too few runs to compare (%u+%u)", na, nb);
 	} else {
-		double rate[SWEEP_MAX_POINTS], noise[SWEEP_MAX_POINTS];
-		bool cliff[SWEEP_MAX_POINTS];
+		struct sweep_policy_pt pt[SWEEP_MAX_POINTS];
 		char line[256];
-		unsigned n = 0, nc;
-		size_t used;
+		unsigned nc;
 
-		/* Tick-to-tick spread as the noise, never below 3 % (as tunetop
-		 * sweep without -i): a loaded machine makes no cliffs. */
-		for (unsigned i = 0; i < pl->n; i++) {
-			rate[i] = pl->steps[i].rate;
-			noise[i] = pl->steps[i].sd > 0.03 * rate[i] ? pl->steps[i].sd : 0;
-			n++;
-		}
-		nc = sweep_cliffs(rate, noise, n, 3, 3, 20, cliff);
-		/* The first point has nothing before it to fall from: below its
-		 * one neighbour it is the foot of a rising curve (seed 001's
-		 * burst 0), as tunetop sweep has it. */
-		for (unsigned i = 0; i < n; i++)
-			if (isfinite(rate[i])) {
-				nc -= cliff[i];
-				cliff[i] = false;
-				break;
-			}
-		used = (size_t)snprintf(line, sizeof(line), "sweep %s done: %u points, %u cliff%s",
-					pl->kind, pl->next, nc, nc == 1 ? "" : "s");
-		for (unsigned i = 0; i < n && used < sizeof(line); i++)
-			if (cliff[i])
-				used += (size_t)snprintf(line + used, sizeof(line) - used, " %s%s",
-							 pl->steps[i].point, i ? "" : "");
+		for (unsigned i = 0; i < pl->n; i++)
+			pt[i] = pl->steps[i].fig;
+		nc = plan_sweep_summary(pl->kind, pt, pl->n, line, sizeof(line));
 		ui_status(u, nc ? STY_WARN : STY_GOOD, 60, "%s%s", line,
 			  pl->cancelled ? "; stopped early" : "");
 	}
@@ -430,22 +379,32 @@ void plan_point(const struct ui *u, const char **source, int64_t *sweep_id, cons
 	*point = pl->steps[pl->next].point;
 }
 
-/* The standard deviation of a run's tick rates; 0 with fewer than 2. */
-static double tick_sd(const struct model_run *r)
+void plan_point_of_run(const struct model_run *r, struct sweep_policy_pt *pt)
 {
-	double sum = 0, sq = 0;
-	unsigned n = 0;
+	double *v = r->nticks ? malloc(r->nticks * sizeof(*v)) : NULL;
 
-	for (unsigned i = 0; i < r->nticks; i++) {
-		double v = r->ticks[i].rate;
+	for (unsigned i = 0; v && i < r->nticks; i++)
+		v[i] = r->ticks[i].rate;
+	pt->rate = r->state == MS_DONE ? r->rate : NAN;
+	pt->ci = r->rate_ci;
+	pt->tick_sd = v ? sweep_policy_spread(v, r->nticks) : NAN;
+	free(v);
+}
 
-		if (!isfinite(v))
-			continue;
-		sum += v;
-		sq += v * v;
-		n++;
-	}
-	return n < 2 ? 0 : sqrt(fmax(0, (sq - sum * sum / n) / (n - 1)));
+unsigned plan_sweep_summary(const char *kind, struct sweep_policy_pt *pt, unsigned n,
+			    char *line, size_t len)
+{
+	unsigned nc = sweep_policy_cliffs(pt, n), ran = 0;
+	size_t used;
+
+	for (unsigned i = 0; i < n; i++)
+		ran += isfinite(pt[i].rate);
+	used = (size_t)snprintf(line, len, "sweep %s done: %u points, %u cliff%s", kind, ran, nc,
+				nc == 1 ? "" : "s");
+	for (unsigned i = 0; i < n && used < len; i++)
+		if (pt[i].cliff)
+			used += (size_t)snprintf(line + used, len - used, " %s", pt[i].point);
+	return nc;
 }
 
 void plan_run_ended(struct ui *u, struct model_run *r)
@@ -456,10 +415,8 @@ void plan_run_ended(struct ui *u, struct model_run *r)
 		return;
 	if (pl->next < pl->n) {
 		snprintf(r->point, sizeof(r->point), "%s", pl->steps[pl->next].point);
-		if (r->state == MS_DONE) {
-			pl->steps[pl->next].rate = r->rate;
-			pl->steps[pl->next].sd = tick_sd(r);
-		}
+		if (r->state == MS_DONE)
+			plan_point_of_run(r, &pl->steps[pl->next].fig);
 		if (r->state == MS_STOPPED)
 			pl->cancelled = true;
 		pl->next++;

@@ -30,4 +30,16 @@ void plan_run_ended(struct ui *u, struct model_run *r);
 void plan_cancel(struct ui *u);
 void plan_free(struct ui *u);
 
+/* A run as a point of a dashboard sweep: the rate and noise figures the
+ * cliff rule reads (rate NAN unless it ended cleanly). */
+void plan_point_of_run(const struct model_run *r, struct sweep_policy_pt *pt);
+/*
+ * The end of a dashboard sweep: its cliffs marked by the engine's rule
+ * (pt[i].cliff) and the status line, "sweep burst done: 3 points, 1
+ * cliff burst=4" (the points with a result, the cliffs by name).
+ * Returns the number of cliffs.
+ */
+unsigned plan_sweep_summary(const char *kind, struct sweep_policy_pt *pt, unsigned n,
+			    char *line, size_t len);
+
 #endif

@@ -61,16 +61,6 @@ static void ab_usage(FILE *f)
 		AB_MIN_PAIRS, AB_MAX_PAIRS, AB_DEF_PAIRS);
 }
 
-/* splitmix64: the order of each pair. */
-static uint64_t ab_rand(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 /* Whether option word a is one of `tunetop run`'s that take the next word. */
 static bool run_opt_takes_next(const char *a)
 {
@@ -571,7 +561,7 @@ static void ab_loop(struct ab_state *st, struct run_ctx *c, FILE *prog)
 	bool stop = false;
 
 	for (unsigned i = 0; i < st->pairs && !stop; i++) {
-		int first = (int)(ab_rand(&rng) >> 63);
+		int first = ab_pair_first(&rng);
 		unsigned from = st->nruns, counted = 0;
 
 		for (int k = 0; k < 2 && !stop; k++) {

@@ -12,69 +12,62 @@
 
 #include <jansson.h>
 
+#include "engine.h"
 #include "report-internal.h"
-#include "store/store.h"
 #include "svg.h"
-#include "stats/sweep.h"
-#include "core/util.h"
 
-/*
- * sweep_cliffs' parameters: 5 % noise when a point has neither repeats
- * nor a confidence interval; a cliff falls by more than 3 noise widths
- * and by more than 25 % (seed 000's drop at 3MSS+1 is 70 %).
- */
-#define CLIFF_NOISE_PCT 5.0
-#define CLIFF_K 3.0
-#define CLIFF_MIN_DROP_PCT 25.0
-
-/* The run-to-run noise of one run's throughput: half its confidence interval, or 0. */
-static double run_noise(const struct store_run *r)
-{
-	double w = report_jnum(json_object_get(json_object_get(r->result, "result"), "throughput_confid"));
-
-	return isfinite(w) && w > 0 ? w / 200 * r->throughput : 0;
-}
-
-/* A point's value: the text after the last '=' ("size=4345" -> 4345); NAN when not a number. */
-static double point_value(const char *point, const char **text)
-{
-	const char *eq = strrchr(point, '=');
-	uint64_t sz;
-	char *end;
-	double v;
-
-	*text = eq ? eq + 1 : point;
-	v = strtod(*text, &end);
-	if (end != *text && !*end && isfinite(v))
-		return v;
-	if (!parse_size(*text, &sz))
-		return (double)sz;
-	return NAN;
-}
-
-/* One point of a sweep curve: its runs' mean throughput and noise. */
+/* One point of a sweep curve: its runs' mean throughput and the noise
+ * figures the cliff rule reads. */
 struct spoint {
-	double x, rate, noise, sum, sumsq;
-	unsigned runs;
-	char text[64];
+	double x, rate, ci, tick_sd, sum;
+	unsigned runs, curve;	/* curve: its index in order of appearance */
+	unsigned order;		/* the point's own */
+	char text[64], curve_key[64];
+	const char *name;	/* the point's stored name */
 };
 
+/* Curves in order of appearance, then x (numbers) or order of appearance. */
 static int spoint_cmp(const void *a, const void *b)
 {
 	const struct spoint *pa = a, *pb = b;
 
-	return (pa->x > pb->x) - (pa->x < pb->x);
+	if (pa->curve != pb->curve)
+		return pa->curve < pb->curve ? -1 : 1;
+	if (pa->x != pb->x)
+		return pa->x < pb->x ? -1 : 1;
+	return (pa->order > pb->order) - (pa->order < pb->order);
 }
 
-/* The curve of sweep sw: x the point's value (categories when not numbers), y throughput. */
+/* Curves in order of appearance, points within one in order of appearance. */
+static int spoint_cmp_curve(const void *a, const void *b)
+{
+	const struct spoint *pa = a, *pb = b;
+
+	if (pa->curve != pb->curve)
+		return pa->curve < pb->curve ? -1 : 1;
+	return (pa->order > pb->order) - (pa->order < pb->order);
+}
+
+/* The larger of two figures, NAN only when both are. */
+static double max_known(double a, double b)
+{
+	return isfinite(a) && !(b > a) ? a : b;
+}
+
+/*
+ * The curves of sweep sw: x the point's value (categories when not
+ * numbers), y throughput, one line per curve (a two-knob sweep has one
+ * per value of its first knob), the cliffs marked by the engine's rule.
+ */
 static int write_sweep(FILE *f, const struct report *rp, const struct report_sweep *sw)
 {
 	struct spoint *pt = calloc(rp->n + 1, sizeof(*pt));
-	double *x = NULL, *y = NULL, *noise = NULL, ymax = 0, xmin = INFINITY, xmax = -INFINITY;
-	bool *cliff = NULL, numeric = true;
-	char (*cats)[40] = NULL, id[48], title[160], xlabel[96], buf[32];
+	struct sweep_policy_pt *pp = NULL;
+	double *x = NULL, *y = NULL, ymax = 0, xmin = INFINITY, xmax = -INFINITY;
+	bool numeric = true;
+	char (*cats)[40] = NULL, id[48], title[600], xlabel[96], buf[32];
 	const char *units = NULL, *name = NULL;
-	unsigned n = 0, ncliffs;
+	unsigned n = 0, ncliffs, ncurves = 0, ncats = 0;
 	size_t namelen = 0;
 	struct svg_plot_spec s = { 0 };
 	struct svg_plot p;
@@ -85,27 +78,37 @@ static int write_sweep(FILE *f, const struct report *rp, const struct report_swe
 	for (unsigned i = 0; i < rp->n; i++) {
 		const struct store_run *r = &rp->runs[i];
 		const char *text, *eq = strrchr(r->point, '=');
-		double v = point_value(r->point, &text);
-		unsigned k;
+		char key[64];
+		double v = sweep_policy_point_x(r->point, key, sizeof(key), &text);
+		unsigned k, c;
 
 		if (r->sweep_id != sw->id || r->failed || !isfinite(r->throughput))
 			continue;
+		if (n == SWEEP_MAX_POINTS)
+			break;
 		if (!name && eq) {
-			name = r->point;
-			namelen = (size_t)(eq - r->point);
+			name = r->point + (key[0] ? strlen(key) + 1 : 0);
+			namelen = (size_t)(eq - name);
 		}
 		units = units ? units : r->units;
 		numeric &= isfinite(v);
-		for (k = 0; k < n && strcmp(pt[k].text, text); k++)
+		for (k = 0; k < n && (strcmp(pt[k].text, text) || strcmp(pt[k].curve_key, key)); k++)
 			;
 		if (k == n) {
+			for (c = 0; c < n && strcmp(pt[c].curve_key, key); c++)
+				;
 			snprintf(pt[n].text, sizeof(pt[n].text), "%s", text);
+			snprintf(pt[n].curve_key, sizeof(pt[n].curve_key), "%s", key);
+			pt[n].curve = c < n ? pt[c].curve : ncurves++;
+			pt[n].ci = pt[n].tick_sd = NAN;
+			pt[n].name = r->point;
+			pt[n].order = n;
 			pt[n++].x = v;
 		}
 		pt[k].runs++;
 		pt[k].sum += r->throughput;
-		pt[k].sumsq += r->throughput * r->throughput;
-		pt[k].noise = fmax(pt[k].noise, run_noise(r));
+		pt[k].ci = max_known(pt[k].ci, store_result_ci(r->result));
+		pt[k].tick_sd = max_known(pt[k].tick_sd, store_series_sd(r->series, store_series_names[SS_RATE]));
 	}
 	snprintf(id, sizeof(id), "plot-sweep-%" PRId64, sw->id);
 	if (n < 2) {
@@ -116,31 +119,33 @@ static int write_sweep(FILE *f, const struct report *rp, const struct report_swe
 	}
 	x = calloc(n, sizeof(*x));
 	y = calloc(n, sizeof(*y));
-	noise = calloc(n, sizeof(*noise));
-	cliff = calloc(n, sizeof(*cliff));
+	pp = calloc(n, sizeof(*pp));
 	cats = calloc(n, sizeof(*cats));
-	if (!x || !y || !noise || !cliff || !cats)
+	if (!x || !y || !pp || !cats)
 		goto out;
-	if (numeric)
-		qsort(pt, n, sizeof(*pt), spoint_cmp);
+	qsort(pt, n, sizeof(*pt), numeric ? spoint_cmp : spoint_cmp_curve);
 	for (unsigned i = 0; i < n; i++) {
+		unsigned c;
+
 		y[i] = pt[i].sum / pt[i].runs;
-		noise[i] = pt[i].noise;
-		if (pt[i].runs > 1)
-			noise[i] = sqrt(fmax(0, (pt[i].sumsq - pt[i].sum * y[i]) / (pt[i].runs - 1)));
-		x[i] = numeric ? pt[i].x : i;
-		snprintf(cats[i], sizeof(cats[i]), "%s", pt[i].text);
+		pp[i] = (struct sweep_policy_pt){ .point = pt[i].name, .rate = y[i],
+						 .ci = pt[i].ci, .tick_sd = pt[i].tick_sd };
+		for (c = 0; c < ncats && strcmp(cats[c], pt[i].text); c++)
+			;
+		if (c == ncats)
+			snprintf(cats[ncats++], sizeof(cats[0]), "%s", pt[i].text);
+		x[i] = numeric ? pt[i].x : c;
 		ymax = fmax(ymax, y[i]);
 		xmin = fmin(xmin, x[i]);
 		xmax = fmax(xmax, x[i]);
 	}
-	ncliffs = sweep_cliffs(y, noise, n, CLIFF_NOISE_PCT, CLIFF_K, CLIFF_MIN_DROP_PCT, cliff);
+	ncliffs = sweep_policy_cliffs(pp, n);
 	s.id = id;
 	s.title = title;
 	s.ylabel = units;
 	s.xlabel = xlabel;
 	s.y1 = svg_nice_top(ymax * 1.08);
-	s.nlegend = 1 + (ncliffs > 0);
+	s.nlegend = ncurves + (ncliffs > 0);
 	s.logx = numeric && xmin > 0 && xmax > 16 * xmin;
 	snprintf(xlabel, sizeof(xlabel), "%.*s%s", (int)(name ? namelen : 5),
 		 name ? name : "point", s.logx ? " (log2 scale)" : "");
@@ -149,9 +154,9 @@ static int write_sweep(FILE *f, const struct report *rp, const struct report_swe
 		 ncliffs == 1 ? "" : "s");
 	if (!numeric) {
 		s.xcats = cats;
-		s.ncats = n;
+		s.ncats = ncats;
 		s.x0 = -0.5;
-		s.x1 = n - 0.5;
+		s.x1 = ncats - 0.5;
 	} else if (s.logx) {
 		s.x0 = ldexp(1, (int)floor(log2(xmin)));
 		s.x1 = ldexp(1, (int)ceil(log2(xmax)));
@@ -166,26 +171,36 @@ static int write_sweep(FILE *f, const struct report *rp, const struct report_swe
 			s.x1 = s.x0 + step;
 	}
 	svg_plot_open(&p, f, &s);
-	svg_plot_path(&p, x, y, n, report_run_colour(0), NULL);
+	for (unsigned i = 0, start = 0; i < n; i++)
+		if (i + 1 == n || pt[i + 1].curve != pt[i].curve) {
+			svg_plot_path(&p, x + start, y + start, i + 1 - start,
+				      report_run_colour(pt[i].curve), NULL);
+			start = i + 1;
+		}
 	for (unsigned i = 0; i < n; i++) {
 		double px = svg_plot_x(&p, x[i]), py = svg_plot_y(&p, y[i]);
 
 		fprintf(f, "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"><title>",
-			px, py, report_run_colour(0));
-		svg_escf(f, "%s: %s %s", pt[i].text, svg_fmt_si(y[i], buf, sizeof(buf)), units);
+			px, py, report_run_colour(pt[i].curve));
+		svg_escf(f, "%s: %s %s", pt[i].name, svg_fmt_si(y[i], buf, sizeof(buf)), units);
 		fputs("</title></circle>\n", f);
-		if (!cliff[i])
+		if (!pp[i].cliff)
 			continue;
 		fprintf(f, "<circle class=\"cliff\" cx=\"%.1f\" cy=\"%.1f\" r=\"9\" fill=\"none\" stroke=\"#d62728\" stroke-width=\"2\"/>\n",
 			px, py);
 		fprintf(f, "<text class=\"cliff\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#d62728\" font-weight=\"bold\">cliff</text>\n",
 			px, py - 13);
 	}
-	svg_plot_legend(&p, report_run_colour(0), NULL, false, "mean throughput of the point's runs");
+	for (unsigned i = 0; i < n; i++)
+		if (i + 1 == n || pt[i + 1].curve != pt[i].curve) {
+			snprintf(title, sizeof(title), "mean throughput of the point's runs%s%s",
+				 pt[i].curve_key[0] ? ", " : "", pt[i].curve_key);
+			svg_plot_legend(&p, report_run_colour(pt[i].curve), NULL, false, title);
+		}
 	if (ncliffs) {
-		snprintf(title, sizeof(title),
-			 "cliff: below its neighbours by more than %g times the noise and %g %%",
-			 CLIFF_K, CLIFF_MIN_DROP_PCT);
+		char rule[512];
+
+		snprintf(title, sizeof(title), "cliff: %s", sweep_policy_rule_text(rule, sizeof(rule)));
 		svg_plot_legend(&p, "#d62728", NULL, false, title);
 	}
 	svg_plot_close(&p);
@@ -194,21 +209,29 @@ static int write_sweep(FILE *f, const struct report *rp, const struct report_swe
 	fputs("</th><th>throughput</th><th>runs</th><th>noise</th><th>cliff</th></tr>\n", f);
 	for (unsigned i = 0; i < n; i++) {
 		fputs("<tr><td>", f);
-		svg_esc(f, pt[i].text);
+		/* The value, or with curves of their own the point's whole name. */
+		svg_esc(f, pt[i].curve_key[0] ? pt[i].name : pt[i].text);
 		fprintf(f, "</td><td class=\"num\">%s</td><td class=\"num\">%u</td>",
 			svg_fmt_fix(y[i], 2, buf, sizeof(buf)), pt[i].runs);
-		fprintf(f, "<td class=\"num\">%s</td><td%s>%s</td></tr>\n",
-			noise[i] > 0 ? svg_fmt_fix(noise[i], 2, buf, sizeof(buf)) : "n/a",
-			cliff[i] ? " class=\"diff\"" : "", cliff[i] ? "cliff" : "");
+		fprintf(f, "<td class=\"num\" title=\"%s\">%s</td><td%s>%s</td></tr>\n",
+			sweep_policy_noise_name(pp[i].noise_src),
+			pp[i].noise > 0 ? svg_fmt_fix(pp[i].noise, 2, buf, sizeof(buf)) : "n/a",
+			pp[i].cliff ? " class=\"diff\"" : "", pp[i].cliff ? "cliff" : "");
 	}
 	fputs("</table>\n", f);
+	if (ncliffs) {
+		char rule[512];
+
+		fputs("<p class=\"note\">Cliffs: ", f);
+		svg_esc(f, sweep_policy_rule_text(rule, sizeof(rule)));
+		fputs(" (docs/sweeps.md).</p>\n", f);
+	}
 	ret = 0;
 out:
 	free(pt);
 	free(x);
 	free(y);
-	free(noise);
-	free(cliff);
+	free(pp);
 	free(cats);
 	return ret;
 }

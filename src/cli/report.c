@@ -341,25 +341,6 @@ static const char *run_dash(unsigned i, const char *own)
 	return own ? own : i >= NPALETTE ? "8 3" : NULL;
 }
 
-/* The series member key of r as doubles (NAN for null); *n 0 when absent. */
-static double *series_get(const struct store_run *r, const char *key, size_t *n)
-{
-	const json_t *a = json_object_get(r->series, key);
-	double *v;
-
-	*n = json_array_size(a);
-	if (!*n)
-		return NULL;
-	v = malloc(*n * sizeof(*v));
-	if (!v) {
-		*n = 0;
-		return NULL;
-	}
-	for (size_t i = 0; i < *n; i++)
-		v[i] = report_jnum(json_array_get(a, i));
-	return v;
-}
-
 /* One line of a plot over time: a series of a run, and its values once read. */
 struct tline {
 	unsigned run;
@@ -386,8 +367,8 @@ static void time_plot(FILE *f, const struct report *rp, const char *id, const ch
 		size_t nt, nv;
 		bool any = false;
 
-		l->x = series_get(&rp->runs[l->run], "t", &nt);
-		l->y = series_get(&rp->runs[l->run], l->key, &nv);
+		l->x = store_series_get(rp->runs[l->run].series, "t", &nt);
+		l->y = store_series_get(rp->runs[l->run].series, l->key, &nv);
 		l->n = nt < nv ? nt : nv;
 		for (size_t k = 0; k < l->n; k++) {
 			if (!isfinite(l->x[k]) || !isfinite(l->y[k]))

@@ -12,44 +12,16 @@
 
 #include <jansson.h>
 
-#include "knobs/catalog.h"
-#include "knobs/knobs.h"
-#include "knobs/txn.h"
-#include "lab/lab.h"
+#include "engine.h"
 #include "options.h"
-#include "core/params.h"
 #include "run.h"
-#include "store/store.h"
 #include "sweep-cmd.h"
 #include "sweep-out.h"
 #include "sweep-preset.h"
-#include "stats/sweep.h"
+#include "sweep-show.h"
 
 #define WHO "tunetop sweep"
-#define KINDS_HINT "size, burst, knob, send-size, preset"
-#define DEFAULT_BURSTS "0,1,2,4,16,64,128,256"	/* seed 001 */
-#define DEFAULT_SEND_SIZES "1K,4K,16K,64K,256K"
-
-/* The standard deviation of one series of a run's ticks (nulls left out). */
-static double series_sd(const json_t *series, const char *name)
-{
-	const json_t *arr = json_object_get(series, name);
-	double sum = 0, sq = 0;
-	unsigned n = 0;
-	size_t i;
-	json_t *v;
-
-	json_array_foreach(arr, i, v) {
-		if (!json_is_number(v))
-			continue;
-		sum += json_number_value(v);
-		sq += json_number_value(v) * json_number_value(v);
-		n++;
-	}
-	if (n < 2)
-		return NAN;
-	return sqrt(fmax(0, (sq - sum * sum / n) / (n - 1)));
-}
+#define KINDS_HINT "size, burst, knob, send-size, preset, show"
 
 /* The usage text of `tunetop sweep`. */
 static void sweep_usage(FILE *f)
@@ -65,15 +37,16 @@ static void sweep_usage(FILE *f)
 "                 the MSS, then MSS, MSS+1, 2MSS, 2MSS+1, 3MSS, 3MSS+1 (seed\n"
 "                 000's packet_byte_script); the MSS comes from the first\n"
 "                 point's connection unless --mss\n"
-"  burst [LIST] [--reverse]      -b over LIST (default " DEFAULT_BURSTS ");\n"
+"  burst [LIST] [--reverse]      -b over LIST (default " SWEEP_DEFAULT_BURSTS ");\n"
 "                 --reverse: the ends trade -r sizes, -s/-S buffers, -T CPUs\n"
 "                 and --set sides (seed 004's backward direction)\n"
 "  knob [local:|remote:]NAME=V1,V2,... [[local:|remote:]NAME2=W1,W2,...]\n"
 "                 any catalog knob, or the cross product of two; put back\n"
 "                 afterwards (also after Ctrl-C or a failed point)\n"
 "  send-size [LIST]              -m of a stream test (default TCP_STREAM,\n"
-"                 LIST " DEFAULT_SEND_SIZES ")\n"
+"                 LIST " SWEEP_DEFAULT_SEND_SIZES ")\n"
 "  preset [NAME]  a sweep of data/sweeps; alone, list them\n"
+"  show ID [--json] [--db PATH]  the table of stored sweep ID again\n"
 "\n"
 "Run options are `tunetop run`'s (tunetop run -h): -l (10 s per point),\n"
 "-i/-I (each point iterates to a confidence interval), -t, -T, -c/-C, -H,\n"
@@ -154,7 +127,7 @@ static int sweep_own_args(struct sweep *sw, int argc, char **argv, int *next, ch
 		}
 		if (sw->list_given)
 			return err_set(err, 2, "argument \"%.64s\": a second list; accepted: one comma-separated list, e.g. %s",
-				       a, sw->kind == SW_BURST ? DEFAULT_BURSTS : DEFAULT_SEND_SIZES);
+				       a, sw->kind == SW_BURST ? SWEEP_DEFAULT_BURSTS : SWEEP_DEFAULT_SEND_SIZES);
 		if (strlen(a) >= sizeof(sw->list_text))
 			return err_set(err, 2, "argument: list longer than %zu characters",
 				       sizeof(sw->list_text) - 1);
@@ -218,48 +191,13 @@ static int sweep_check_knob(const struct sweep *sw, const char *name, bool remot
 static int sweep_point_params(const struct sweep *sw, uint64_t v, struct test_params *p,
 			      char *err)
 {
-	uint64_t max = test_is_udp(sw->o.so.p.type) ? TT_MAX_UDP_MSG : TT_MAX_MSG;
-	char why[ERR_MAX];
-
 	*p = sw->o.so.p;
-	switch (sw->kind) {
-	case SW_SIZE:
-		if (v < 1 || v > max)
-			return err_set(err, 2, "size: %llu bytes is out of range; accepted: 1 to %llu",
-				       (unsigned long long)v, (unsigned long long)max);
-		if (sw->response)
-			p->resp_size = (uint32_t)v;
-		else
-			p->req_size = (uint32_t)v;
-		break;
-	case SW_BURST:
-		if (v > TT_MAX_BURST)
-			return err_set(err, 2, "burst: %llu is out of range; accepted: 0-%u requests in flight beyond the first",
-				       (unsigned long long)v, TT_MAX_BURST);
-		p->burst = (uint32_t)v;
-		break;
-	case SW_SEND:
-		if (v < 1 || v > max)
-			return err_set(err, 2, "send-size: %llu bytes is out of range; accepted: 1 to %llu",
-				       (unsigned long long)v, (unsigned long long)max);
-		p->send_size = (uint32_t)v;
-		break;
-	case SW_KNOB:
-		break;
-	}
-	if (params_validate(p, why))
-		return err_set(err, 2, "%s %llu: %s", sweep_out_kind_name(sw->kind),
-			       (unsigned long long)v, why);
-	return 0;
+	return sweep_policy_point_params(sw->kind, sw->response, v, p, err) ? 2 : 0;
 }
 
 /* Add the points of a numeric sweep for values v[0..n-1]. */
 static int sweep_add_values(struct sweep *sw, const uint64_t *v, unsigned n, char *err)
 {
-	static const char *const prefix[] = {
-		[SW_SIZE] = "size", [SW_BURST] = "burst", [SW_SEND] = "send-size",
-	};
-
 	for (unsigned i = 0; i < n; i++) {
 		struct sweep_point *p = &sw->pt[sw->npt];
 		struct test_params tp;
@@ -270,9 +208,7 @@ static int sweep_add_values(struct sweep *sw, const uint64_t *v, unsigned n, cha
 			return 2;
 		memset(p, 0, sizeof(*p));
 		p->value = v[i];
-		snprintf(p->name, sizeof(p->name), "%s=%llu",
-			 sw->kind == SW_SIZE && sw->response ? "resp" : prefix[sw->kind],
-			 (unsigned long long)v[i]);
+		sweep_policy_point_name(sw->kind, sw->response, v[i], p->name, sizeof(p->name));
 		sw->npt++;
 	}
 	return 0;
@@ -342,7 +278,7 @@ static int sweep_setup(struct sweep *sw, int argc, char **argv)
 	}
 	if ((sw->kind == SW_SIZE || sw->kind == SW_BURST) && !test_is_rr(t)) {
 		err_set(err, 2, "%s: the test is %s; accepted: -t TCP_RR, TCP_CRR or UDP_RR",
-			sweep_out_kind_name(sw->kind), test_type_name(t));
+			sweep_policy_kind_name(sw->kind), test_type_name(t));
 		goto bad;
 	}
 	if (sw->kind == SW_SEND && test_is_rr(t)) {
@@ -403,24 +339,17 @@ static int sweep_setup(struct sweep *sw, int argc, char **argv)
 		goto bad;
 	}
 	switch (sw->kind) {
-	case SW_SIZE: {
-		uint32_t sizes[64];
-		int ns = sw->mss_given ? sweep_sizes(sw->mss, sizes, 64) : 1;
-
-		sizes[0] = 1;
-		for (int i = 0; i < ns; i++)
-			v[n++] = sizes[i];
-		break;
-	}
+	case SW_SIZE:
 	case SW_BURST:
 	case SW_SEND:
-		if (sweep_parse_list(sw->list_given ? sw->list_text :
-				     sw->kind == SW_BURST ? DEFAULT_BURSTS : DEFAULT_SEND_SIZES,
-				     v, SWEEP_MAX_POINTS, &n, err)) {
+		/* A size sweep without --mss plans its first point only. */
+		if (sweep_policy_plan(sw->kind, sw->list_given ? sw->list_text : NULL,
+				      sw->mss_given ? sw->mss : 0, v, SWEEP_MAX_POINTS, &n, err)) {
 			char why[ERR_MAX];
 
 			snprintf(why, sizeof(why), "%s", err);
-			err_set(err, 2, "%s %s", sweep_out_kind_name(sw->kind), why);
+			err_set(err, 2, "%s%s%s", sw->kind == SW_SIZE ? "" : sweep_policy_kind_name(sw->kind),
+				sw->kind == SW_SIZE ? "" : " ", why);
 			goto bad;
 		}
 		break;
@@ -570,7 +499,7 @@ static void sweep_record(struct sweep *sw)
 	ret = spec ? store_open(&st, sw->o.db_path[0] ? sw->o.db_path : NULL, err) :
 		     err_set(err, -ENOMEM, "out of memory");
 	if (!ret)
-		ret = store_add_sweep(st, sweep_out_kind_name(sw->kind), spec, &sw->sweep_id, err);
+		ret = store_add_sweep(st, sweep_policy_kind_name(sw->kind), spec, &sw->sweep_id, err);
 	store_close(st);
 	json_decref(spec);
 	if (ret) {
@@ -608,7 +537,7 @@ static bool sweep_point(struct sweep *sw, unsigned i)
 		if (sum.iterating && sum.thr.n >= 2 && isfinite(sum.thr.half_width))
 			p->ci = sum.thr.half_width;
 		else
-			p->tick_sd = series_sd(sum.series, "rate");
+			p->tick_sd = store_series_sd(sum.series, store_series_names[SS_RATE]);
 		if (sum.res.local.has_lat && sum.res.local.lat.count) {
 			p->p50 = sum.res.local.lat.p50_us;
 			p->p99 = sum.res.local.lat.p99_us;
@@ -625,15 +554,14 @@ static bool sweep_point(struct sweep *sw, unsigned i)
 		}
 	}
 	if (sw->kind == SW_SIZE && i == 0 && !sw->mss_given) {
-		uint32_t sizes[64];
-		uint64_t v[64];
-		int n;
+		uint64_t v[SWEEP_MAX_POINTS];
+		unsigned n = 0;
 
 		sw->mss = sum.failed ? 0 : sweep_mss_of(&sum.res, sw->response);
-		n = sw->mss ? sweep_sizes(sw->mss, sizes, 64) : 0;
-		for (int j = 1; j < n; j++)
-			v[j - 1] = sizes[j];
-		if (n > 1 && sweep_add_values(sw, v, (unsigned)n - 1, err)) {
+		/* The plan around that MSS, its first point (1 byte) run already. */
+		if (sw->mss && sweep_policy_plan(SW_SIZE, NULL, sw->mss, v, SWEEP_MAX_POINTS, &n, err))
+			n = 0;
+		if (n > 1 && sweep_add_values(sw, v + 1, n - 1, err)) {
 			fprintf(stderr, WHO ": %s\n", err);
 			n = 0;
 		}
@@ -739,13 +667,15 @@ static int sweep_run(struct sweep *sw)
 int sweep_main(int argc, char **argv)
 {
 	static struct sweep sw;
-	int ret, i;
+	int ret;
 
 	memset(&sw, 0, sizeof(sw));
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		sweep_usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;
 	}
+	if (!strcmp(argv[1], "show"))
+		return sweep_show_main(argc, argv);
 	if (!strcmp(argv[1], "preset")) {
 		if (argc > 2 && argv[2][0] == '-' && strcmp(argv[2], "-h") && strcmp(argv[2], "--help")) {
 			fprintf(stderr, WHO " preset: %s before the name; accepted: tunetop sweep preset [NAME [run options]]\n",
@@ -760,14 +690,10 @@ int sweep_main(int argc, char **argv)
 		if (ret)
 			return ret < 0 ? 0 : ret;
 	}
-	for (i = 0; i < 4; i++)
-		if (!strcmp(argv[1], sweep_out_kind_name((enum sweep_kind)i)))
-			break;
-	if (i == 4) {
+	if (sweep_policy_kind_parse(argv[1], &sw.kind)) {
 		fprintf(stderr, WHO ": unknown sweep '%s'; accepted: %s\n", argv[1], KINDS_HINT);
 		return 2;
 	}
-	sw.kind = (enum sweep_kind)i;
 	ret = sweep_setup(&sw, argc, argv);
 	if (ret) {
 		catalog_free(sw.cat);

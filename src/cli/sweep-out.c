@@ -10,27 +10,9 @@
 
 #include <jansson.h>
 
-#include "knobs/knobs.h"
-#include "lab/lab.h"
+#include "engine.h"
 #include "options.h"
-#include "core/params.h"
 #include "sweep-out.h"
-#include "stats/sweep.h"
-
-/* The cliff rule (docs/sweeps.md): beyond k times the noise and min_drop percent. */
-#define CLIFF_NOISE_PCT 3.0
-#define CLIFF_K 3.0
-#define CLIFF_MIN_DROP 20.0
-
-static const char *const kind_names[] = {
-	[SW_SIZE] = "size", [SW_BURST] = "burst", [SW_KNOB] = "knob", [SW_SEND] = "send-size",
-};
-
-/* The name users type for a kind. */
-const char *sweep_out_kind_name(enum sweep_kind kind)
-{
-	return kind_names[kind];
-}
 
 /* Text of a figure, "n/a" when missing. */
 static const char *sweep_num(char *buf, size_t len, double v, int prec)
@@ -108,7 +90,7 @@ void sweep_out_row(const struct sweep *sw, const struct sweep_point *p)
 json_t *sweep_out_spec_json(const struct sweep *sw)
 {
 	char text[256];
-	json_t *spec = json_pack("{s:s, s:s, s:s, s:b}", "kind", kind_names[sw->kind],
+	json_t *spec = json_pack("{s:s, s:s, s:s, s:b}", "kind", sweep_policy_kind_name(sw->kind),
 				 "test", params_text(&sw->o.so.p, text, sizeof(text)),
 				 "target", sw->target, "reverse", sw->reverse);
 	json_t *pts = json_array(), *knobs = json_array();
@@ -133,64 +115,33 @@ json_t *sweep_out_spec_json(const struct sweep *sw)
 	return spec;
 }
 
-/* What point i's neighbours would have it, as sweep_cliffs measures it. */
-static double sweep_expected(const double *rate, unsigned n, unsigned i)
-{
-	long l, r;
-
-	for (l = (long)i - 1; l >= 0 && !isfinite(rate[l]); l--)
-		;
-	for (r = (long)i + 1; r < (long)n && !isfinite(rate[r]); r++)
-		;
-	if (l >= 0 && r < (long)n)
-		return rate[l] + (double)((long)i - l) / (double)(r - l) * (rate[r] - rate[l]);
-	return l >= 0 ? rate[l] : r < (long)n ? rate[r] : NAN;
-}
-
 /*
- * Mark cliffs along each curve: the whole sweep, or with two knobs each
- * row of the second knob's values.  Failed points are gaps (NAN).  A
- * curve's first measured point has nothing before it to fall from: below
- * its one neighbour it is the foot of a rising curve (seed 001's burst 0),
- * not a cliff, so its flag is dropped.
+ * Mark the cliffs of the points run by the engine's one rule
+ * (sweep_policy_cliffs, docs/sweeps.md): failed points are gaps, each
+ * row of a two-knob sweep is a curve, as the report and the dashboard
+ * have it.
  */
 unsigned sweep_out_mark_cliffs(struct sweep *sw)
 {
-	unsigned row = sw->nknobs == 2 ? sw->knob[1].n : sw->nrun, found = 0;
-	double rate[SWEEP_MAX_POINTS], noise[SWEEP_MAX_POINTS];
-	bool cliff[SWEEP_MAX_POINTS];
+	struct sweep_policy_pt pt[SWEEP_MAX_POINTS];
+	unsigned found;
 
-	if (!row)
-		return 0;
-	for (unsigned s = 0; s < sw->nrun; s += row) {
-		unsigned n = s + row > sw->nrun ? sw->nrun - s : row;
+	for (unsigned i = 0; i < sw->nrun; i++) {
+		const struct sweep_point *p = &sw->pt[i];
 
-		for (unsigned i = 0; i < n; i++) {
-			const struct sweep_point *p = &sw->pt[s + i];
-
-			rate[i] = p->failed ? NAN : p->thr;
-			/* Without iterations, how much the rate moved tick to
-			 * tick stands in for the run-to-run noise, never below
-			 * CLIFF_NOISE_PCT: a loaded machine makes no cliffs. */
-			noise[i] = isfinite(p->ci) ? p->ci : 0;
-			if (!isfinite(p->ci) && isfinite(p->tick_sd) && isfinite(p->thr) &&
-			    p->tick_sd > p->thr * CLIFF_NOISE_PCT / 100)
-				noise[i] = p->tick_sd;
-		}
-		sweep_cliffs(rate, noise, n, CLIFF_NOISE_PCT, CLIFF_K, CLIFF_MIN_DROP, cliff);
-		for (unsigned i = 0; i < n; i++)
-			if (isfinite(rate[i])) {
-				cliff[i] = false;
-				break;
-			}
-		for (unsigned i = 0; i < n; i++) {
-			struct sweep_point *p = &sw->pt[s + i];
-			double e = sweep_expected(rate, n, i);
-
-			p->cliff = cliff[i];
-			found += cliff[i];
-			p->drop_pct = cliff[i] && e > 0 ? 100 * (e - p->thr) / e : NAN;
-		}
+		pt[i] = (struct sweep_policy_pt){
+			.point = p->name,
+			.rate = p->failed ? NAN : p->thr,
+			.ci = p->ci,
+			.tick_sd = p->tick_sd,
+		};
+	}
+	found = sweep_policy_cliffs(pt, sw->nrun);
+	for (unsigned i = 0; i < sw->nrun; i++) {
+		sw->pt[i].noise = pt[i].noise;
+		sw->pt[i].noise_src = pt[i].noise_src;
+		sw->pt[i].cliff = pt[i].cliff;
+		sw->pt[i].drop_pct = pt[i].drop_pct;
 	}
 	return found;
 }
@@ -211,20 +162,29 @@ int sweep_out_json(const struct sweep *sw)
 		const struct sweep_point *p = &sw->pt[i];
 		json_t *value;
 
-		if (sw->kind != SW_KNOB)
+		if (sw->kind != SW_KNOB) {
 			value = json_integer((json_int_t)p->value);
-		else if (sw->nknobs == 1)
+		} else if (!sw->nknobs) {
+			const char *text;	/* a stored sweep (sweep show) */
+
+			sweep_policy_point_x(p->name, NULL, 0, &text);
+			value = json_string(text);
+		} else if (sw->nknobs == 1) {
 			value = json_string(sw->knob[0].values[p->ki[0]]);
-		else
+		} else {
 			value = json_pack("[s,s]", sw->knob[0].values[p->ki[0]],
 					  sw->knob[1].values[p->ki[1]]);
-		json_array_append_new(pts, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:i, s:b, s:o, s:b, s:o}",
+		}
+		json_array_append_new(pts, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:i, s:o, s:o, s:b, s:o, s:b, s:o}",
 			"point", p->name, "value", value,
 			"run_id", p->run_id ? json_integer(p->run_id) : json_null(),
 			"throughput", sweep_jnum(p->thr), "ci", sweep_jnum(p->ci),
 			"p50", sweep_jnum(p->p50), "p99", sweep_jnum(p->p99),
 			"lcpu", sweep_jnum(p->lcpu), "rcpu", sweep_jnum(p->rcpu),
-			"iterations", (int)p->iterations, "cliff", p->cliff,
+			"iterations", (int)p->iterations, "noise", sweep_jnum(p->noise),
+			"noise_from", isfinite(p->noise) ?
+				json_string(sweep_policy_noise_name(p->noise_src)) : json_null(),
+			"cliff", p->cliff,
 			"drop_pct", sweep_jnum(p->drop_pct), "failed", p->failed,
 			"failure", p->failed ? json_string(p->failure) : json_null()));
 		if (p->cliff)
@@ -232,6 +192,11 @@ int sweep_out_json(const struct sweep *sw)
 	}
 	json_object_set_new(doc, "points", pts);
 	json_object_set_new(doc, "cliffs", cliffs);
+	json_object_set_new(doc, "cliff_rule",
+			    json_pack("{s:f, s:f, s:f, s:b}", "k", sweep_cliff_rule.k,
+				      "min_drop_pct", sweep_cliff_rule.min_drop_pct,
+				      "noise_floor_pct", sweep_cliff_rule.noise_floor_pct,
+				      "first_is_foot", sweep_cliff_rule.first_is_foot));
 	json_object_set_new(doc, "units", json_string(sw->units));
 	json_object_set_new(doc, "sweep_id", sw->sweep_id ? json_integer(sw->sweep_id) : json_null());
 	json_object_set_new(doc, "planned", json_integer(sw->npt));
@@ -249,7 +214,9 @@ int sweep_out_json(const struct sweep *sw)
 /* The final table, cliffs marked. */
 void sweep_out_table(const struct sweep *sw)
 {
-	printf("\nSweep %s", kind_names[sw->kind]);
+	char rule[512];
+
+	printf("\nSweep %s", sweep_policy_kind_name(sw->kind));
 	if (sw->sweep_id)
 		printf(" %lld", (long long)sw->sweep_id);
 	printf(": %u of %u points", sw->nrun, sw->npt);
@@ -265,9 +232,7 @@ void sweep_out_table(const struct sweep *sw)
 			printf("  <-- cliff: %.0f %% below its neighbours", p->drop_pct);
 		printf("\n");
 	}
-	printf("Cliffs: a drop beyond %g x the run-to-run noise (%s) and %g %% below the neighbours' line\n",
-	       CLIFF_K, sw->o.iterating ? "the confidence half-width" : "3 % of the rate",
-	       CLIFF_MIN_DROP);
+	printf("Cliffs: %s\n", sweep_policy_rule_text(rule, sizeof(rule)));
 	if (sw->interrupted)
 		printf("Interrupted: %u of %u points run\n", sw->nrun, sw->npt);
 	if (sw->unreachable)
@@ -280,7 +245,7 @@ void sweep_out_header(const struct sweep *sw, const struct test_params *first)
 	char text[256];
 	const struct cli_opts *o = &sw->o;
 
-	printf("tunetop sweep %s", kind_names[sw->kind]);
+	printf("tunetop sweep %s", sweep_policy_kind_name(sw->kind));
 	if (sw->kind == SW_SIZE)
 		printf(": %s sizes 1, 2, 4 ... below the MSS, MSS, MSS+1 ... 3MSS+1 (packet_byte_script)",
 		       sw->response ? "response" : "request");

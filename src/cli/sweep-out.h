@@ -12,13 +12,9 @@
 #include "options.h"
 #include "core/params.h"
 #include "run.h"
-#include "stats/sweep.h"
-#include "core/util.h"
+#include "engine.h"
 
 struct catalog;
-
-/* What a sweep varies: -r sizes, -b bursts, knob values or -m send sizes. */
-enum sweep_kind { SW_SIZE, SW_BURST, SW_KNOB, SW_SEND };
 
 /* A knob swept, with where it lives and the value it had before. */
 struct sweep_knob {
@@ -42,6 +38,8 @@ struct sweep_point {
 	unsigned iterations;
 	double thr, ci, p50, p99, lcpu, rcpu;
 	double tick_sd;		/* the rate's spread over the run's ticks; NAN n/a */
+	double noise;		/* the noise the cliff rule used; NAN n/a */
+	enum sweep_noise_src noise_src;
 	bool cliff;
 	double drop_pct;
 };
@@ -67,9 +65,6 @@ struct sweep {
 	bool target_of_run;	/* target is the first run's own description */
 	bool interrupted, unreachable, restore_failed;
 };
-
-/* The name users type for a kind: "size", "burst", "knob", "send-size". */
-const char *sweep_out_kind_name(enum sweep_kind kind);
 
 /* The sweep as store_add_sweep keeps it: what was asked for. */
 json_t *sweep_out_spec_json(const struct sweep *sw);

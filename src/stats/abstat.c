@@ -22,8 +22,8 @@ struct abstat_obs {
 };
 
 /* splitmix64 (Steele, Lea, Flood 2014): small, fast, and good enough to
- * resample with. */
-static uint64_t abstat_rand(uint64_t *state)
+ * resample with and to order pairs. */
+uint64_t ab_rand(uint64_t *state)
 {
 	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
 
@@ -32,11 +32,18 @@ static uint64_t abstat_rand(uint64_t *state)
 	return z ^ (z >> 31);
 }
 
+/* The top bit, not the bottom one: splitmix64's output is uniform in every
+ * bit, and the top one is what `tunetop ab --seed S` has always used. */
+int ab_pair_first(uint64_t *state)
+{
+	return (int)(ab_rand(state) >> 63);
+}
+
 /* A uniform index in [0, n) by Lemire's multiply-shift (bias below 2^-32 for
  * our n). */
 static unsigned abstat_index(uint64_t *state, unsigned n)
 {
-	return (unsigned)(((unsigned __int128)abstat_rand(state) * n) >> 64);
+	return (unsigned)(((unsigned __int128)ab_rand(state) * n) >> 64);
 }
 
 static void abstat_swap(double *v, unsigned i, unsigned j)

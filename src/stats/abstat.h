@@ -40,6 +40,16 @@ int ab_compare(const double *a, unsigned na, const double *b, unsigned nb, doubl
  * tie-corrected variance and continuity correction. */
 double ab_mann_whitney(const double *a, unsigned na, const double *b, unsigned nb);
 
+/* splitmix64: the next value of the generator whose state is *state. */
+uint64_t ab_rand(uint64_t *state);
+
+/*
+ * The A/B pair order: which side runs first in the next pair, 0 (A) or 1
+ * (B), each pair at random to cancel drift.  *state is the seed, advanced;
+ * the same seed gives the same order (`tunetop ab --seed`, the dashboard).
+ */
+int ab_pair_first(uint64_t *state);
+
 /* Median of v[0..n-1] (NANs left out); NAN when none.  v is not changed. */
 double ab_median(const double *v, unsigned n);
 

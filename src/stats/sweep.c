@@ -216,14 +216,17 @@ static double sweep_noise(const double *rate, const double *noise, unsigned i,
  */
 unsigned sweep_cliffs(const double *rate, const double *noise, unsigned n,
 		      double noise_pct, double k, double min_drop_pct,
-		      bool *cliff)
+		      bool *cliff, double *drop_pct)
 {
 	unsigned i, found = 0;
 
 	if (!rate || !cliff)
 		return 0;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		cliff[i] = false;
+		if (drop_pct)
+			drop_pct[i] = NAN;
+	}
 	for (i = 0; i < n; i++) {
 		double expect, var, s, drop;
 		long l, r;
@@ -257,6 +260,8 @@ unsigned sweep_cliffs(const double *rate, const double *noise, unsigned n,
 		if (expect > 0 && drop > k * sqrt(s * s + var) &&
 		    100 * drop / expect > min_drop_pct) {
 			cliff[i] = true;
+			if (drop_pct)
+				drop_pct[i] = 100 * drop / expect;
 			found++;
 		}
 	}

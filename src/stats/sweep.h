@@ -34,9 +34,12 @@ int sweep_parse_knob(const char *spec, char *name, size_t nlen, char *buf, size_
  * below what its neighbours on both sides (or the one side at an end)
  * would have it by more than k times the combined noise and by more than
  * min_drop_pct percent -- seed 000's 70 % drop at 3MSS+1.  cliff[i] is
- * set; returns the number of cliffs.
+ * set, and drop_pct[i] (when not NULL) to the drop in percent of what
+ * was expected (NAN when not a cliff); returns the number of cliffs.
+ * The mechanism: which numbers a sweep uses is sweep-policy.h's rule.
  */
 unsigned sweep_cliffs(const double *rate, const double *noise, unsigned n,
-		      double noise_pct, double k, double min_drop_pct, bool *cliff);
+		      double noise_pct, double k, double min_drop_pct, bool *cliff,
+		      double *drop_pct);
 
 #endif

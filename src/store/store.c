@@ -15,6 +15,7 @@
 
 #include "store/store-internal.h"
 #include "store/store.h"
+#include "stats/sweep-policy.h"
 #include "core/util.h"
 
 /* How long a writer waits for another one before "database is locked". */
@@ -781,4 +782,45 @@ void store_series_append(json_t *series, const double v[STORE_NSERIES])
 	for (int i = 0; series && i < STORE_NSERIES; i++)
 		json_array_append_new(json_object_get(series, store_series_names[i]),
 				      isfinite(v[i]) ? json_real(v[i]) : json_null());
+}
+
+double *store_series_get(const json_t *series, const char *name, size_t *n)
+{
+	const json_t *a = json_object_get(series, name);
+	double *v;
+
+	*n = json_array_size(a);
+	if (!*n)
+		return NULL;
+	v = malloc(*n * sizeof(*v));
+	if (!v) {
+		*n = 0;
+		return NULL;
+	}
+	for (size_t i = 0; i < *n; i++) {
+		const json_t *e = json_array_get(a, i);
+
+		v[i] = json_is_number(e) ? json_number_value(e) : NAN;
+	}
+	return v;
+}
+
+double store_series_sd(const json_t *series, const char *name)
+{
+	size_t n;
+	double *v = store_series_get(series, name, &n);
+	double sd = sweep_policy_spread(v, (unsigned)n);
+
+	free(v);
+	return sd;
+}
+
+double store_result_ci(const json_t *result)
+{
+	const json_t *t = json_object_get(json_object_get(result, "confidence"), "throughput");
+	const json_t *hw = json_object_get(t, "half_width");
+
+	if (json_integer_value(json_object_get(t, "n")) < 2 || !json_is_number(hw))
+		return NAN;
+	return json_number_value(hw);
 }

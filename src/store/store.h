@@ -75,6 +75,15 @@ extern const char *const store_series_names[STORE_NSERIES];
 json_t *store_series_new(void);
 /* One tick: v[SS_*], NAN (or infinite) stored as null. */
 void store_series_append(json_t *series, const double v[STORE_NSERIES]);
+/* The figure name of a series as doubles (NAN for null), malloc'ed; NULL
+ * and *n 0 when it has none or out of memory. */
+double *store_series_get(const json_t *series, const char *name, size_t *n);
+/* The standard deviation of a series' figure name (nulls left out), as
+ * the cliff rule reads a run's tick rates; NAN with fewer than 2. */
+double store_series_sd(const json_t *series, const char *name);
+/* The throughput's confidence half-width of a `tunetop run --json`
+ * document (store_run.result) that iterated (-i/-I); NAN when it did not. */
+double store_result_ci(const json_t *result);
 
 /* Zero r (NAN figures, NULL json). */
 void store_run_init(struct store_run *r);

@@ -16,14 +16,10 @@
 
 static uint64_t rng_state = 0x7475e3e7095eedull;
 
-/* splitmix64, the test's own noise source (independent of abstat's). */
+/* The test's own noise: splitmix64 (ab_rand) with a state of its own. */
 static uint64_t rng_next(void)
 {
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
+	return ab_rand(&rng_state);
 }
 
 /* Uniform in (0, 1). */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "stats/abstat.h"
 #include "stats/sweep.h"
 #include "tap.h"
 
@@ -15,14 +16,10 @@
 
 static uint64_t rng_state = 0x5eed000c11ffull;
 
-/* splitmix64 for the synthetic noise. */
+/* The test's own noise: splitmix64 (ab_rand) with a state of its own. */
 static uint64_t rng_next(void)
 {
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
+	return ab_rand(&rng_state);
 }
 
 /* Standard normal by Box-Muller. */
@@ -217,7 +214,7 @@ static void test_cliffs(void)
 	unsigned n, i, t, found, hit;
 
 	n = seed000_curve(rate, NULL, 0, 0);
-	found = sweep_cliffs(rate, NULL, n, 1, 3, 20, cliff);
+	found = sweep_cliffs(rate, NULL, n, 1, 3, 20, cliff, NULL);
 	ok(found == 1 && only_cliff(cliff, n) == n - 1,
 	   "seed 000: the 70 %% drop at 3MSS+1 (the last point) is the only "
 	   "cliff (%u)",
@@ -226,7 +223,7 @@ static void test_cliffs(void)
 	hit = 0;
 	for (t = 0; t < TRIALS; t++) {
 		n = seed000_curve(rate, noise, 4, 1);
-		found = sweep_cliffs(rate, noise, n, 0, 3, 20, cliff);
+		found = sweep_cliffs(rate, noise, n, 0, 3, 20, cliff, NULL);
 		hit += found == 1 && only_cliff(cliff, n) == 17 - 1;
 	}
 	ok(hit == TRIALS,
@@ -238,7 +235,7 @@ static void test_cliffs(void)
 	for (t = 0; t < TRIALS; t++) {
 		for (i = 0; i < 20; i++)
 			rate[i] = 10000 * (1 + 0.01 * rng_gauss());
-		found += sweep_cliffs(rate, NULL, 20, 1, 3, 20, cliff) > 0;
+		found += sweep_cliffs(rate, NULL, 20, 1, 3, 20, cliff, NULL) > 0;
 	}
 	ok(found == 0, "a flat curve with 1 %% noise: a cliff in %u/%d trials",
 	   found, TRIALS);
@@ -247,7 +244,7 @@ static void test_cliffs(void)
 	for (t = 0; t < TRIALS; t++) {
 		for (i = 0; i < 20; i++)
 			rate[i] = 10000 * (1 + 0.01 * rng_gauss());
-		found += sweep_cliffs(rate, NULL, 20, 1, 4, 0, cliff) > 0;
+		found += sweep_cliffs(rate, NULL, 20, 1, 4, 0, cliff, NULL) > 0;
 	}
 	ok(found <= 2,
 	   "the same with no minimum drop, k=4: a cliff in %u/%d trials", found,
@@ -261,13 +258,13 @@ static void test_cliffs(void)
 		 */
 		for (i = 0; i < (unsigned)m; i++)
 			rate[i] = 10000 / (1 + sizes[i] / 4345.0);
-		found = sweep_cliffs(rate, NULL, (unsigned)m, 1, 3, 20, cliff);
+		found = sweep_cliffs(rate, NULL, (unsigned)m, 1, 3, 20, cliff, NULL);
 		ok(found == 0,
 		   "a smooth decline to half the rate has no cliff (%u)",
 		   found);
 		for (i = 0; i < 20; i++)
 			rate[i] = 10000 * pow(0.85, i);
-		found = sweep_cliffs(rate, NULL, 20, 1, 3, 20, cliff);
+		found = sweep_cliffs(rate, NULL, 20, 1, 3, 20, cliff, NULL);
 		ok(found == 0,
 		   "a 15 %% decline at every point has no cliff (%u)", found);
 	}
@@ -275,36 +272,36 @@ static void test_cliffs(void)
 	for (i = 0; i < 10; i++)
 		rate[i] = 5000;
 	rate[0] = 1000;
-	found = sweep_cliffs(rate, NULL, 10, 1, 3, 20, cliff);
+	found = sweep_cliffs(rate, NULL, 10, 1, 3, 20, cliff, NULL);
 	ok(found == 1 && cliff[0],
 	   "a low first point is a cliff against its one neighbour");
 	rate[0] = 5000;
 	rate[4] = 2000;
-	found = sweep_cliffs(rate, NULL, 10, 1, 3, 20, cliff);
+	found = sweep_cliffs(rate, NULL, 10, 1, 3, 20, cliff, NULL);
 	ok(found == 1 && cliff[4] && !cliff[3] && !cliff[5],
 	   "a dip in the middle is one cliff");
 	rate[4] = 5000 * 0.85;
-	found = sweep_cliffs(rate, NULL, 10, 1, 3, 20, cliff);
+	found = sweep_cliffs(rate, NULL, 10, 1, 3, 20, cliff, NULL);
 	ok(found == 0, "a 15 %% dip is under min_drop_pct 20");
 	for (i = 0; i < 10; i++)
 		noise[i] = 500;
 	rate[4] = 5000 * 0.75;
-	found = sweep_cliffs(rate, noise, 10, 1, 3, 20, cliff);
+	found = sweep_cliffs(rate, noise, 10, 1, 3, 20, cliff, NULL);
 	ok(found == 0,
 	   "a 25 %% dip within 3x its noise (sd 10 %%) is not a cliff");
-	found = sweep_cliffs(rate, NULL, 10, 1, 3, 20, cliff);
+	found = sweep_cliffs(rate, NULL, 10, 1, 3, 20, cliff, NULL);
 	ok(found == 1 && cliff[4], "the same dip at 1 %% noise is");
 	rate[4] = NAN;
 	rate[5] = 2000;
-	found = sweep_cliffs(rate, NULL, 10, 1, 3, 20, cliff);
+	found = sweep_cliffs(rate, NULL, 10, 1, 3, 20, cliff, NULL);
 	ok(found == 1 && cliff[5] && !cliff[4],
 	   "a missing point is skipped, not read as 0; the neighbour beyond it "
 	   "counts");
 	rate[5] = 5000;
 	rate[9] = 1500;
-	found = sweep_cliffs(rate, NULL, 10, 1, 3, 20, cliff);
+	found = sweep_cliffs(rate, NULL, 10, 1, 3, 20, cliff, NULL);
 	ok(found == 1 && cliff[9], "a cliff at the end point");
-	ok(sweep_cliffs(rate, NULL, 1, 1, 3, 20, cliff) == 0,
+	ok(sweep_cliffs(rate, NULL, 1, 1, 3, 20, cliff, NULL) == 0,
 	   "one point has no neighbours");
 }
 
