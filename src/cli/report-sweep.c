@@ -166,12 +166,12 @@ static int write_sweep(FILE *f, const struct report *rp, const struct report_swe
 			s.x1 = s.x0 + step;
 	}
 	svg_plot_open(&p, f, &s);
-	svg_plot_path(&p, x, y, n, report_run_colour(0), NULL);
+	svg_plot_path(&p, x, y, n, svg_colour(0), NULL);
 	for (unsigned i = 0; i < n; i++) {
 		double px = svg_plot_x(&p, x[i]), py = svg_plot_y(&p, y[i]);
 
 		fprintf(f, "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"><title>",
-			px, py, report_run_colour(0));
+			px, py, svg_colour(0));
 		svg_escf(f, "%s: %s %s", pt[i].text, svg_fmt_si(y[i], buf, sizeof(buf)), units);
 		fputs("</title></circle>\n", f);
 		if (!cliff[i])
@@ -181,7 +181,7 @@ static int write_sweep(FILE *f, const struct report *rp, const struct report_swe
 		fprintf(f, "<text class=\"cliff\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#d62728\" font-weight=\"bold\">cliff</text>\n",
 			px, py - 13);
 	}
-	svg_plot_legend(&p, report_run_colour(0), NULL, false, "mean throughput of the point's runs");
+	svg_plot_legend(&p, svg_colour(0), NULL, false, "mean throughput of the point's runs");
 	if (ncliffs) {
 		snprintf(title, sizeof(title),
 			 "cliff: below its neighbours by more than %g times the noise and %g %%",

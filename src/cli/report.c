@@ -32,13 +32,6 @@
 /* A range like 1-100000 is a typo more often than a wish. */
 #define REPORT_MAX_RANGE 4096
 
-/* One colour per run (Tableau 10); dashed from the eleventh run on. */
-static const char *const palette[] = {
-	"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
-	"#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
-};
-#define NPALETTE (sizeof(palette) / sizeof(palette[0]))
-
 
 /* One item of the command line: a run, a range of runs or a sweep. */
 struct report_sel {
@@ -329,16 +322,10 @@ static void run_label(const struct store_run *r, char *buf, size_t len)
 		 r->point[0] ? " " : "", r->point);
 }
 
-/* One colour per run, from the palette. */
-const char *report_run_colour(unsigned i)
-{
-	return palette[i % NPALETTE];
-}
-
 /* The dash pattern that tells runs apart once the colours repeat. */
 static const char *run_dash(unsigned i, const char *own)
 {
-	return own ? own : i >= NPALETTE ? "8 3" : NULL;
+	return own ? own : i >= SVG_NCOLOURS ? "8 3" : NULL;
 }
 
 /* The series member key of r as doubles (NAN for null); *n 0 when absent. */
@@ -413,11 +400,11 @@ static void time_plot(FILE *f, const struct report *rp, const char *id, const ch
 
 			if (!l->n)
 				continue;
-			svg_plot_path(&p, l->x, l->y, l->n, report_run_colour(l->run), dash);
+			svg_plot_path(&p, l->x, l->y, l->n, svg_colour(l->run), dash);
 			run_label(&rp->runs[l->run], label, sizeof(label));
 			snprintf(label + strlen(label), sizeof(label) - strlen(label), "%s",
 				 l->suffix ? l->suffix : "");
-			svg_plot_legend(&p, report_run_colour(l->run), dash, false, label);
+			svg_plot_legend(&p, svg_colour(l->run), dash, false, label);
 		}
 		svg_plot_close(&p);
 	}
