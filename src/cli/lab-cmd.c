@@ -197,22 +197,6 @@ int lab_main(int argc, char **argv)
 	return 2;
 }
 
-/* CAP_NET_ADMIN and CAP_SYS_ADMIN (namespaces, mounts) in the effective set. */
-bool lab_privileged(void)
-{
-	FILE *f = fopen("/proc/self/status", "r");
-	char line[256];
-	unsigned long long eff = 0;
-
-	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "CapEff: %llx", &eff) == 1)
-			break;
-	fclose(f);
-	return (eff & (1ull << 12)) && (eff & (1ull << 21));
-}
-
 int lab_reap_report(FILE *f, const char *who, bool verbose)
 {
 	char names[512], err[ERR_MAX];
