@@ -9,8 +9,7 @@
 
 #include "knobs-cmd.h"
 #include "lab-cmd.h"
-#include "lab/lab.h"
-#include "core/util.h"
+#include "engine.h"
 
 static void lab_usage(FILE *f)
 {

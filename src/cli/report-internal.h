@@ -9,7 +9,7 @@
 
 #include <jansson.h>
 
-#include "store/store.h"
+#include "engine.h"
 
 /* A sweep some selected run belongs to. */
 struct report_sweep {

@@ -13,10 +13,8 @@
 #include <jansson.h>
 
 #include "report-internal.h"
-#include "store/store.h"
+#include "engine.h"
 #include "svg.h"
-#include "stats/sweep.h"
-#include "core/util.h"
 
 /*
  * sweep_cliffs' parameters: 5 % noise when a point has neither repeats

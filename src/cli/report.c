@@ -17,9 +17,8 @@
 #include "cli-util.h"
 #include "report-internal.h"
 #include "report.h"
-#include "store/store.h"
+#include "engine.h"
 #include "svg.h"
-#include "core/util.h"
 
 /*
  * The file is HTML5 that is also well-formed XML (every tag closed, every
@@ -283,7 +282,7 @@ static bool test_rr(const char *test)
 }
 
 /* The test options that shape the run, as netperf's test-specific options. */
-static void params_text(const json_t *p, char *buf, size_t len)
+static void report_params_text(const json_t *p, char *buf, size_t len)
 {
 	const char *test = json_string_value(json_object_get(p, "test"));
 	double ls = report_jnum(json_object_get(p, "lsndbuf")), lr = report_jnum(json_object_get(p, "lrcvbuf"));
@@ -317,7 +316,7 @@ static void run_label(const struct store_run *r, char *buf, size_t len)
 {
 	char pt[160];
 
-	params_text(r->params, pt, sizeof(pt));
+	report_params_text(r->params, pt, sizeof(pt));
 	snprintf(buf, len, "run %" PRId64 " %s %s%s%s", r->id, r->test, pt,
 		 r->point[0] ? " " : "", r->point);
 }
@@ -488,7 +487,7 @@ static void write_summary(FILE *f, const struct report *rp)
 			svg_esc(f, a);
 		fputs("</td><td>", f);
 		svg_esc(f, r->test);
-		params_text(r->params, pt, sizeof(pt));
+		report_params_text(r->params, pt, sizeof(pt));
 		fputs("</td><td>", f);
 		svg_esc(f, pt);
 		fputs("</td><td>", f);

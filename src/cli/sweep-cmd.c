@@ -12,17 +12,12 @@
 
 #include <jansson.h>
 
-#include "knobs/catalog.h"
-#include "knobs/knobs.h"
-#include "lab/lab.h"
+#include "engine.h"
 #include "options.h"
-#include "core/params.h"
 #include "run.h"
-#include "store/store.h"
 #include "sweep-cmd.h"
 #include "sweep-out.h"
 #include "sweep-preset.h"
-#include "stats/sweep.h"
 
 #define WHO "tunetop sweep"
 #define KINDS_HINT "size, burst, knob, send-size, preset"

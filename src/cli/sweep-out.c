@@ -10,12 +10,9 @@
 
 #include <jansson.h>
 
-#include "knobs/knobs.h"
-#include "lab/lab.h"
+#include "engine.h"
 #include "options.h"
-#include "core/params.h"
 #include "sweep-out.h"
-#include "stats/sweep.h"
 
 /* The cliff rule (docs/sweeps.md): beyond k times the noise and min_drop percent. */
 #define CLIFF_NOISE_PCT 3.0

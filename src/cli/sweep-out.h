@@ -8,12 +8,9 @@
 
 #include <jansson.h>
 
-#include "knobs/knob.h"
+#include "engine.h"
 #include "options.h"
-#include "core/params.h"
 #include "run.h"
-#include "stats/sweep.h"
-#include "core/util.h"
 
 struct catalog;
 
