@@ -1,25 +1,37 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* engine.h - the one header the CLI and the UI include to drive the engine. */
+/*
+ * What it includes is the engine's public face; the rest (flows, sampler,
+ * capture internals, netlink and SQLite plumbing, wire framing) is the
+ * engine's own.  tests/integration/boundaries.sh keeps it so.
+ */
 #ifndef TT_ENGINE_H
 #define TT_ENGINE_H
 
-#include "stats/abstat.h"
+#include "capture/pcapread.h"
+#include "capture/pktparse.h"
+#include "capture/seghist.h"
+#include "core/params.h"
+#include "core/util.h"
+#include "daemon/server.h"
 #include "knobs/catalog.h"
-#include "stats/hist.h"
 #include "knobs/knob.h"
+#include "knobs/knobs-remote.h"
 #include "knobs/knobs.h"
 #include "knobs/txn.h"
 #include "lab/lab.h"
+#include "proto/auth.h"
 #include "proto/msg.h"
-#include "core/params.h"
+#include "proto/proto.h"
 #include "session/sample.h"
-#include "capture/seghist.h"
 #include "session/session.h"
-#include "daemon/server.h"
+#include "session/target.h"
+#include "stats/abstat.h"
+#include "stats/hist.h"
 #include "stats/stats.h"
-#include "store/store.h"
 #include "stats/sweep.h"
 #include "stats/sweep-policy.h"
-#include "core/util.h"
+#include "store/store-save.h"
+#include "store/store.h"
 
 #endif

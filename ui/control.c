@@ -9,20 +9,23 @@
 #include <string.h>
 
 #include "control.h"
-#include "plan.h"
-#include "options.h"
-#include "run.h"
 
 /* Runs of the history shown when the dashboard starts. */
 #define HISTORY_RUNS 20
 
 struct ctl {
-	struct cli_opts o;		/* the target and the test, as `tunetop run` takes them */
-	struct lab *own_lab;		/* made here, destroyed at the end */
+	struct dash_request rq;		/* the test and the history; rq.so points into target */
+	struct target target;
+	const struct dash_front_ops *front;
 	struct session *s;		/* the run in flight */
 	struct model_run *r;
+	json_t *series;			/* its ticks, as the history keeps them */
 	double t0;			/* monotonic start of the run */
 	struct knobs_txn *txn;		/* every knob the dashboard changes */
+	/* What the run is to the history: "dashboard", or a plan's point. */
+	const char *source;
+	int64_t sweep_id;
+	char point[64];
 };
 
 static double mono_secs(void)
@@ -35,15 +38,7 @@ static void knob_target_of(const struct ui *u, int e, struct knob_target *t)
 {
 	const struct ctl *c = u->ctl;
 
-	memset(t, 0, sizeof(*t));
-	if (c->o.so.lab && !c->o.so.host) {
-		t->where = e == END_L ? KT_LAB_A : KT_LAB_B;
-		t->lab = c->o.so.lab;
-	} else if (!c->o.so.host) {
-		snprintf(t->dev, sizeof(t->dev), "lo");
-	} else {
-		knobs_default_dev(t->dev, sizeof(t->dev));
-	}
+	target_knob_target(&c->rq.so, e != END_L, t);
 }
 
 /* The remote end's knobs can be changed here (a lab, or loopback's host). */
@@ -51,7 +46,7 @@ static bool end_writable(const struct ui *u, int e)
 {
 	const struct ctl *c = u->ctl;
 
-	return e == END_L || !c->o.so.host;
+	return e == END_L || !c->rq.so.host;
 }
 
 /* How many knob values (per end) differ from the dashboard's start. */
@@ -106,9 +101,9 @@ static void load_history(struct ui *u)
 	char err[ERR_MAX];
 	unsigned n = 0;
 
-	if (c->o.no_db)
+	if (c->rq.no_db)
 		return;
-	if (store_open(&st, c->o.db_path[0] ? c->o.db_path : NULL, err) ||
+	if (store_open(&st, ctl_db_path(u), err) ||
 	    store_list(st, &f, &a, &n, err)) {
 		ui_status(u, STY_WARN, 10, "history: %s", err);
 		store_close(st);
@@ -135,9 +130,9 @@ int ctl_mark_baseline(struct ui *u, struct model_run *r)
 	int rc = 0;
 
 	model_set_baseline(&u->model, r);
-	if (!r->db_id || c->o.no_db)
+	if (!r->db_id || c->rq.no_db)
 		return 0;
-	rc = store_open(&st, c->o.db_path[0] ? c->o.db_path : NULL, err);
+	rc = store_open(&st, ctl_db_path(u), err);
 	if (!rc)
 		rc = store_set_baseline(st, r->db_id, err);
 	store_close(st);
@@ -146,7 +141,8 @@ int ctl_mark_baseline(struct ui *u, struct model_run *r)
 	return rc;
 }
 
-int ctl_open(struct ui *u, struct cli_opts *o, char *err)
+int ctl_open(struct ui *u, const struct dash_request *rq, const struct dash_front_ops *front,
+	     char *err)
 {
 	struct ctl *c = calloc(1, sizeof(*c));
 	int rc;
@@ -154,33 +150,17 @@ int ctl_open(struct ui *u, struct cli_opts *o, char *err)
 	if (!c)
 		return err_set(err, -ENOMEM, "out of memory");
 	u->ctl = c;
-	c->o = *o;
-	/* so.host/so.port point into the copied buffers from now on. */
-	if (o->so.host)
-		c->o.so.host = c->o.host_buf;
-	if (o->so.port)
-		c->o.so.port = c->o.port_buf;
-	c->o.so.capture_file = NULL;
-	if (c->o.so.p.capture == CAPTURE_OFF)
-		c->o.so.p.capture = CAPTURE_AUTO;
-	rc = run_pick_target(&c->o, &c->own_lab, err);
+	c->rq = *rq;
+	c->front = front;
+	if (c->rq.so.p.capture == CAPTURE_OFF)
+		c->rq.so.p.capture = CAPTURE_AUTO;
+	rc = target_open(&c->target, &rq->target, err);
 	if (rc)
 		return rc;
-	u->p = c->o.so.p;
-	u->lab = c->o.so.lab && !c->o.so.host;
-	if (c->o.so.host)
-		snprintf(u->target, sizeof(u->target), "host: tunetopd at %s", c->o.so.host);
-	else if (u->lab) {
-		struct lab_info li;
-
-		if (lab_info(c->o.so.lab, &li, NULL) == 0)
-			lab_describe(&li, u->target, sizeof(u->target));
-		else
-			snprintf(u->target, sizeof(u->target), "lab: %s", lab_name(c->o.so.lab));
-	} else {
-		snprintf(u->target, sizeof(u->target), "loopback (%s)",
-			 c->o.so.why ? c->o.so.why : "");
-	}
+	target_session_opts(&c->target, &c->rq.so);
+	u->p = c->rq.so.p;
+	u->lab = c->target.lab != NULL;
+	snprintf(u->target, sizeof(u->target), "%s", c->target.desc);
 	load_history(u);
 	rc = catalog_load(&u->cat, catalog_default_path(), err);
 	if (rc)
@@ -218,15 +198,18 @@ void ctl_close(struct ui *u)
 	/* What was not put back stays journaled for `tunetop restore`. */
 	knobs_txn_keep(c->txn, err);
 	knobs_txn_free(c->txn);
-	if (c->own_lab)
-		lab_destroy(c->own_lab, err);
-	else if (c->o.so.lab)
-		lab_close(c->o.so.lab);
+	target_close(&c->target, err);
+	json_decref(c->series);
 	free(c);
 	u->ctl = NULL;
 }
 
 int ctl_run(struct ui *u)
+{
+	return ctl_run_point(u, "dashboard", 0, NULL);
+}
+
+int ctl_run_point(struct ui *u, const char *source, int64_t sweep_id, const char *point)
 {
 	struct ctl *c = u->ctl;
 	char err[ERR_MAX];
@@ -234,13 +217,18 @@ int ctl_run(struct ui *u)
 
 	if (c->s)
 		return -EBUSY;
-	c->o.so.p = u->p;
+	c->source = source;
+	c->sweep_id = sweep_id;
+	snprintf(c->point, sizeof(c->point), "%s", point ? point : "");
+	json_decref(c->series);
+	c->series = store_series_new();
+	c->rq.so.p = u->p;
 	c->r = model_begin(&u->model, &u->p, u->target);
 	if (!c->r) {
 		ui_status(u, STY_WARN, 10, "run: out of memory");
 		return -ENOMEM;
 	}
-	rc = session_create(&c->s, &c->o.so, err);
+	rc = session_create(&c->s, &c->rq.so, err);
 	if (!rc)
 		rc = session_start(c->s, err);
 	if (rc) {
@@ -271,7 +259,6 @@ void ctl_stop(struct ui *u)
 	session_stop(c->s);
 	u->state = UI_STOPPING;
 	u->loop = false;
-	plan_cancel(u);
 	ui_status(u, STY_NORMAL, 3, "stopping: the run reports what it measured so far");
 }
 
@@ -298,54 +285,35 @@ static void apply_pending(struct ui *u)
 		}
 }
 
-/* The ticks of r in store.h's series layout (as tunetop run keeps them). */
-static json_t *series_of(const struct model_run *r)
-{
-	json_t *j = store_series_new();
-
-	for (unsigned i = 0; j && i < r->nticks; i++) {
-		const struct model_tick *k = &r->ticks[i];
-		double v[STORE_NSERIES] = {
-			[SS_T] = k->t, [SS_RATE] = k->rate, [SS_P50] = k->p50_us, [SS_P99] = k->p99_us,
-			[SS_SNDBUF_L] = k->sndbuf[END_L] < 0 ? NAN : k->sndbuf[END_L],
-			[SS_RCVBUF_L] = k->rcvbuf[END_L] < 0 ? NAN : k->rcvbuf[END_L],
-			[SS_SNDBUF_R] = k->sndbuf[END_R] < 0 ? NAN : k->sndbuf[END_R],
-			[SS_RCVBUF_R] = k->rcvbuf[END_R] < 0 ? NAN : k->rcvbuf[END_R],
-			[SS_CWND_L] = k->cwnd[END_L], [SS_CWND_R] = k->cwnd[END_R],
-		};
-
-		store_series_append(j, v);
-	}
-	return j;
-}
-
 /* Keep a finished run in the history, as tunetop run does (unless --no-db). */
 static void store_run_of(struct ui *u, struct model_run *r, struct session_result *res,
 			 bool failed, const char *why)
 {
 	struct ctl *c = u->ctl;
-	struct run_ctx rc = { .o = &c->o, .sfd = -1 };
-	struct run_summary sum;
-	const char *source, *point;
-	int64_t sweep_id;
+	struct store_finished f = {
+		.p = &c->rq.so.p,
+		.res = res,
+		.series = c->series,
+		.started = r->started,
+		.failed = failed,
+		.throughput = res->throughput,
+		.lcpu = res->local.cpu.total.busy,
+		.rcpu = res->remote.cpu.total.busy,
+		.source = c->source,
+		.sweep_id = c->sweep_id,
+		.point = c->point[0] ? c->point : NULL,
+	};
 	char err[ERR_MAX];
+	int rc;
 
-	if (c->o.no_db)
+	if (c->rq.no_db)
 		return;
-	memset(&sum, 0, sizeof(sum));
-	sum.res = *res;
-	sum.iterations = 1;
-	sum.mean_throughput = res->throughput;
-	sum.mean_lcpu = res->local.cpu.total.busy;
-	sum.mean_rcpu = res->remote.cpu.total.busy;
-	sum.failed = failed;
-	snprintf(sum.failure, sizeof(sum.failure), "%s", why ? why : "");
-	sum.started = r->started;
-	sum.series = series_of(r);
-	plan_point(u, &source, &sweep_id, &point);
-	if (run_store(&rc, &sum, source, sweep_id, point, &r->db_id, err))
+	f.result = c->front->result_json(res, failed, why);
+	rc = f.result ? store_save(ctl_db_path(u), &f, &r->db_id, err) :
+			err_set(err, -ENOMEM, "out of memory");
+	if (rc)
 		ui_status(u, STY_WARN, 15, "run %u not stored: %s", r->id, err);
-	json_decref(sum.series);
+	json_decref(f.result);
 }
 
 /* The run has ended: its result into the model, then what waited for it. */
@@ -380,13 +348,9 @@ static void run_ended(struct ui *u)
 	if (u->npending)
 		apply_pending(u);
 	ctl_read_knobs(u);
-	if (u->plan)
-		plan_run_ended(u, c->r);
-	else if (u->loop)
-		ctl_run(u);
 }
 
-int ctl_events(struct ui *u)
+int ctl_events(struct ui *u, struct model_run **ended)
 {
 	struct ctl *c = u->ctl;
 	struct session_event ev;
@@ -399,12 +363,15 @@ int ctl_events(struct ui *u)
 			what |= CTL_ENDED;
 		} else {
 			model_sample(c->r, &ev);
+			store_series_add_event(c->series, &ev, c->rq.so.p.type);
 			what |= CTL_SAMPLES;
 		}
 		session_event_free(&ev);
 	}
-	if (what & CTL_ENDED)
+	if (what & CTL_ENDED) {
 		run_ended(u);
+		*ended = c->r;
+	}
 	return what;
 }
 
@@ -412,21 +379,21 @@ const char *ctl_db_path(const struct ui *u)
 {
 	const struct ctl *c = u->ctl;
 
-	return c->o.db_path[0] ? c->o.db_path : NULL;
+	return c->rq.db_path[0] ? c->rq.db_path : NULL;
 }
 
 bool ctl_no_db(const struct ui *u)
 {
 	const struct ctl *c = u->ctl;
 
-	return c->o.no_db;
+	return c->rq.no_db;
 }
 
 bool ctl_changes_outlive(const struct ui *u)
 {
 	const struct ctl *c = u->ctl;
 
-	return !c->own_lab;
+	return c->target.kind != TARGET_OWN_LAB;
 }
 
 double ctl_time_left(const struct ui *u)
@@ -559,12 +526,12 @@ int ctl_undo_all(struct ui *u)
 int ctl_set_test(struct ui *u, const char *args, char *err)
 {
 	struct ctl *c = u->ctl;
-	struct cli_opts *o = calloc(1, sizeof(*o));
+	struct dash_request *rq = calloc(1, sizeof(*rq));
 	char *copy = strdup(args), *argv[64], *save = NULL;
 	int argc = 0, rc;
 	FILE *null = fopen("/dev/null", "w");
 
-	if (!o || !copy || !null) {
+	if (!rq || !copy || !null) {
 		rc = err_set(err, -ENOMEM, "out of memory");
 		goto out;
 	}
@@ -572,17 +539,13 @@ int ctl_set_test(struct ui *u, const char *args, char *err)
 	for (char *w = strtok_r(copy, " \t", &save); w && argc < 63; w = strtok_r(NULL, " \t", &save))
 		argv[argc++] = w;
 	argv[argc] = NULL;
-	rc = options_parse_to(argc, argv, o, null, err);
-	if (rc == 0 && (o->so.host || o->lab_name[0] || o->loopback || o->lab_opts_given ||
-			o->nset || o->capture_file[0]))
-		rc = err_set(err, 2, "the target, --set and -w are chosen when tunetop starts; "
-			     "accepted here: the test and its options");
+	rc = c->front->parse(argc, argv, true, rq, null, err);
 	if (rc == 0) {
 		enum capture_mode cap = u->p.capture;
 
-		u->p = o->so.p;
+		u->p = rq->so.p;
 		u->p.capture = cap;
-		c->o.so.p = u->p;
+		c->rq.so.p = u->p;
 	} else if (rc == 1) {
 		rc = err_set(err, 2, "help is `tunetop run -h`");
 	}
@@ -590,6 +553,6 @@ out:
 	if (null)
 		fclose(null);
 	free(copy);
-	free(o);
+	free(rq);
 	return rc > 0 ? -EINVAL : rc;
 }

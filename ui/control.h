@@ -3,34 +3,39 @@
 #ifndef TT_CONTROL_H
 #define TT_CONTROL_H
 
+#include "dashboard.h"
 #include "ui.h"
 
-struct cli_opts;
-
 /*
- * Pick the target the way `tunetop run` does (-H, --lab, --loopback, else
- * a lab of the dashboard's own when privileged, else loopback), load the
- * catalog and read every knob on both ends.  The test comes from o.
+ * Open the target the way `tunetop run` does (target_open: -H, --lab,
+ * --loopback, else a lab of the dashboard's own when privileged, else
+ * loopback), load the history, the catalog and every knob on both ends.
+ * The test comes from rq; front writes the runs' result documents.
  * 0, or -errno with err.
  */
-int ctl_open(struct ui *u, struct cli_opts *o, char *err);
+int ctl_open(struct ui *u, const struct dash_request *rq, const struct dash_front_ops *front,
+	     char *err);
 /* Stop any run, free the session and the lab (the lab's knobs go with it). */
 void ctl_close(struct ui *u);
 
 /* Start a run of u->p; 0, or -errno (the status line says why). */
 int ctl_run(struct ui *u);
+/* The same, kept in the history as source's run ("sweep", "ab") at point
+ * of sweep sweep_id. */
+int ctl_run_point(struct ui *u, const char *source, int64_t sweep_id, const char *point);
 /* End the measured interval now (the run reports what it measured). */
 void ctl_stop(struct ui *u);
 /* The event fd to poll, or -1 when no run is in flight. */
 int ctl_event_fd(const struct ui *u);
 /*
- * Take the session's events into the model; at the run's end apply the
- * pending knob edits, re-read the knobs, and start the next run in loop
- * mode.  Returns CTL_SAMPLES when ticks arrived, CTL_ENDED when a run
+ * Take the session's events into the model; at the run's end store it,
+ * apply the pending knob edits, re-read the knobs and set *ended to the
+ * run (what comes next -- a plan's point, a loop's rerun -- is the
+ * caller's).  Returns CTL_SAMPLES when ticks arrived, CTL_ENDED when a run
  * ended (both may be set), 0 when nothing happened.
  */
 enum { CTL_SAMPLES = 1, CTL_ENDED = 2 };
-int ctl_events(struct ui *u);
+int ctl_events(struct ui *u, struct model_run **ended);
 
 /* Make r the baseline of its test, in the model and in the history. */
 int ctl_mark_baseline(struct ui *u, struct model_run *r);

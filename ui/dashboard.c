@@ -17,7 +17,6 @@
 
 #include "control.h"
 #include "dashboard.h"
-#include "options.h"
 #include "plan.h"
 #include "term.h"
 #include "ui.h"
@@ -347,6 +346,7 @@ static int do_action(struct dash *d, enum action a)
 		return UK_REDRAW;
 	case A_STOP:
 		ctl_stop(u);
+		plan_cancel(u);
 		return UK_HANDLED;
 	case A_LOOP:
 		u->loop = !u->loop;
@@ -580,7 +580,14 @@ static void dash_poll(struct dash *d, int tfd, int sfd)
 		}
 	}
 	if (pfd[3].fd >= 0 && pfd[3].revents) {
-		int what = ctl_events(u);
+		struct model_run *ended = NULL;
+		int what = ctl_events(u, &ended);
+
+		/* What waited for the run: the plan's next point, or a loop's rerun. */
+		if (ended && u->plan)
+			plan_run_ended(u, ended);
+		else if (ended && u->loop)
+			ctl_run(u);
 
 		/* A tick changes what the live panels show; the knobs only
 		 * change when a run ends (pending edits, a fresh read). */
@@ -607,7 +614,7 @@ static void dash_poll(struct dash *d, int tfd, int sfd)
 }
 
 /* Everything the dashboard holds, the lab (via ctl_close) included. */
-static void dash_free(struct dash *d, struct cli_opts *o)
+static void dash_free(struct dash *d)
 {
 	plan_free(&d->u);
 	ctl_close(&d->u);
@@ -620,15 +627,14 @@ static void dash_free(struct dash *d, struct cli_opts *o)
 	free(d->u.knobs);
 	catalog_free(d->u.cat);
 	model_free(&d->u.model);
-	free(o);
 	free(d);
 }
 
-int dashboard_main(int argc, char **argv)
+int dashboard_main(int argc, char **argv, const struct dash_front_ops *front)
 {
 	struct dash *d = calloc(1, sizeof(*d));
 	struct term_opts to = { .force_colours = -1, .force_ascii = -1 };
-	struct cli_opts *o = calloc(1, sizeof(*o));
+	struct dash_request *rq = calloc(1, sizeof(*rq));
 	char err[ERR_MAX], exe[PATH_MAX], *rest[256];
 	static char *restore_argv[3];
 	int nrest, rc, tfd = -1, sfd;
@@ -637,13 +643,15 @@ int dashboard_main(int argc, char **argv)
 	sigset_t set;
 	ssize_t n;
 
-	if (!d || !o) {
+	if (!d || !rq) {
 		fprintf(stderr, "tunetop: out of memory\n");
+		free(d);
+		free(rq);
 		return 1;
 	}
 	rc = dash_options(argc, argv, d, &to, rest, &nrest);
 	if (!rc) {
-		rc = options_parse_to(nrest, rest, o, stdout, err);
+		rc = front->parse(nrest, rest, false, rq, stdout, err);
 		if (rc > 1)
 			fprintf(stderr, "tunetop: %s\n", err);
 	}
@@ -653,15 +661,16 @@ int dashboard_main(int argc, char **argv)
 		rc = 2;
 	}
 	if (rc) {
-		free(o);
+		free(rq);
 		free(d);
 		return rc == 1 ? 0 : 2;
 	}
 	model_init(&d->u.model);
-	rc = ctl_open(&d->u, o, err);
+	rc = ctl_open(&d->u, rq, front, err);
+	free(rq);
 	if (rc) {
 		fprintf(stderr, "tunetop: %s\n", err);
-		dash_free(d, o);
+		dash_free(d);
 		return 1;
 	}
 	sfd = dash_signals(&set);
@@ -669,7 +678,7 @@ int dashboard_main(int argc, char **argv)
 	if (rc) {
 		fprintf(stderr, "tunetop: %s\n", err);
 		close(sfd);
-		dash_free(d, o);
+		dash_free(d);
 		return 1;
 	}
 	/* After a crash, a child puts the knobs and the lab back. */
@@ -697,7 +706,7 @@ int dashboard_main(int argc, char **argv)
 		if (tfd >= 0)
 			close(tfd);
 		close(sfd);
-		dash_free(d, o);
+		dash_free(d);
 		return 1;
 	}
 	layout(d);
@@ -705,8 +714,10 @@ int dashboard_main(int argc, char **argv)
 	while (!d->quit)
 		dash_poll(d, tfd, sfd);
 	/* Quit: the run ends, and the knobs go back unless asked to stay. */
-	if (d->u.state != UI_IDLE)
+	if (d->u.state != UI_IDLE) {
 		ctl_stop(&d->u);
+		plan_cancel(&d->u);
+	}
 	term_stop(&d->t);
 	rc = 0;
 	if (d->u.nchanged && !d->keep_knobs) {
@@ -721,6 +732,6 @@ int dashboard_main(int argc, char **argv)
 	}
 	close(tfd);
 	close(sfd);
-	dash_free(d, o);
+	dash_free(d);
 	return rc;
 }

@@ -3,12 +3,43 @@
 #ifndef TT_DASHBOARD_H
 #define TT_DASHBOARD_H
 
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "engine.h"
+
+/* What the dashboard is asked to run: the target, the test, the history. */
+struct dash_request {
+	struct target_opts target;
+	struct session_opts so;		/* the test (so.p), -4/-6, timeouts; the target fills the rest */
+	char db_path[4096];		/* --db; "" = the default */
+	bool no_db;			/* --no-db */
+};
+
+/*
+ * What the dashboard takes from `tunetop run`'s front end, given by
+ * tunetop's main(): the dashboard neither parses those options nor writes
+ * the result document itself.
+ */
+struct dash_front_ops {
+	/*
+	 * Parse `tunetop run`'s options (argv[0] is "run") into rq.  With
+	 * test_only (the t key) only the test and its options are accepted.
+	 * 0; 1 when help was printed to out; 2 with a one-line err.
+	 */
+	int (*parse)(int argc, char **argv, bool test_only, struct dash_request *rq,
+		     FILE *out, char *err);
+	/* The result document of a finished run, as `tunetop run --json` has
+	 * it (failed, and why); NULL when out of memory. */
+	json_t *(*result_json)(const struct session_result *res, bool failed, const char *why);
+};
+
 /*
  * argv[0] is the program; the rest are the dashboard's own options
- * (--frames N, --ascii, --colours N) and `tunetop run`'s.  Returns the
- * exit status: 0, 1 when something failed, 2 for bad options or no
- * terminal.
+ * (--frames N, --ascii, --colours N) and `tunetop run`'s, which front
+ * parses.  Returns the exit status: 0, 1 when something failed, 2 for bad
+ * options or no terminal.
  */
-int dashboard_main(int argc, char **argv);
+int dashboard_main(int argc, char **argv, const struct dash_front_ops *front);
 
 #endif

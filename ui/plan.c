@@ -275,7 +275,7 @@ static void plan_next(struct ui *u)
 
 		if (plan_apply(u, pl, s) == 0) {
 			u->p = s->p;
-			if (ctl_run(u) == 0)
+			if (ctl_run_point(u, pl->ab ? "ab" : "sweep", pl->sweep_id, s->point) == 0)
 				return;
 		}
 		pl->cancelled = true;
@@ -363,20 +363,6 @@ const char *plan_progress(const struct ui *u, char *buf, unsigned len)
 	i = pl->next < pl->n ? pl->next : pl->n - 1;
 	snprintf(buf, len, "%s %u/%u %s", pl->ab ? "A/B" : "sweep", i + 1, pl->n, pl->steps[i].point);
 	return buf;
-}
-
-void plan_point(const struct ui *u, const char **source, int64_t *sweep_id, const char **point)
-{
-	const struct plan *pl = plan_of(u);
-
-	*source = "dashboard";
-	*sweep_id = 0;
-	*point = NULL;
-	if (!pl || pl->next >= pl->n)
-		return;
-	*source = pl->ab ? "ab" : "sweep";
-	*sweep_id = pl->sweep_id;
-	*point = pl->steps[pl->next].point;
 }
 
 void plan_point_of_run(const struct model_run *r, struct sweep_policy_pt *pt)

@@ -21,8 +21,6 @@ int plan_start(struct ui *u, const char *spec, bool ab, char *err);
 bool plan_active(const struct ui *u);
 /* "sweep 3/17 size=4345" / "A/B 2/10 b"; "" when none. */
 const char *plan_progress(const struct ui *u, char *buf, unsigned len);
-/* What the run in flight is: source ("sweep"/"ab"), sweep id, point. */
-void plan_point(const struct ui *u, const char **source, int64_t *sweep_id, const char **point);
 /* The run ended: note its figures, then start the next point or finish
  * (knobs put back, the cliffs or the verdict in the status line). */
 void plan_run_ended(struct ui *u, struct model_run *r);

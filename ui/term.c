@@ -25,7 +25,7 @@
 #include <ncurses.h>
 
 #include "term.h"
-#include "core/util.h"
+#include "engine.h"
 
 const int TERM_KEY_UP = KEY_UP;
 const int TERM_KEY_DOWN = KEY_DOWN;

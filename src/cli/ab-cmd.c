@@ -13,15 +13,9 @@
 
 #include "ab-cmd.h"
 #include "ab-report.h"
-#include "stats/abstat.h"
-#include "knobs/catalog.h"
-#include "knobs/knobs.h"
-#include "knobs/txn.h"
-#include "lab/lab.h"
+#include "engine.h"
 #include "options.h"
 #include "run.h"
-#include "store/store.h"
-#include "core/util.h"
 
 #define AB_MIN_PAIRS 3
 #define AB_DEF_PAIRS 5

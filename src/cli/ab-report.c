@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "ab-report.h"
-#include "core/params.h"
+#include "engine.h"
 
 /* The figures the comparison covers, in the order of the table. */
 static const struct ab_metric {

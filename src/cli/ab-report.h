@@ -9,10 +9,8 @@
 
 #include <jansson.h>
 
-#include "stats/abstat.h"
-#include "knobs/knobs.h"
+#include "engine.h"
 #include "options.h"
-#include "core/util.h"
 
 #define AB_MAX_ITEMS 32		/* knobs one side may name */
 #define AB_MAX_KNOBS (2 * AB_MAX_ITEMS)

@@ -11,14 +11,8 @@
 
 #include <jansson.h>
 
-#include "proto/auth.h"
-#include "knobs/catalog.h"
+#include "engine.h"
 #include "knobs-cmd.h"
-#include "knobs/knobs-remote.h"
-#include "knobs/knobs.h"
-#include "knobs/txn.h"
-#include "lab/lab.h"
-#include "core/util.h"
 
 struct knobs_opts {
 	struct knob_target t;

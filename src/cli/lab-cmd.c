@@ -9,8 +9,7 @@
 
 #include "knobs-cmd.h"
 #include "lab-cmd.h"
-#include "lab/lab.h"
-#include "core/util.h"
+#include "engine.h"
 
 static void lab_usage(FILE *f)
 {
@@ -195,22 +194,6 @@ int lab_main(int argc, char **argv)
 		return lab_down(argc - 1, argv + 1);
 	fprintf(stderr, "tunetop lab: unknown command '%s'; accepted: up, status, down\n", argv[1]);
 	return 2;
-}
-
-/* CAP_NET_ADMIN and CAP_SYS_ADMIN (namespaces, mounts) in the effective set. */
-bool lab_privileged(void)
-{
-	FILE *f = fopen("/proc/self/status", "r");
-	char line[256];
-	unsigned long long eff = 0;
-
-	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "CapEff: %llx", &eff) == 1)
-			break;
-	fclose(f);
-	return (eff & (1ull << 12)) && (eff & (1ull << 21));
 }
 
 int lab_reap_report(FILE *f, const char *who, bool verbose)

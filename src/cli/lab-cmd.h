@@ -11,7 +11,5 @@ int restore_main(int argc, char **argv);
 /* Remove labs whose owner is dead, saying so on f (also when there were
  * none, if verbose); 0, or 1 on an error. */
 int lab_reap_report(FILE *f, const char *who, bool verbose);
-/* Whether this process may make a lab (CAP_NET_ADMIN and CAP_SYS_ADMIN). */
-bool lab_privileged(void);
 
 #endif

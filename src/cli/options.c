@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "options.h"
-#include "core/util.h"
+#include "engine.h"
 
 /*
  * Option letters as getopt spells them: "x:" takes a value, "x::" takes an

@@ -7,8 +7,7 @@
 #include <stdio.h>
 
 #include "selectors.h"
-#include "session/session.h"
-#include "stats/stats.h"
+#include "engine.h"
 
 enum out_format {
 	OUT_HUMAN,		/* netperf-like columns */

@@ -5,7 +5,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "proto/msg.h"
+#include "engine.h"
 #include "output.h"
 #include "segout.h"
 

@@ -9,11 +9,9 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "proto/msg.h"
-#include "proto/proto.h"
+#include "engine.h"
 #include "output.h"
 #include "selectors.h"
-#include "core/util.h"
 
 /* jansson prints reals with 17 digits by default (18123.450000000001). */
 #define JSON_FLAGS_REAL JSON_REAL_PRECISION(15)

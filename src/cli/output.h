@@ -9,7 +9,7 @@
 
 #include "options.h"
 #include "run.h"
-#include "session/session.h"
+#include "engine.h"
 
 /*
  * One tick of a running test: with -D a netperf-like "Interim result:" line,

@@ -12,14 +12,10 @@
 
 #include <jansson.h>
 
-#include "proto/msg.h"
-#include "proto/proto.h"
+#include "engine.h"
 #include "cli-util.h"
 #include "pcap-cmd.h"
-#include "capture/pcapread.h"
-#include "capture/pktparse.h"
 #include "segout.h"
-#include "core/util.h"
 
 /* Rows per direction in the human output unless --all. */
 #define PCAP_DEFAULT_ROWS 20

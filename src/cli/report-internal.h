@@ -9,7 +9,7 @@
 
 #include <jansson.h>
 
-#include "store/store.h"
+#include "engine.h"
 
 /* A sweep some selected run belongs to. */
 struct report_sweep {
@@ -31,9 +31,6 @@ static inline double report_jnum(const json_t *j)
 {
 	return json_is_number(j) ? json_number_value(j) : NAN;
 }
-
-/* Run i's colour (Tableau 10); the palette repeats from the eleventh run on. */
-const char *report_run_colour(unsigned i);
 
 /* The sweep curves with their cliffs (report-sweep.c); 0 or -ENOMEM. */
 int report_write_sweeps(FILE *f, const struct report *rp);

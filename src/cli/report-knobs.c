@@ -12,7 +12,7 @@
 #include <jansson.h>
 
 #include "report-internal.h"
-#include "store/store.h"
+#include "engine.h"
 #include "svg.h"
 
 /* A knob's value as text, "n/a" for null; NULL when the run lacks the knob. */

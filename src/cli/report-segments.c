@@ -13,8 +13,7 @@
 #include <jansson.h>
 
 #include "report-internal.h"
-#include "capture/seghist.h"
-#include "store/store.h"
+#include "engine.h"
 #include "svg.h"
 
 /* Bars per segment-size histogram: the commonest sizes, as the dashboard. */

@@ -14,6 +14,7 @@
 
 #include "engine.h"
 #include "report-internal.h"
+#include "engine.h"
 #include "svg.h"
 
 /* One point of a sweep curve: its runs' mean throughput and the noise
@@ -174,14 +175,14 @@ static int write_sweep(FILE *f, const struct report *rp, const struct report_swe
 	for (unsigned i = 0, start = 0; i < n; i++)
 		if (i + 1 == n || pt[i + 1].curve != pt[i].curve) {
 			svg_plot_path(&p, x + start, y + start, i + 1 - start,
-				      report_run_colour(pt[i].curve), NULL);
+				      svg_colour(pt[i].curve), NULL);
 			start = i + 1;
 		}
 	for (unsigned i = 0; i < n; i++) {
 		double px = svg_plot_x(&p, x[i]), py = svg_plot_y(&p, y[i]);
 
 		fprintf(f, "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"><title>",
-			px, py, report_run_colour(pt[i].curve));
+			px, py, svg_colour(pt[i].curve));
 		svg_escf(f, "%s: %s %s", pt[i].name, svg_fmt_si(y[i], buf, sizeof(buf)), units);
 		fputs("</title></circle>\n", f);
 		if (!pp[i].cliff)
@@ -195,7 +196,7 @@ static int write_sweep(FILE *f, const struct report *rp, const struct report_swe
 		if (i + 1 == n || pt[i + 1].curve != pt[i].curve) {
 			snprintf(title, sizeof(title), "mean throughput of the point's runs%s%s",
 				 pt[i].curve_key[0] ? ", " : "", pt[i].curve_key);
-			svg_plot_legend(&p, report_run_colour(pt[i].curve), NULL, false, title);
+			svg_plot_legend(&p, svg_colour(pt[i].curve), NULL, false, title);
 		}
 	if (ncliffs) {
 		char rule[512];

@@ -17,9 +17,8 @@
 #include "cli-util.h"
 #include "report-internal.h"
 #include "report.h"
-#include "store/store.h"
+#include "engine.h"
 #include "svg.h"
-#include "core/util.h"
 
 /*
  * The file is HTML5 that is also well-formed XML (every tag closed, every
@@ -31,13 +30,6 @@
 
 /* A range like 1-100000 is a typo more often than a wish. */
 #define REPORT_MAX_RANGE 4096
-
-/* One colour per run (Tableau 10); dashed from the eleventh run on. */
-static const char *const palette[] = {
-	"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
-	"#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
-};
-#define NPALETTE (sizeof(palette) / sizeof(palette[0]))
 
 
 /* One item of the command line: a run, a range of runs or a sweep. */
@@ -290,7 +282,7 @@ static bool test_rr(const char *test)
 }
 
 /* The test options that shape the run, as netperf's test-specific options. */
-static void params_text(const json_t *p, char *buf, size_t len)
+static void report_params_text(const json_t *p, char *buf, size_t len)
 {
 	const char *test = json_string_value(json_object_get(p, "test"));
 	double ls = report_jnum(json_object_get(p, "lsndbuf")), lr = report_jnum(json_object_get(p, "lrcvbuf"));
@@ -324,21 +316,15 @@ static void run_label(const struct store_run *r, char *buf, size_t len)
 {
 	char pt[160];
 
-	params_text(r->params, pt, sizeof(pt));
+	report_params_text(r->params, pt, sizeof(pt));
 	snprintf(buf, len, "run %" PRId64 " %s %s%s%s", r->id, r->test, pt,
 		 r->point[0] ? " " : "", r->point);
-}
-
-/* One colour per run, from the palette. */
-const char *report_run_colour(unsigned i)
-{
-	return palette[i % NPALETTE];
 }
 
 /* The dash pattern that tells runs apart once the colours repeat. */
 static const char *run_dash(unsigned i, const char *own)
 {
-	return own ? own : i >= NPALETTE ? "8 3" : NULL;
+	return own ? own : i >= SVG_NCOLOURS ? "8 3" : NULL;
 }
 
 /* One line of a plot over time: a series of a run, and its values once read. */
@@ -394,11 +380,11 @@ static void time_plot(FILE *f, const struct report *rp, const char *id, const ch
 
 			if (!l->n)
 				continue;
-			svg_plot_path(&p, l->x, l->y, l->n, report_run_colour(l->run), dash);
+			svg_plot_path(&p, l->x, l->y, l->n, svg_colour(l->run), dash);
 			run_label(&rp->runs[l->run], label, sizeof(label));
 			snprintf(label + strlen(label), sizeof(label) - strlen(label), "%s",
 				 l->suffix ? l->suffix : "");
-			svg_plot_legend(&p, report_run_colour(l->run), dash, false, label);
+			svg_plot_legend(&p, svg_colour(l->run), dash, false, label);
 		}
 		svg_plot_close(&p);
 	}
@@ -482,7 +468,7 @@ static void write_summary(FILE *f, const struct report *rp)
 			svg_esc(f, a);
 		fputs("</td><td>", f);
 		svg_esc(f, r->test);
-		params_text(r->params, pt, sizeof(pt));
+		report_params_text(r->params, pt, sizeof(pt));
 		fputs("</td><td>", f);
 		svg_esc(f, pt);
 		fputs("</td><td>", f);

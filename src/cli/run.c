@@ -16,13 +16,7 @@
 #include "options.h"
 #include "output.h"
 #include "run.h"
-#include "lab-cmd.h"
-#include "knobs/knobs.h"
-#include "knobs/txn.h"
-#include "lab/lab.h"
-#include "proto/msg.h"
-#include "session/session.h"
-#include "store/store.h"
+#include "engine.h"
 
 #define MAX_ITER 30
 
@@ -55,29 +49,6 @@ static unsigned run_take_signals(int sfd)
 }
 
 /* One iteration: run the session, printing interim lines as they come. */
-/* One tick of both ends into the series (streams in 10^6 bits/s). */
-static void series_add(json_t *j, const struct cli_opts *o, const struct session_event *ev)
-{
-	const struct end_sample *l = &ev->local, *r = ev->has_remote ? &ev->remote : NULL;
-	const struct sock_sample *ls = l->nsocks ? &l->socks[0] : NULL;
-	const struct sock_sample *rs = r && r->nsocks ? &r->socks[0] : NULL;
-	bool lat = l->has_lat && l->lat_iv.count;
-	double v[STORE_NSERIES] = {
-		[SS_T] = l->t,
-		[SS_RATE] = test_is_rr(o->so.p.type) ? l->rate : l->rate / 1e6,
-		[SS_P50] = lat ? l->lat_iv.p50_us : NAN,
-		[SS_P99] = lat ? l->lat_iv.p99_us : NAN,
-		[SS_SNDBUF_L] = ls ? ls->sndbuf : NAN,
-		[SS_RCVBUF_L] = ls ? ls->rcvbuf : NAN,
-		[SS_SNDBUF_R] = rs ? rs->sndbuf : NAN,
-		[SS_RCVBUF_R] = rs ? rs->rcvbuf : NAN,
-		[SS_CWND_L] = ls && ls->tcp.has ? ls->tcp.snd_cwnd : NAN,
-		[SS_CWND_R] = rs && rs->tcp.has ? rs->tcp.snd_cwnd : NAN,
-	};
-
-	store_series_append(j, v);
-}
-
 static int run_once(const struct cli_opts *o, int sfd, unsigned *signals,
 		    struct session_result *res, json_t *series, char *err)
 {
@@ -116,7 +87,7 @@ static int run_once(const struct cli_opts *o, int sfd, unsigned *signals,
 			if (ev.kind == SESSION_EV_END)
 				end = true;
 			else {
-				series_add(series, o, &ev);
+				store_series_add_event(series, &ev, o->so.p.type);
 				if (o->interim > 0 || o->fmt == OUT_JSON_STREAM)
 					output_interim(stdout, o, &ev);
 			}
@@ -129,56 +100,21 @@ static int run_once(const struct cli_opts *o, int sfd, unsigned *signals,
 	return ret;
 }
 
-/*
- * With no -H: an existing lab (--lab), loopback (--loopback, or no
- * privilege for a lab), or a lab of the run's own, made here.  The choice
- * and its reason go into every output.
- */
-int run_pick_target(struct cli_opts *o, struct lab **own, char *err)
+void run_target_opts(const struct cli_opts *o, struct target_opts *t)
 {
-	static char why[ERR_MAX + 32];
-	struct lab_opts lo = { .mtu = o->lab_mtu, .rate_bps = o->lab_rate };
-	int ret;
-
-	*own = NULL;
-	if (o->so.host)
-		return 0;
-	if (o->loopback) {
-		o->so.why = "asked for with --loopback";
-		return 0;
-	}
-	if (o->lab_name[0])
-		return lab_open(&o->so.lab, o->lab_name, err);
-	if (!lab_privileged()) {
-		if (o->lab_opts_given)
-			return err_set(err, -EPERM, "--mtu/--rate: a lab needs CAP_NET_ADMIN and CAP_SYS_ADMIN (run as root)");
-		o->so.why = "no CAP_NET_ADMIN for a lab";
-		return 0;
-	}
-	ret = lab_create(own, &lo, err);
-	if (ret && o->lab_opts_given)
-		return ret;
-	if (ret) {
-		snprintf(why, sizeof(why), "the lab could not be made: %s", err);
-		o->so.why = why;
-		return 0;
-	}
-	o->so.lab = *own;
-	return 0;
+	memset(t, 0, sizeof(*t));
+	snprintf(t->host, sizeof(t->host), "%s", o->so.host ? o->so.host : "");
+	snprintf(t->port, sizeof(t->port), "%s", o->so.port ? o->so.port : "");
+	t->loopback = o->loopback;
+	snprintf(t->lab_name, sizeof(t->lab_name), "%s", o->lab_name);
+	t->lab_mtu = o->lab_mtu;
+	t->lab_rate = o->lab_rate;
+	t->lab_opts_given = o->lab_opts_given;
 }
 
 void run_knob_target(const struct cli_opts *o, bool remote, struct knob_target *t)
 {
-	memset(t, 0, sizeof(*t));
-	if (o->so.lab && !o->so.host) {
-		t->where = remote ? KT_LAB_B : KT_LAB_A;
-		t->lab = o->so.lab;
-	} else if (!o->so.host) {
-		/* Loopback: both ends are this host, on lo. */
-		snprintf(t->dev, sizeof(t->dev), "lo");
-	} else {
-		knobs_default_dev(t->dev, sizeof(t->dev));
-	}
+	target_knob_target(&o->so, remote, t);
 }
 
 /* Report one knob put back (or not) by run_undo_knobs. */
@@ -289,6 +225,7 @@ int run_set_knobs(const struct cli_opts *o, const struct catalog *cat, struct kn
 
 int run_ctx_open(struct run_ctx *c, struct cli_opts *o, const char *who)
 {
+	struct target_opts to;
 	char err[ERR_MAX];
 	sigset_t sigs;
 	int ret;
@@ -301,13 +238,15 @@ int run_ctx_open(struct run_ctx *c, struct cli_opts *o, const char *who)
 		fprintf(stderr, "%s: signalfd: %s\n", who, strerror(errno));
 		return 1;
 	}
-	ret = run_pick_target(o, &c->own_lab, err);
+	run_target_opts(o, &to);
+	ret = target_open(&c->target, &to, err);
 	if (ret) {
 		fprintf(stderr, "%s: %s\n", who, err);
 		close(c->sfd);
 		c->sfd = -1;
 		return 1;
 	}
+	target_session_opts(&c->target, &o->so);
 	return 0;
 }
 
@@ -315,11 +254,8 @@ void run_ctx_close(struct run_ctx *c)
 {
 	char err[ERR_MAX];
 
-	if (c->own_lab && lab_destroy(c->own_lab, err))
+	if (target_close(&c->target, err))
 		fprintf(stderr, "tunetop: %s\n", err);
-	else if (c->o->so.lab && !c->own_lab)
-		lab_close(c->o->so.lab);
-	c->own_lab = NULL;
 	c->o->so.lab = NULL;
 	if (c->sfd >= 0)
 		close(c->sfd);
@@ -398,56 +334,34 @@ int run_iterate(struct run_ctx *c, struct run_summary *sum)
 	return sum->failed ? 1 : 0;
 }
 
-/* A figure of the stored run, NAN when the result has none. */
-static double result_num(const json_t *result, const char *name)
-{
-	const json_t *v = json_object_get(json_object_get(result, "result"), name);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
 int run_store(const struct run_ctx *c, const struct run_summary *sum, const char *source,
 	      int64_t sweep_id, const char *point, int64_t *id, char *errp)
 {
 	const struct cli_opts *o = c->o;
-	struct store_run r;
-	struct store *st = NULL;
+	struct store_finished f = {
+		.p = &o->so.p,
+		.res = &sum->res,
+		.series = sum->series,
+		.started = sum->started,
+		.failed = sum->failed,
+		.throughput = sum->mean_throughput,
+		.lcpu = sum->mean_lcpu,
+		.rcpu = sum->mean_rcpu,
+		.source = source,
+		.sweep_id = sweep_id,
+		.point = point,
+	};
 	char ebuf[ERR_MAX], *err = errp ? errp : ebuf;
 	int rc;
 
 	if (o->no_db)
 		return 0;
-	store_run_init(&r);
-	r.time = sum->started;
-	snprintf(r.test, sizeof(r.test), "%s", test_type_name(o->so.p.type));
-	snprintf(r.target, sizeof(r.target), "%s", sum->res.target);
-	snprintf(r.source, sizeof(r.source), "%s", source);
-	r.sweep_id = sweep_id;
-	snprintf(r.point, sizeof(r.point), "%s", point ? point : "");
-	r.failed = sum->failed;
-	r.params = params_to_json(&o->so.p);
-	r.result = output_result_json(o, sum);
-	r.series = json_incref(sum->series);
-	r.throughput = sum->failed && !sum->res.elapsed ? NAN : sum->mean_throughput;
-	snprintf(r.units, sizeof(r.units), "%s", sum->res.units ? sum->res.units : "");
-	r.p50_us = result_num(r.result, "p50_latency");
-	r.p99_us = result_num(r.result, "p99_latency");
-	r.lcpu = sum->res.local.cpu.ncpu ? sum->mean_lcpu : NAN;
-	r.rcpu = sum->res.remote.cpu.ncpu ? sum->mean_rcpu : NAN;
-	r.lsd = sum->res.local_sd >= 0 ? sum->res.local_sd : NAN;
-	r.rsd = sum->res.remote_sd >= 0 ? sum->res.remote_sd : NAN;
-	if (!r.params || !r.result)
-		rc = err_set(err, -ENOMEM, "out of memory");
-	else
-		rc = store_open(&st, o->db_path[0] ? o->db_path : NULL, err);
-	if (!rc)
-		rc = store_add(st, &r, err);
+	f.result = output_result_json(o, sum);
+	rc = f.result ? store_save(o->db_path[0] ? o->db_path : NULL, &f, id, err) :
+			err_set(err, -ENOMEM, "out of memory");
 	if (rc && !errp)
 		fprintf(stderr, "tunetop: the run was not stored: %s\n", err);
-	else if (!rc && id)
-		*id = r.id;
-	store_close(st);
-	store_run_free(&r);
+	json_decref(f.result);
 	return rc;
 }
 

@@ -7,8 +7,7 @@
 
 #include <jansson.h>
 
-#include "session/session.h"
-#include "stats/stats.h"
+#include "engine.h"
 
 struct knobs_txn;
 struct catalog;
@@ -33,13 +32,8 @@ struct run_summary {
 	double started;			/* wall clock of the first iteration's start */
 };
 
-/*
- * With no -H: an existing lab (--lab), loopback (--loopback, or no
- * privilege for a lab), or a new lab (*own, for the caller to destroy).
- * Sets o->so.lab and o->so.why.  0 or -errno with err.
- */
-struct lab;
-int run_pick_target(struct cli_opts *o, struct lab **own, char *err);
+/* The target options of o (-H, -p, --loopback, --lab, --mtu, --rate) for target_open. */
+void run_target_opts(const struct cli_opts *o, struct target_opts *t);
 
 /*
  * What sweeps and A/B comparisons share with `tunetop run`: the target
@@ -49,7 +43,7 @@ int run_pick_target(struct cli_opts *o, struct lab **own, char *err);
  */
 struct run_ctx {
 	struct cli_opts *o;
-	struct lab *own_lab;
+	struct target target;		/* o->so's host, port, lab and why point here */
 	int sfd;
 	unsigned signals;		/* SIGINT/SIGTERM/SIGHUP seen */
 };
@@ -68,8 +62,6 @@ int run_store(const struct run_ctx *c, const struct run_summary *sum, const char
 	      int64_t sweep_id, const char *point, int64_t *id, char *err);
 
 /* A knob changed for a run (--set, a sweep, an A/B side), and its value before. */
-struct knob_def;
-#include "knobs/knobs.h"
 struct run_change {
 	const struct knob_def *d;
 	struct knob_target t;

@@ -10,10 +10,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "stats/abstat.h"
-#include "proto/msg.h"
+#include "engine.h"
 #include "runs-cmd.h"
-#include "store/store.h"
 
 static void runs_usage(FILE *f)
 {

@@ -6,8 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "proto/msg.h"
-#include "proto/proto.h"
+#include "engine.h"
 #include "segout.h"
 
 static int bin_size_cmp(const void *a, const void *b)

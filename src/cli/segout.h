@@ -6,7 +6,7 @@
 #include <jansson.h>
 #include <stdio.h>
 
-#include "capture/seghist.h"
+#include "engine.h"
 
 /* One direction to print. */
 struct segout_dir {

@@ -10,7 +10,7 @@
 #include <sys/socket.h>
 
 #include "selectors.h"
-#include "core/util.h"
+#include "engine.h"
 
 enum { END_LOCAL, END_REMOTE };
 

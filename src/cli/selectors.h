@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "core/params.h"
+#include "engine.h"
 #include "run.h"
 
 /* Most selectors one -o/-O/-k list may name (repeats count). */

@@ -11,6 +11,17 @@
 
 #include "svg.h"
 
+/* Tableau 10: one colour per line of a plot (svg_colour). */
+static const char *const svg_palette[SVG_NCOLOURS] = {
+	"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+	"#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
+};
+
+const char *svg_colour(unsigned i)
+{
+	return svg_palette[i % SVG_NCOLOURS];
+}
+
 /* Length of the well-formed UTF-8 sequence XML allows at p; 0 when it is not one. */
 static unsigned svg_utf8_len(const unsigned char *p)
 {

@@ -13,6 +13,11 @@
  * well-formed XML whatever bytes the caller's strings hold.
  */
 
+/* Line i's colour (Tableau 10): the palette repeats from the eleventh line
+ * on, so a plot with more lines dashes them (report.c's runs). */
+#define SVG_NCOLOURS 10
+const char *svg_colour(unsigned i);
+
 /* Plot geometry in SVG user units: the plotting area and its margins. */
 #define SVG_PLOT_W 760
 #define SVG_PLOT_ML 76

@@ -8,9 +8,8 @@
 
 #include <jansson.h>
 
-#include "knobs/knob.h"
+#include "engine.h"
 #include "options.h"
-#include "core/params.h"
 #include "run.h"
 #include "engine.h"
 

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "knobs/catalog.h"
+#include "engine.h"
 #include "sweep-preset.h"
 
 #define WHO "tunetop sweep"

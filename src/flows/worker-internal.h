@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* worker-internal.h - what flow.c shares with the per-test workers (rr, crr, stream, udp). */
+/* worker-internal.h - what worker.c and flow.c share with the per-test workers. */
 #ifndef TT_WORKER_INTERNAL_H
 #define TT_WORKER_INTERNAL_H
 

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* lab-info.c - a lab read back from the kernel: addresses, qdiscs, offloads, owner. */
+/* lab-info.c - a lab read back from the kernel: its sides, offloads, owner; one line of it. */
 #include "config.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <net/if.h>
 #include <pthread.h>
@@ -14,107 +13,11 @@
 
 #include <linux/ethtool.h>
 #include <linux/sockios.h>
-#include <linux/pkt_sched.h>
-
-#include <netlink/netlink.h>
-#include <netlink/route/addr.h>
-#include <netlink/route/link.h>
-#include <netlink/route/qdisc.h>
-#include <netlink/route/qdisc/tbf.h>
-#include <netlink/route/tc.h>
 
 #include "session/cpustat.h"
 #include "lab/lab-internal.h"
 #include "lab/lab.h"
 #include "core/util.h"
-
-/* The global addresses and root qdisc of side s's veth, and its MTU. */
-int lab_side_read(const struct lab *l, int s, struct lab_info *out,
-		  char *err)
-{
-	struct lab_nl *n = l->nl[s];
-	struct nl_cache *cache = NULL;
-	struct rtnl_link *link = NULL;
-	struct nl_object *obj;
-	struct rtnl_qdisc *q;
-	int idx, r;
-
-	if (!n)
-		return err_set(err, -ENOENT,
-			       "lab %s: namespace %s-%c missing (tunetop lab down %s removes the rest)",
-			       l->name, l->name, s == LAB_A ? 'a' : 'b',
-			       l->name);
-	r = lab_link_get(l, s, lab_dev[s], &link, err);
-	if (r)
-		return r;
-	idx = rtnl_link_get_ifindex(link);
-	if (s == LAB_A)
-		out->mtu = rtnl_link_get_mtu(link);
-	rtnl_link_put(link);
-
-	lab_nl_reset(n);
-	r = rtnl_addr_alloc_cache(n->sk, &cache);
-	if (r < 0)
-		return lab_nl_fail(n, r, err, "lab %s: %s: dump addresses",
-				   l->name, lab_dev[s]);
-	for (obj = nl_cache_get_first(cache); obj;
-	     obj = nl_cache_get_next(obj)) {
-		struct rtnl_addr *a = (struct rtnl_addr *)obj;
-		struct nl_addr *local = rtnl_addr_get_local(a);
-		int fam = rtnl_addr_get_family(a);
-
-		if (rtnl_addr_get_ifindex(a) != idx || !local ||
-		    rtnl_addr_get_scope(a) != RT_SCOPE_UNIVERSE)
-			continue;
-		if (fam == AF_INET && !out->addr4[s][0])
-			inet_ntop(AF_INET, nl_addr_get_binary_addr(local),
-				  out->addr4[s], sizeof(out->addr4[s]));
-		else if (fam == AF_INET6 && !out->addr6[s][0])
-			inet_ntop(AF_INET6, nl_addr_get_binary_addr(local),
-				  out->addr6[s], sizeof(out->addr6[s]));
-	}
-	nl_cache_free(cache);
-
-	lab_nl_reset(n);
-	r = rtnl_qdisc_alloc_cache(n->sk, &cache);
-	if (r < 0)
-		return lab_nl_fail(n, r, err, "lab %s: %s: dump qdiscs",
-				   l->name, lab_dev[s]);
-	q = rtnl_qdisc_get_by_parent(cache, idx, TC_H_ROOT);
-	if (!q) {
-		snprintf(out->qdisc[s], sizeof(out->qdisc[s]), "none");
-	} else {
-		const char *kind = rtnl_tc_get_kind(TC_CAST(q));
-
-		if (kind && !strcmp(kind, "tbf")) {
-			uint64_t bps = (uint64_t)rtnl_qdisc_tbf_get_rate(q) * 8;
-			char rate[24];
-
-			if (bps && bps % 1000000000ull == 0)
-				snprintf(rate, sizeof(rate), "%llugbit",
-					 (unsigned long long)(bps / 1000000000ull));
-			else if (bps && bps % 1000000ull == 0)
-				snprintf(rate, sizeof(rate), "%llumbit",
-					 (unsigned long long)(bps / 1000000ull));
-			else if (bps && bps % 1000ull == 0)
-				snprintf(rate, sizeof(rate), "%llukbit",
-					 (unsigned long long)(bps / 1000ull));
-			else
-				snprintf(rate, sizeof(rate), "%llubit",
-					 (unsigned long long)bps);
-			snprintf(out->qdisc[s], sizeof(out->qdisc[s]), "tbf %s",
-				 rate);
-			if (s == LAB_A)
-				out->rate_bps = bps;
-		} else {
-			snprintf(out->qdisc[s], sizeof(out->qdisc[s]), "%s",
-				 kind ? kind : "?");
-		}
-		rtnl_qdisc_put(q);
-	}
-	nl_cache_free(cache);
-	return 0;
-}
 
 struct lab_sock_job {
 	int nsfd;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* lab-internal.h - shared by lab.c, lab-info.c, lab-owner.c: handle, owner records. */
+/* lab-internal.h - what the lab's files share: the handle, netlink, owner records. */
 #ifndef TT_LAB_INTERNAL_H
 #define TT_LAB_INTERNAL_H
 
@@ -48,7 +48,7 @@ int lab_nl_fail(struct lab_nl *n, int nlerr, char *err,
 int lab_link_get(const struct lab *l, int s, const char *dev,
 		 struct rtnl_link **out, char *err);
 
-/* The global addresses and root qdisc of side s's veth, and its MTU (lab-info.c). */
+/* The global addresses and root qdisc of side s's veth, and its MTU. */
 int lab_side_read(const struct lab *l, int s, struct lab_info *out,
 		  char *err);
 
@@ -69,6 +69,9 @@ void lab_owner_path(const char *name, char *buf, size_t len);
 
 /* Make the owner record directory (0755) and its parents.  0 or -errno. */
 int lab_owner_dir_make(char *err);
+
+/* The directory of the owner records: LAB_RECORD_DIR, or the test's. */
+const char *lab_owner_dir(void);
 
 /* Parse name's owner record; r->present is false when there is none. */
 void lab_owner_read(const char *name, struct lab_owner *r);

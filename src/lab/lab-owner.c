@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* lab-owner.c - who owns a lab: owner records, listing labs, reaping dead owners'. */
+/* lab-owner.c - who owns a lab: owner records, and the labs they list. */
 #include "config.h"
 
 #include <dirent.h>
@@ -24,6 +24,12 @@ void lab_set_record_dir(const char *dir)
 {
 	snprintf(lab_rec_dir, sizeof(lab_rec_dir), "%s",
 		 dir ? dir : LAB_RECORD_DIR);
+}
+
+/* The directory of the owner records. */
+const char *lab_owner_dir(void)
+{
+	return lab_rec_dir;
 }
 
 /* True when name is [A-Za-z0-9_.-]{1,40}, not "." or "..", no leading '-'. */
@@ -243,58 +249,4 @@ int lab_list(char names[][LAB_NAME_MAX], unsigned max, unsigned *n, char *err)
 	*n = ns.n;
 	free(ns.v);
 	return 0;
-}
-
-/* Destroy the labs whose owner record names a dead process. */
-int lab_reap(unsigned *reaped, char *names_out, size_t len, char *err)
-{
-	struct dirent *de;
-	struct lab *l;
-	size_t used = 0;
-	int r, ret = 0;
-	DIR *d;
-
-	*reaped = 0;
-	if (names_out && len)
-		names_out[0] = '\0';
-	d = opendir(lab_rec_dir);
-	if (!d) {
-		r = -errno;
-		if (r == -ENOENT)
-			return 0;
-		return err_set(err, r, "%s: %s", lab_rec_dir, strerror(-r));
-	}
-	while ((de = readdir(d))) {
-		struct lab_owner rec;
-		char e2[ERR_MAX];
-
-		if (!lab_owner_name_ok(de->d_name))
-			continue;
-		lab_owner_read(de->d_name, &rec);
-		/* Unreadable or half-written records are left alone too. */
-		if (!rec.present || !rec.valid || rec.persistent ||
-		    procstat_alive(rec.pid, rec.start))
-			continue;
-		r = lab_open(&l, de->d_name, e2);
-		if (r == -ENOENT)
-			continue;	/* gone meanwhile */
-		if (!r)
-			r = lab_destroy(l, e2);
-		if (r) {
-			if (!ret)
-				ret = err_set(err, r, "%s", e2);
-			continue;
-		}
-		(*reaped)++;
-		if (names_out && len > used + 1) {
-			int w = snprintf(names_out + used, len - used, "%s%s",
-					 used ? "," : "", de->d_name);
-
-			if (w > 0)
-				used += (size_t)w < len - used ? (size_t)w :
-								len - used - 1;
-		}
-	}
-	closedir(d);
-	return ret;
 }

@@ -125,6 +125,9 @@ int lab_list(char names[][LAB_NAME_MAX], unsigned max, unsigned *n,
  */
 int lab_reap(unsigned *reaped, char *names_out, size_t len, char *err);
 
+/* Whether this process may make a lab (CAP_NET_ADMIN and CAP_SYS_ADMIN). */
+bool lab_privileged(void);
+
 /*
  * Keep owner records in dir instead of LAB_RECORD_DIR (NULL: back to it), so
  * tests reap only their own labs.  Not thread-safe; call before any lab_*.

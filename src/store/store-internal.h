@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* store-internal.h - what store.c and store-schema.c share (not store.h). */
+/* store-internal.h - shared by the store's files, not store.h: handle, SQL helpers. */
 #ifndef TT_STORE_INTERNAL_H
 #define TT_STORE_INTERNAL_H
 

@@ -14,6 +14,35 @@
 #include "store/store.h"
 #include "core/util.h"
 
+/* Members of params that do not change what a test measures. */
+static const char *const volatile_params[] = {
+	"duration", "sample_ms", "capture", "lcpu", "rcpu",
+};
+
+/* The baseline key: test and params less what does not change the measure. */
+char *store_params_key(const char *test, const json_t *params)
+{
+	json_t *copy = params ? json_deep_copy(params) : json_null();
+	char *body, *key;
+
+	if (!copy)
+		return NULL;
+	if (json_is_object(copy))
+		for (size_t i = 0;
+		     i < sizeof(volatile_params) / sizeof(volatile_params[0]);
+		     i++)
+			json_object_del(copy, volatile_params[i]);
+	body = json_dumps(copy,
+			  JSON_SORT_KEYS | JSON_COMPACT | JSON_ENCODE_ANY);
+	json_decref(copy);
+	if (!body)
+		return NULL;
+	if (asprintf(&key, "%s %s", test ? test : "", body) < 0)
+		key = NULL;
+	free(body);
+	return key;
+}
+
 /*
  * Schema version 1, verbatim as the first tunetop wrote it: files in the
  * wild were made by this text, so it is never edited; changes go in a new

@@ -21,11 +21,6 @@
 /* How long a writer waits for another one before "database is locked". */
 #define STORE_TIMEOUT_MS 5000
 
-/* Members of params that do not change what a test measures. */
-static const char *const volatile_params[] = {
-	"duration", "sample_ms", "capture", "lcpu", "rcpu",
-};
-
 /* The default database path (see store_default_path), its directory made. */
 static int default_path(char *buf, size_t len, char *err)
 {
@@ -71,100 +66,6 @@ const char *store_default_path(char *buf, size_t len)
 		return NULL;
 	}
 	return buf;
-}
-
-/*
- * Turn an SQLite failure into -errno and one line naming the file, what
- * was being done and what to do about it.
- */
-int store_fail(const struct store *s, int rc, const char *what, char *err)
-{
-	const char *msg = s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc);
-	int sys = s->db ? sqlite3_system_errno(s->db) : 0;
-	char ctx[96] = "";
-
-	if (what)
-		snprintf(ctx, sizeof(ctx), "%s: ", what);
-	switch (rc & 0xff) {
-	case SQLITE_BUSY:
-	case SQLITE_LOCKED:
-		return err_set(
-			err, -EBUSY,
-			"%s: %sdatabase is locked (another tunetop holds it for more than %g s); try again",
-			s->path, ctx, s->timeout_ms / 1000.0);
-	case SQLITE_FULL:
-		return err_set(
-			err, -ENOSPC,
-			"%s: %sdisk full (%s); free space or choose another --db",
-			s->path, ctx, msg);
-	case SQLITE_NOTADB:
-		return err_set(err, -EBADMSG, "%s: not a tunetop database (%s)",
-			       s->path, msg);
-	case SQLITE_CORRUPT:
-		return err_set(
-			err, -EBADMSG,
-			"%s: %sdatabase is corrupt (%s); move it aside to start a new one",
-			s->path, ctx, msg);
-	case SQLITE_CANTOPEN:
-		sys = sys ? sys : EACCES;
-		return err_set(err, -sys, "%s: cannot open the database (%s)",
-			       s->path, strerror(sys));
-	case SQLITE_READONLY:
-		return err_set(err, -EROFS,
-			       "%s: %sread-only (%s); choose a writable --db",
-			       s->path, ctx, msg);
-	case SQLITE_IOERR:
-		if (sys == ENOSPC || sys == EDQUOT || sys == EFBIG)
-			return err_set(
-				err, -ENOSPC,
-				"%s: %sdisk full (%s); free space or choose another --db",
-				s->path, ctx, strerror(sys));
-		sys = sys ? sys : EIO;
-		return err_set(err, -sys, "%s: %sI/O error (%s)", s->path, ctx,
-			       strerror(sys));
-	case SQLITE_NOMEM:
-		return err_set(err, -ENOMEM, "%s: %s%s", s->path, ctx, msg);
-	case SQLITE_CONSTRAINT:
-		return err_set(err, -EINVAL, "%s: %s%s", s->path, ctx, msg);
-	default:
-		return err_set(err, -EIO, "%s: %s%s", s->path, ctx, msg);
-	}
-}
-
-/* Run SQL with no results. */
-int store_exec(struct store *s, const char *sql, const char *what, char *err)
-{
-	int rc = sqlite3_exec(s->db, sql, NULL, NULL, NULL);
-
-	return rc == SQLITE_OK ? 0 : store_fail(s, rc, what, err);
-}
-
-/* Prepare one statement. */
-int store_prepare(struct store *s, const char *sql, sqlite3_stmt **st,
-		  const char *what, char *err)
-{
-	int rc = sqlite3_prepare_v2(s->db, sql, -1, st, NULL);
-
-	return rc == SQLITE_OK ? 0 : store_fail(s, rc, what, err);
-}
-
-/* Start a write transaction, taking the write lock now (or timing out). */
-int store_tx_begin(struct store *s, const char *what, char *err)
-{
-	return store_exec(s, "BEGIN IMMEDIATE", what, err);
-}
-
-/* Commit when rc is 0, else roll back; returns rc or the commit's error. */
-int store_tx_end(struct store *s, int rc, const char *what, char *err)
-{
-	if (rc == 0) {
-		rc = store_exec(s, "COMMIT", what, err);
-		if (rc == 0)
-			return 0;
-	}
-	if (!sqlite3_get_autocommit(s->db))
-		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-	return rc;
 }
 
 /* Parse an optional unsigned environment variable. */
@@ -274,30 +175,6 @@ void store_run_free(struct store_run *r)
 	json_decref(r->result);
 	json_decref(r->series);
 	r->params = r->result = r->series = NULL;
-}
-
-/* The baseline key: test and params less what does not change the measure. */
-char *store_params_key(const char *test, const json_t *params)
-{
-	json_t *copy = params ? json_deep_copy(params) : json_null();
-	char *body, *key;
-
-	if (!copy)
-		return NULL;
-	if (json_is_object(copy))
-		for (size_t i = 0;
-		     i < sizeof(volatile_params) / sizeof(volatile_params[0]);
-		     i++)
-			json_object_del(copy, volatile_params[i]);
-	body = json_dumps(copy,
-			  JSON_SORT_KEYS | JSON_COMPACT | JSON_ENCODE_ANY);
-	json_decref(copy);
-	if (!body)
-		return NULL;
-	if (asprintf(&key, "%s %s", test ? test : "", body) < 0)
-		key = NULL;
-	free(body);
-	return key;
 }
 
 /* Bind a figure: NAN (n/a) is NULL. */

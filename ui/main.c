@@ -1,19 +1,82 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* main.c - tunetop's entry point: picks the subcommand. */
+/*
+ * main.c - tunetop's entry point, above the CLI and the dashboard: a
+ * subcommand goes to the CLI, none to the dashboard, given the CLI's
+ * option parser and result document (the dashboard includes nothing of
+ * the CLI, the CLI nothing of ui/).
+ */
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ab-cmd.h"
 #include "dashboard.h"
+#include "engine.h"
 #include "knobs-cmd.h"
 #include "lab-cmd.h"
+#include "options.h"
+#include "output.h"
 #include "pcap-cmd.h"
 #include "report.h"
 #include "run.h"
 #include "runs-cmd.h"
 #include "sweep-cmd.h"
+
+/* The options the dashboard started with: its runs' result documents follow them. */
+static struct cli_opts dash_opts;
+
+/* `tunetop run`'s options into what the dashboard takes (struct dash_front_ops). */
+static int dash_parse(int argc, char **argv, bool test_only, struct dash_request *rq,
+		      FILE *out, char *err)
+{
+	struct cli_opts *o = test_only ? calloc(1, sizeof(*o)) : &dash_opts;
+	int rc;
+
+	if (!o)
+		return err_set(err, 2, "out of memory");
+	rc = options_parse_to(argc, argv, o, out, err);
+	if (rc == 0 && test_only && (o->so.host || o->lab_name[0] || o->loopback ||
+				     o->lab_opts_given || o->nset || o->capture_file[0]))
+		rc = err_set(err, 2, "the target, --set and -w are chosen when tunetop starts; "
+			     "accepted here: the test and its options");
+	if (rc == 0) {
+		memset(rq, 0, sizeof(*rq));
+		run_target_opts(o, &rq->target);
+		rq->so = o->so;
+		rq->so.host = rq->so.port = NULL;
+		rq->so.lab = NULL;
+		rq->so.why = NULL;
+		rq->so.capture_file = NULL;
+		snprintf(rq->db_path, sizeof(rq->db_path), "%s", o->db_path);
+		rq->no_db = o->no_db;
+	}
+	if (test_only)
+		free(o);
+	return rc;
+}
+
+/* A dashboard run's result document: one iteration, as tunetop run writes it. */
+static json_t *dash_result_json(const struct session_result *res, bool failed, const char *why)
+{
+	struct run_summary sum;
+
+	memset(&sum, 0, sizeof(sum));
+	sum.res = *res;
+	sum.iterations = 1;
+	sum.mean_throughput = res->throughput;
+	sum.mean_lcpu = res->local.cpu.total.busy;
+	sum.mean_rcpu = res->remote.cpu.total.busy;
+	sum.failed = failed;
+	snprintf(sum.failure, sizeof(sum.failure), "%s", why ? why : "");
+	return output_result_json(&dash_opts, &sum);
+}
+
+static const struct dash_front_ops dash_front = {
+	.parse = dash_parse,
+	.result_json = dash_result_json,
+};
 
 static void usage(FILE *f)
 {
@@ -52,7 +115,7 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "--help-dashboard")) {
 		char *h[] = { argv[0], "--help", NULL };
 
-		return dashboard_main(2, h);
+		return dashboard_main(2, h, &dash_front);
 	}
 	if (argc > 1 && (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version"))) {
 		printf("tunetop %s\n", PACKAGE_VERSION);
@@ -86,5 +149,5 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	/* No subcommand: the dashboard, with `tunetop run`'s options. */
-	return dashboard_main(argc, argv);
+	return dashboard_main(argc, argv, &dash_front);
 }

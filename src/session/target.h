@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* target.h - where runs go: a lab of their own, a named lab, loopback, a tunetopd. */
+#ifndef TT_TARGET_H
+#define TT_TARGET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "knobs/knobs.h"
+#include "lab/lab.h"
+#include "session/session.h"
+#include "core/util.h"
+
+/* What a front end was asked for (tunetop run's -H, --loopback, --lab, --mtu, --rate). */
+struct target_opts {
+	char host[256];			/* -H: a remote tunetopd; "" = the embedded server */
+	char port[16];			/* its control port; "" = 12866 */
+	bool loopback;			/* never a lab */
+	char lab_name[64];		/* an existing lab; "" = none (lab_open checks it) */
+	unsigned lab_mtu;		/* of the runs' own lab; 0 = 1500 */
+	uint64_t lab_rate;		/* its tbf rate, bit/s; 0 = none */
+	bool lab_opts_given;		/* lab_mtu or lab_rate asked for: a lab or an error */
+};
+
+enum target_kind {
+	TARGET_REMOTE,			/* a tunetopd at host */
+	TARGET_LOOPBACK,		/* the embedded server over loopback */
+	TARGET_LAB,			/* the embedded server in a named lab */
+	TARGET_OWN_LAB,			/* ... in a lab made for these runs */
+};
+
+/* An open target.  Keep it where target_open filled it: sessions point into it. */
+struct target {
+	enum target_kind kind;
+	struct lab *lab;		/* TARGET_LAB, TARGET_OWN_LAB */
+	char host[256], port[16];	/* TARGET_REMOTE */
+	char why[ERR_MAX + 32];		/* why loopback: "asked for with --loopback" */
+	char desc[160];			/* "lab: tunetop-123 (veth, MTU 1500, no rate limit)" */
+};
+
+/*
+ * Choose and open the target: a tunetopd with a host; else loopback when
+ * asked, a named lab, loopback without CAP_NET_ADMIN and CAP_SYS_ADMIN, or
+ * a lab made here (loopback, with the reason, when that fails and no
+ * --mtu/--rate asked for one).  0, or -errno with err.
+ */
+int target_open(struct target *t, const struct target_opts *o, char *err);
+/* Close t: a lab made for it is destroyed, a named one only closed.  0 or -errno. */
+int target_close(struct target *t, char *err);
+/* Point so's host, port, lab and why at t (the test in so is left alone). */
+void target_session_opts(const struct target *t, struct session_opts *so);
+/*
+ * Where a knob of the local or the remote end lives for a session's
+ * target: the lab's side a or b, or this host (lo for loopback, the
+ * default route's device with a host).
+ */
+void target_knob_target(const struct session_opts *so, bool remote, struct knob_target *kt);
+
+#endif
