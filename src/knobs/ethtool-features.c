@@ -241,8 +241,8 @@ int ethtool_feature_names_get(struct ethtool_nl *n,
 	}
 	nla_nest_end(msg, set);
 	nla_nest_end(msg, sets);
-	return ethtool_nl_request(n, msg, false, names_cb, out,
-				  "get feature names", err);
+	return netlink_request(n->nl, msg, false, names_cb, out,
+			       "get feature names", err);
 }
 
 struct features_ctx {
@@ -284,7 +284,7 @@ int ethtool_features_get_all(struct ethtool_nl *n, const char *dev,
 		return err_set(err, -ENOMEM, "%s: features: %s", dev,
 			       strerror(ENOMEM));
 	snprintf(what, sizeof(what), "%s: get features", dev);
-	rc = ethtool_nl_request(n, msg, false, features_cb, &c, what, err);
+	rc = netlink_request(n->nl, msg, false, features_cb, &c, what, err);
 	if (rc < 0)
 		return rc;
 	if (!c.got)
@@ -373,10 +373,10 @@ int ethtool_features_set(struct ethtool_nl *n, const char *dev,
 	 * The reply (WANTED/ACTIVE diffs) is not trusted alone: the kernel
 	 * can answer 0 and change nothing, so the bits are read back below.
 	 */
-	rc = ethtool_nl_request(n, msg, false, NULL, NULL, what, err);
-	if (rc == -EOPNOTSUPP && strstr(ethtool_nl_extack(n), "not found"))
+	rc = netlink_request(n->nl, msg, false, NULL, NULL, what, err);
+	if (rc == -EOPNOTSUPP && strstr(netlink_extack(n->nl), "not found"))
 		return err_set(err, -ENOENT, "%s: %s (netlink: %s)", what,
-			       strerror(EOPNOTSUPP), ethtool_nl_extack(n));
+			       strerror(EOPNOTSUPP), netlink_extack(n->nl));
 	if (rc < 0)
 		return rc;
 	rc = ethtool_features_get_all(n, dev, false, &f, err);

@@ -161,17 +161,6 @@ static void linkinfo_decode(const struct linkinfo_attr *a, struct nlattr **tb,
 	}
 }
 
-/* The device a reply's header nest names, or "?". */
-static void linkinfo_reply_dev(struct nlattr *hdr, char *out, size_t len)
-{
-	struct nlattr *tb[TT_ETHTOOL_PARSE_MAX + 1] = { NULL };
-
-	snprintf(out, len, "?");
-	if (hdr && nla_parse_nested(tb, TT_ETHTOOL_PARSE_MAX, hdr, NULL) == 0 &&
-	    tb[ETHTOOL_A_HEADER_DEV_NAME])
-		nla_strlcpy(out, tb[ETHTOOL_A_HEADER_DEV_NAME], len);
-}
-
 /*
  * Parse one reply for figure a; label NULL names the device from the
  * reply's own header.  -EINVAL for a malformed reply or another message.
@@ -195,7 +184,7 @@ static int linkinfo_parse(const struct linkinfo_attr *a,
 	if (ethtool_nl_parse(nlh, tb, TT_ETHTOOL_PARSE_MAX) < 0)
 		return err_set(err, -EINVAL, "%s reply: malformed", a->what);
 	if (!label) {
-		linkinfo_reply_dev(tb[a->hdr_attr], dev, sizeof(dev));
+		ethtool_reply_dev(tb[a->hdr_attr], dev, sizeof(dev));
 		label = dev;
 	}
 	linkinfo_decode(a, tb, label, v);
@@ -251,7 +240,7 @@ int ethtool_linkinfo_get(struct ethtool_nl *n, const char *dev,
 		return err_set(err, -ENOMEM, "%s: %s: %s", dev, a->what,
 			       strerror(ENOMEM));
 	snprintf(what, sizeof(what), "%s: get %s", dev, a->what);
-	rc = ethtool_nl_request(n, msg, false, linkinfo_get_cb, &c, what, err);
+	rc = netlink_request(n->nl, msg, false, linkinfo_get_cb, &c, what, err);
 	if (rc == -EOPNOTSUPP) {
 		/* No link settings at all (lo): n/a with the reason, not 0. */
 		memset(v, 0, sizeof(*v));

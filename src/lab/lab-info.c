@@ -23,6 +23,7 @@
 #include <netlink/route/qdisc/tbf.h>
 #include <netlink/route/tc.h>
 
+#include "core/netlink.h"
 #include "session/cpustat.h"
 #include "lab/lab-internal.h"
 #include "lab/lab.h"
@@ -32,7 +33,7 @@
 int lab_side_read(const struct lab *l, int s, struct lab_info *out,
 		  char *err)
 {
-	struct lab_nl *n = l->nl[s];
+	struct netlink *n = l->nl[s];
 	struct nl_cache *cache = NULL;
 	struct rtnl_link *link = NULL;
 	struct nl_object *obj;
@@ -52,11 +53,11 @@ int lab_side_read(const struct lab *l, int s, struct lab_info *out,
 		out->mtu = rtnl_link_get_mtu(link);
 	rtnl_link_put(link);
 
-	lab_nl_reset(n);
-	r = rtnl_addr_alloc_cache(n->sk, &cache);
+	netlink_reset(n);
+	r = rtnl_addr_alloc_cache(netlink_sock(n), &cache);
 	if (r < 0)
-		return lab_nl_fail(n, r, err, "lab %s: %s: dump addresses",
-				   l->name, lab_dev[s]);
+		return netlink_fail(n, r, err, "lab %s: %s: dump addresses",
+				    l->name, lab_dev[s]);
 	for (obj = nl_cache_get_first(cache); obj;
 	     obj = nl_cache_get_next(obj)) {
 		struct rtnl_addr *a = (struct rtnl_addr *)obj;
@@ -75,11 +76,11 @@ int lab_side_read(const struct lab *l, int s, struct lab_info *out,
 	}
 	nl_cache_free(cache);
 
-	lab_nl_reset(n);
-	r = rtnl_qdisc_alloc_cache(n->sk, &cache);
+	netlink_reset(n);
+	r = rtnl_qdisc_alloc_cache(netlink_sock(n), &cache);
 	if (r < 0)
-		return lab_nl_fail(n, r, err, "lab %s: %s: dump qdiscs",
-				   l->name, lab_dev[s]);
+		return netlink_fail(n, r, err, "lab %s: %s: dump qdiscs",
+				    l->name, lab_dev[s]);
 	q = rtnl_qdisc_get_by_parent(cache, idx, TC_H_ROOT);
 	if (!q) {
 		snprintf(out->qdisc[s], sizeof(out->qdisc[s]), "none");
