@@ -8,6 +8,7 @@
 
 #include <linux/ethtool.h>
 
+#include "knobs/backend.h"
 #include "knobs/ethtool-nl.h"
 #include "core/util.h"
 
@@ -54,6 +55,7 @@ _Static_assert(NCOALESCE <= ETHTOOL_COALESCE_ATTRS, "struct too small");
 
 static const struct ethtool_family coalesce_family = {
 	.what = "coalescing",
+	.prefix = "ETHTOOL_A_COALESCE_",
 	.get_cmd = ETHTOOL_MSG_COALESCE_GET,
 	.set_cmd = ETHTOOL_MSG_COALESCE_SET,
 	.hdr_attr = ETHTOOL_A_COALESCE_HEADER,
@@ -221,3 +223,54 @@ int ethtool_coalesce_set(struct ethtool_nl *n, const char *dev,
 {
 	return ethtool_family_set(n, &coalesce_family, dev, name, value, err);
 }
+
+/*
+ * Backend: one coalescing parameter by its ethtool name.  The device's
+ * coalescing is read once per run; a set makes the next get read again.
+ */
+static int coalesce_knob_get(struct knob_ctx *c, const struct knob_def *d,
+			     struct knob_value *v, char *err)
+{
+	const struct ethtool_coalesce_param *p;
+
+	if (!c->co_read) {
+		c->co_read = true;
+		c->co_rc = knob_ctx_ethtool(c, c->co_err);
+		if (!c->co_rc)
+			c->co_rc = ethtool_coalesce_get(c->et, c->dev, &c->co,
+							c->co_err);
+	}
+	if (c->co_rc)
+		return err_set(err, c->co_rc, "%s", c->co_err);
+	if (!c->co.supported) {
+		knob_value_na(v, "%s", c->co.reason);
+		return 0;
+	}
+	p = ethtool_coalesce_find(&c->co, d->name);
+	if (!p || !p->present) {
+		knob_value_na(v, "%s: not supported by the driver", c->dev);
+		return 0;
+	}
+	knob_value_from_u64(d, p->value, v);
+	return 0;
+}
+
+static int coalesce_knob_set(struct knob_ctx *c, const struct knob_def *d,
+			     const struct knob_value *val, bool *took,
+			     char *err)
+{
+	int rc = knob_ctx_ethtool(c, err);
+
+	(void)took;
+	if (!rc)
+		rc = ethtool_coalesce_set(c->et, c->dev, d->name,
+					  (uint32_t)val->num[0], err);
+	c->co_read = false;
+	return rc;
+}
+
+const struct knob_backend ethtool_coalesce_backend = {
+	.name = "coalesce",
+	.get = coalesce_knob_get,
+	.set = coalesce_knob_set,
+};

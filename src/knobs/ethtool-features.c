@@ -8,6 +8,7 @@
 
 #include <linux/ethtool.h>
 
+#include "knobs/backend.h"
 #include "knobs/ethtool-nl.h"
 #include "core/util.h"
 
@@ -487,3 +488,39 @@ int ethtool_features_group_set(struct ethtool_nl *n, const char *dev,
 	}
 	return ethtool_features_set(n, dev, change, nchange, on, err);
 }
+
+/* Backend: a user-level offload, the group of bits d->where lists. */
+static int features_knob_get(struct knob_ctx *c, const struct knob_def *d,
+			     struct knob_value *v, char *err)
+{
+	bool active = false, fixed = false;
+	int rc = knob_ctx_ethtool(c, err);
+
+	if (!rc)
+		rc = ethtool_features_group_get(c->et, c->dev, d->where,
+						&active, &fixed, err);
+	if (rc == -ENOENT) {
+		knob_value_na(v, "%s: no such feature in this kernel", c->dev);
+		return 0;
+	}
+	if (!rc)
+		knob_value_from_u64(d, active, v);
+	return rc;
+}
+
+static int features_knob_set(struct knob_ctx *c, const struct knob_def *d,
+			     const struct knob_value *val, bool *took,
+			     char *err)
+{
+	int rc = knob_ctx_ethtool(c, err);
+
+	(void)took;
+	return rc ? rc : ethtool_features_group_set(c->et, c->dev, d->where,
+						    val->num[0] != 0, err);
+}
+
+const struct knob_backend ethtool_features_backend = {
+	.name = "feature",
+	.get = features_knob_get,
+	.set = features_knob_set,
+};

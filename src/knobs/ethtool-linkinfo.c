@@ -10,6 +10,7 @@
 #include <linux/ethtool.h>
 #include <linux/genetlink.h>
 
+#include "knobs/backend.h"
 #include "knobs/ethtool-nl.h"
 #include "core/util.h"
 
@@ -255,3 +256,18 @@ int ethtool_linkinfo_get(struct ethtool_nl *n, const char *dev,
 		return err_set(err, -EIO, "%s: the kernel sent no reply", what);
 	return 0;
 }
+
+/* Backend: a link figure of the run's device; read-only. */
+static int linkinfo_knob_get(struct knob_ctx *c, const struct knob_def *d,
+			     struct knob_value *v, char *err)
+{
+	int rc = knob_ctx_ethtool(c, err);
+
+	return rc ? rc : ethtool_linkinfo_get(c->et, c->dev, d->where, v, err);
+}
+
+const struct knob_backend ethtool_linkinfo_backend = {
+	.name = "linkinfo",
+	.get = linkinfo_knob_get,
+	.readonly = "read-only (a link figure)",
+};

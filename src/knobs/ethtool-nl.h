@@ -62,6 +62,7 @@ void ethtool_attrs_parse(struct nlattr **tb, int max,
  */
 struct ethtool_family {
 	const char *what;
+	const char *prefix;	/* of the catalog's attribute names: "ETHTOOL_A_RINGS_" */
 	uint8_t get_cmd, set_cmd;
 	uint16_t hdr_attr;
 	const struct ethtool_attr *table;

@@ -16,24 +16,32 @@
 #include <linux/rtnetlink.h>
 #include <netlink/attr.h>
 #include <netlink/msg.h>
+#include <netlink/route/link.h>
 
 #include "core/netlink.h"
 #include "core/util.h"
 #include "tap.h"
 
-/* An RTM_SETLINK (or GETLINK) on dev by name, with MTU mtu if non-zero. */
-static struct nl_msg *link_msg(int type, const char *dev, unsigned mtu)
+/* An RTM_GETLINK for dev, as libnl builds it. */
+static struct nl_msg *get_msg(const char *dev)
+{
+	struct nl_msg *msg = NULL;
+
+	rtnl_link_build_get_request(0, dev, &msg);
+	return msg;
+}
+
+/* An RTM_SETLINK of dev's MTU, dev by name (index 0). */
+static struct nl_msg *mtu_msg(const char *dev, unsigned mtu)
 {
 	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC };
-	struct nl_msg *msg = nlmsg_alloc_simple(type, 0);
+	struct nl_msg *msg = nlmsg_alloc_simple(RTM_SETLINK, 0);
 
-	if (!msg)
-		return NULL;
-	if (nlmsg_append(msg, &ifi, sizeof(ifi), NLMSG_ALIGNTO) < 0 ||
-	    nla_put_string(msg, IFLA_IFNAME, dev) < 0 ||
-	    (mtu && nla_put_u32(msg, IFLA_MTU, mtu) < 0)) {
+	if (msg && (nlmsg_append(msg, &ifi, sizeof(ifi), NLMSG_ALIGNTO) < 0 ||
+		    nla_put_string(msg, IFLA_IFNAME, dev) < 0 ||
+		    nla_put_u32(msg, IFLA_MTU, mtu) < 0)) {
 		nlmsg_free(msg);
-		return NULL;
+		msg = NULL;
 	}
 	return msg;
 }
@@ -77,7 +85,7 @@ static void live(void)
 		return;
 
 	t0 = now_s();
-	rc = netlink_request(rt, link_msg(RTM_GETLINK, "lo", 0), true,
+	rc = netlink_request(rt, get_msg("lo"), true,
 			     count_cb, got, "dump links", err);
 	ok(rc == 0 && got[0] == 1 && now_s() - t0 < 2,
 	   "dump: ends on NLMSG_DONE, no ACK wait (%d, %u links, %.2f s: %s)",
@@ -85,7 +93,7 @@ static void live(void)
 
 	got[0] = 0;
 	t0 = now_s();
-	rc = netlink_request(rt, link_msg(RTM_GETLINK, "lo", 0), false,
+	rc = netlink_request(rt, get_msg("lo"), false,
 			     count_cb, got, "get lo", err);
 	ok(rc == 0 && got[0] == 1 && got[1] == 65536 && now_s() - t0 < 2,
 	   "get: one reply, then the ACK (%d, %u replies, mtu %u: %s)", rc,
@@ -96,7 +104,7 @@ static void live(void)
 		"a veth pair in the private netns"))
 		return;
 	err[0] = '\0';
-	rc = netlink_request(rt, link_msg(RTM_SETLINK, "ttn0", 1), false, NULL,
+	rc = netlink_request(rt, mtu_msg("ttn0", 1), false, NULL,
 			     NULL, "ttn0: set mtu 1", err);
 	ok(rc == -EINVAL && strstr(err, "ttn0: set mtu 1: Invalid argument") &&
 	   strstr(err, "(netlink: mtu less than device minimum)"),
@@ -105,14 +113,14 @@ static void live(void)
 	   "extack: kept for the caller too \"%s\"", netlink_extack(rt));
 
 	err[0] = '\0';
-	rc = netlink_request(rt, link_msg(RTM_SETLINK, "ttn0", 9000), false,
+	rc = netlink_request(rt, mtu_msg("ttn0", 9000), false,
 			     NULL, NULL, "ttn0: set mtu 9000", err);
 	ok(rc == 0 && netlink_extack(rt)[0] == '\0',
 	   "ack: a request the kernel takes is 0, the old extack gone (%d %s)",
 	   rc, err);
 
 	err[0] = '\0';
-	rc = netlink_request(rt, link_msg(RTM_GETLINK, "tt-none", 0), false,
+	rc = netlink_request(rt, get_msg("tt-none"), false,
 			     count_cb, got, "get tt-none", err);
 	ok(rc == -ENODEV && strstr(err, "get tt-none: No such device"),
 	   "error: a missing device is -ENODEV (%s)", err);
