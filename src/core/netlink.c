@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* netlink.c - one netlink request on a libnl socket: send, wait for the reply and ACK, keep the extack. */
+/* netlink.c - one netlink request: send, await reply and ACK, keep extack. */
 #include "config.h"
 
 #include <errno.h>

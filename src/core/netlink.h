@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* netlink.h - one netlink request on a libnl socket: send, wait for the reply and ACK, keep the extack. */
+/* netlink.h - one netlink request: send, await reply and ACK, keep extack. */
 #ifndef TT_NETLINK_H
 #define TT_NETLINK_H
 
@@ -36,8 +36,9 @@ void netlink_close(struct netlink *n);
 struct nl_sock *netlink_sock(struct netlink *n);
 
 /*
- * Send msg (freed here; NULL is -ENOMEM) and read until the ACK, NLMSG_DONE (dump) or an
- * error; reply_cb (may be NULL) sees each data message of the reply.
+ * Send msg (freed here; NULL is -ENOMEM) and read until the ACK,
+ * NLMSG_DONE (dump) or an error; reply_cb (may be NULL) sees each data
+ * message of the reply.
  * Errors read "what: strerror (netlink: extack)".  0 or -errno.
  */
 int netlink_request(struct netlink *n, struct nl_msg *msg, bool dump,
@@ -65,7 +66,10 @@ int netlink_fail(struct netlink *n, int nlerr, char *err, const char *fmt,
 /* A libnl error code (negative or not) as a -errno. */
 int netlink_errno(int nlerr);
 
-/* The extack text of an NLMSG_ERROR (or NLMSG_DONE) message, or NULL; *error gets its code. */
+/*
+ * The extack text of an NLMSG_ERROR (or a dump's NLMSG_DONE) message, or
+ * NULL; *error gets its code.
+ */
 const char *netlink_error_parse(const struct nlmsghdr *nlh, int *error);
 
 /* Show every message a request receives, errors too, to tap_cb (recording). */

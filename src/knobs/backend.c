@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* backend.c - the knob backends, one per kind, in one table indexed by enum knob_kind. */
+/* backend.c - the knob backends in one table indexed by enum knob_kind. */
 #include "config.h"
 
 #include "knobs/backend.h"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* backend.h - how one kind of knob is read and set: the ops table and its per-run context. */
+/* backend.h - how a kind of knob is read and set: ops table, run context. */
 #ifndef TT_BACKEND_H
 #define TT_BACKEND_H
 
@@ -69,16 +69,16 @@ struct knob_backend {
 /* The backend of kind k (every kind has one), NULL past KNOB_KIND_COUNT. */
 const struct knob_backend *backend_for(enum knob_kind k);
 
-/* One per kind, each in the file of its concern. */
-extern const struct knob_backend sysctl_backend;		/* sysctl.c */
-extern const struct knob_backend sysfs_backend;			/* sysctl.c */
-extern const struct knob_backend ethtool_coalesce_backend;	/* ethtool-coalesce.c */
-extern const struct knob_backend ethtool_features_backend;	/* ethtool-features.c */
-extern const struct knob_backend ethtool_rings_backend;		/* ethtool-rings.c */
-extern const struct knob_backend ethtool_channels_backend;	/* ethtool-channels.c */
-extern const struct knob_backend ethtool_linkinfo_backend;	/* ethtool-linkinfo.c */
-extern const struct knob_backend link_backend;			/* link.c */
-extern const struct knob_backend qdisc_backend;			/* qdisc.c */
+/* One per kind, each in the file of its concern (ethtool-<family>.c). */
+extern const struct knob_backend sysctl_backend;	/* sysctl.c */
+extern const struct knob_backend sysfs_backend;		/* sysctl.c */
+extern const struct knob_backend ethtool_coalesce_backend;
+extern const struct knob_backend ethtool_features_backend;
+extern const struct knob_backend ethtool_rings_backend;
+extern const struct knob_backend ethtool_channels_backend;
+extern const struct knob_backend ethtool_linkinfo_backend;
+extern const struct knob_backend link_backend;		/* link.c */
+extern const struct knob_backend qdisc_backend;		/* qdisc.c */
 
 /* The context's ethtool socket, opened on first use; 0 or -errno. */
 int knob_ctx_ethtool(struct knob_ctx *c, char *err);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* knob-ctx.c - what the knob backends share in one run: sockets of the namespace, sysfs, values. */
+/* knob-ctx.c - what knob backends share in a run: sockets, sysfs, values. */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <sched.h>
@@ -53,9 +54,11 @@ int knob_ctx_sysfs(struct knob_ctx *c, char *err)
 		c->sysfs_tried = true;
 		if (unshare(CLONE_NEWNS) ||
 		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
-		    mount("sysfs", "/sys", "sysfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL))
+		    mount("sysfs", "/sys", "sysfs",
+			  MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL))
 			c->sysfs_rc = err_set(c->sysfs_err, -errno,
-					      "sysfs of the lab's namespace: %s", strerror(errno));
+					      "sysfs of the lab's namespace: %s",
+					      strerror(errno));
 	}
 	if (c->sysfs_rc)
 		return err_set(err, c->sysfs_rc, "%s", c->sysfs_err);
@@ -72,7 +75,7 @@ static void family_attr_name(const struct ethtool_family *fam,
 	if (!strncmp(s, fam->prefix, pl))
 		s += pl;
 	for (; *s && i + 1 < len; s++, i++)
-		out[i] = *s == '_' ? '-' : (char)(*s >= 'A' && *s <= 'Z' ? *s - 'A' + 'a' : *s);
+		out[i] = *s == '_' ? '-' : (char)tolower((unsigned char)*s);
 	out[i] = '\0';
 	if (i > 6 && !strcmp(out + i - 6, "-count"))
 		out[i - 6] = '\0';

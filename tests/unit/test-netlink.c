@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* test-netlink.c - one netlink request: ACKs, dumps, the kernel's extack text, in a private netns. */
+/* test-netlink.c - netlink requests in a private netns: ACKs, dumps, extack. */
 #include "config.h"
 
 #include <errno.h>
