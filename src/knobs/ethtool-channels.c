@@ -2,6 +2,7 @@
 /* ethtool-channels.c - queue counts (ethtool -l / -L) over ethtool netlink. */
 #include "config.h"
 
+#include "knobs/backend.h"
 #include "knobs/ethtool-nl.h"
 
 /* Channel attributes by ethtool -l/-L names; unchanged since 6.1. */
@@ -18,6 +19,7 @@ static const struct ethtool_attr channel_attrs[] = {
 
 static const struct ethtool_family channels_family = {
 	.what = "channels",
+	.prefix = "ETHTOOL_A_CHANNELS_",
 	.get_cmd = ETHTOOL_MSG_CHANNELS_GET,
 	.set_cmd = ETHTOOL_MSG_CHANNELS_SET,
 	.hdr_attr = ETHTOOL_A_CHANNELS_HEADER,
@@ -42,3 +44,24 @@ int ethtool_channels_parse(const struct nlmsghdr *nlh, const char *name,
 {
 	return ethtool_family_parse(&channels_family, nlh, name, v, err);
 }
+
+/* Backend: the channels attribute a catalog knob names, on the run's device. */
+static int channels_knob_get(struct knob_ctx *c, const struct knob_def *d,
+			     struct knob_value *v, char *err)
+{
+	return knob_ctx_family_get(c, &channels_family, d, v, err);
+}
+
+static int channels_knob_set(struct knob_ctx *c, const struct knob_def *d,
+			     const struct knob_value *val, bool *took,
+			     char *err)
+{
+	(void)took;
+	return knob_ctx_family_set(c, &channels_family, d, val, err);
+}
+
+const struct knob_backend ethtool_channels_backend = {
+	.name = "channel",
+	.get = channels_knob_get,
+	.set = channels_knob_set,
+};

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* ethtool-coalesce.c - interrupt coalescing (ethtool -c / -C) over netlink. */
+/* ethtool-coalesce.c - interrupt coalescing (ethtool -c / -C) over netlink, or the legacy ioctl. */
 #include "config.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include <linux/ethtool.h>
+
+#include "knobs/backend.h"
 #include "knobs/ethtool-nl.h"
 #include "core/util.h"
 
@@ -52,6 +55,7 @@ _Static_assert(NCOALESCE <= ETHTOOL_COALESCE_ATTRS, "struct too small");
 
 static const struct ethtool_family coalesce_family = {
 	.what = "coalescing",
+	.prefix = "ETHTOOL_A_COALESCE_",
 	.get_cmd = ETHTOOL_MSG_COALESCE_GET,
 	.set_cmd = ETHTOOL_MSG_COALESCE_SET,
 	.hdr_attr = ETHTOOL_A_COALESCE_HEADER,
@@ -59,7 +63,8 @@ static const struct ethtool_family coalesce_family = {
 	.ntable = NCOALESCE,
 };
 
-void ethtool_coalesce_init(struct ethtool_coalesce_params *out)
+/* Reset out to "supported, every parameter absent", names filled. */
+static void coalesce_init(struct ethtool_coalesce_params *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->n = NCOALESCE;
@@ -76,7 +81,7 @@ int ethtool_coalesce_parse(const struct nlmsghdr *nlh,
 	bool present[NCOALESCE];
 	uint32_t value[NCOALESCE];
 
-	ethtool_coalesce_init(out);
+	coalesce_init(out);
 	if (ethtool_nl_parse(nlh, tb, TT_ETHTOOL_PARSE_MAX) < 0)
 		return err_set(err, -EINVAL, "coalescing reply: malformed");
 	ethtool_attrs_parse(tb, TT_ETHTOOL_PARSE_MAX, coalesce_attrs,
@@ -97,6 +102,79 @@ ethtool_coalesce_find(const struct ethtool_coalesce_params *c, const char *name)
 	return NULL;
 }
 
+/* Copy the legacy struct into out by name; cqe-mode and tx-aggr stay n/a. */
+static void coalesce_from_ioctl(const struct ethtool_coalesce *ec,
+				struct ethtool_coalesce_params *out)
+{
+	const struct {
+		const char *name;
+		uint32_t value;
+	} f[] = {
+		{ "rx-usecs", ec->rx_coalesce_usecs },
+		{ "rx-frames", ec->rx_max_coalesced_frames },
+		{ "rx-usecs-irq", ec->rx_coalesce_usecs_irq },
+		{ "rx-frames-irq", ec->rx_max_coalesced_frames_irq },
+		{ "tx-usecs", ec->tx_coalesce_usecs },
+		{ "tx-frames", ec->tx_max_coalesced_frames },
+		{ "tx-usecs-irq", ec->tx_coalesce_usecs_irq },
+		{ "tx-frames-irq", ec->tx_max_coalesced_frames_irq },
+		{ "stats-block-usecs", ec->stats_block_coalesce_usecs },
+		{ "adaptive-rx", ec->use_adaptive_rx_coalesce },
+		{ "adaptive-tx", ec->use_adaptive_tx_coalesce },
+		{ "pkt-rate-low", ec->pkt_rate_low },
+		{ "rx-usecs-low", ec->rx_coalesce_usecs_low },
+		{ "rx-frames-low", ec->rx_max_coalesced_frames_low },
+		{ "tx-usecs-low", ec->tx_coalesce_usecs_low },
+		{ "tx-frames-low", ec->tx_max_coalesced_frames_low },
+		{ "pkt-rate-high", ec->pkt_rate_high },
+		{ "rx-usecs-high", ec->rx_coalesce_usecs_high },
+		{ "rx-frames-high", ec->rx_max_coalesced_frames_high },
+		{ "tx-usecs-high", ec->tx_coalesce_usecs_high },
+		{ "tx-frames-high", ec->tx_max_coalesced_frames_high },
+		{ "sample-interval", ec->rate_sample_interval },
+	};
+
+	out->legacy = true;
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		for (unsigned j = 0; j < out->n; j++)
+			if (!strcmp(out->a[j].name, f[i].name)) {
+				out->a[j].present = true;
+				out->a[j].value = f[i].value;
+			}
+}
+
+/* A driver without coalescing: out n/a, the reason naming the driver. */
+static void coalesce_unsupported(const char *dev, const char *extack,
+				 struct ethtool_coalesce_params *out)
+{
+	char drv[64];
+
+	coalesce_init(out);
+	out->supported = false;
+	ethtool_driver_label(dev, drv, sizeof(drv));
+	snprintf(out->reason, sizeof(out->reason),
+		 "%s: coalescing not supported (%s%s%s)", drv,
+		 strerror(EOPNOTSUPP), extack[0] ? ": " : "", extack);
+}
+
+int ethtool_coalesce_get_ioctl(const char *dev,
+			       struct ethtool_coalesce_params *out, char *err)
+{
+	struct ethtool_coalesce ec = { .cmd = ETHTOOL_GCOALESCE };
+	int rc;
+
+	coalesce_init(out);
+	rc = ethtool_ioctl(dev, &ec, "get coalescing", err);
+	if (rc == -EOPNOTSUPP) {
+		coalesce_unsupported(dev, "", out);
+		return 0;
+	}
+	if (rc < 0)
+		return rc;
+	coalesce_from_ioctl(&ec, out);
+	return 0;
+}
+
 struct coalesce_ctx {
 	struct ethtool_coalesce_params *out;
 	bool got;
@@ -115,32 +193,22 @@ int ethtool_coalesce_get(struct ethtool_nl *n, const char *dev,
 			 struct ethtool_coalesce_params *out, char *err)
 {
 	struct coalesce_ctx c = { .out = out };
-	char what[128], drv[64];
+	char what[128];
 	struct nl_msg *msg;
 	int rc;
 
 	if (!n)
 		return ethtool_coalesce_get_ioctl(dev, out, err);
-	ethtool_coalesce_init(out);
+	coalesce_init(out);
 	msg = ethtool_nl_msg(n, ETHTOOL_MSG_COALESCE_GET,
 			     ETHTOOL_A_COALESCE_HEADER, dev, 0);
 	if (!msg)
 		return err_set(err, -ENOMEM, "%s: coalescing: %s", dev,
 			       strerror(ENOMEM));
 	snprintf(what, sizeof(what), "%s: get coalescing", dev);
-	rc = ethtool_nl_request(n, msg, false, coalesce_get_cb, &c, what, err);
+	rc = netlink_request(n->nl, msg, false, coalesce_get_cb, &c, what, err);
 	if (rc == -EOPNOTSUPP) {
-		ethtool_coalesce_init(out);
-		out->supported = false;
-		ethtool_driver_label(dev, drv, sizeof(drv));
-		if (ethtool_nl_extack(n)[0])
-			snprintf(out->reason, sizeof(out->reason),
-				 "%s: coalescing not supported (%s: %s)", drv,
-				 strerror(EOPNOTSUPP), ethtool_nl_extack(n));
-		else
-			snprintf(out->reason, sizeof(out->reason),
-				 "%s: coalescing not supported (%s)", drv,
-				 strerror(EOPNOTSUPP));
+		coalesce_unsupported(dev, netlink_extack(n->nl), out);
 		return 0;
 	}
 	if (rc < 0)
@@ -155,3 +223,54 @@ int ethtool_coalesce_set(struct ethtool_nl *n, const char *dev,
 {
 	return ethtool_family_set(n, &coalesce_family, dev, name, value, err);
 }
+
+/*
+ * Backend: one coalescing parameter by its ethtool name.  The device's
+ * coalescing is read once per run; a set makes the next get read again.
+ */
+static int coalesce_knob_get(struct knob_ctx *c, const struct knob_def *d,
+			     struct knob_value *v, char *err)
+{
+	const struct ethtool_coalesce_param *p;
+
+	if (!c->co_read) {
+		c->co_read = true;
+		c->co_rc = knob_ctx_ethtool(c, c->co_err);
+		if (!c->co_rc)
+			c->co_rc = ethtool_coalesce_get(c->et, c->dev, &c->co,
+							c->co_err);
+	}
+	if (c->co_rc)
+		return err_set(err, c->co_rc, "%s", c->co_err);
+	if (!c->co.supported) {
+		knob_value_na(v, "%s", c->co.reason);
+		return 0;
+	}
+	p = ethtool_coalesce_find(&c->co, d->name);
+	if (!p || !p->present) {
+		knob_value_na(v, "%s: not supported by the driver", c->dev);
+		return 0;
+	}
+	knob_value_from_u64(d, p->value, v);
+	return 0;
+}
+
+static int coalesce_knob_set(struct knob_ctx *c, const struct knob_def *d,
+			     const struct knob_value *val, bool *took,
+			     char *err)
+{
+	int rc = knob_ctx_ethtool(c, err);
+
+	(void)took;
+	if (!rc)
+		rc = ethtool_coalesce_set(c->et, c->dev, d->name,
+					  (uint32_t)val->num[0], err);
+	c->co_read = false;
+	return rc;
+}
+
+const struct knob_backend ethtool_coalesce_backend = {
+	.name = "coalesce",
+	.get = coalesce_knob_get,
+	.set = coalesce_knob_set,
+};

@@ -8,6 +8,7 @@
 
 #include <linux/ethtool.h>
 
+#include "knobs/backend.h"
 #include "knobs/ethtool-nl.h"
 #include "core/util.h"
 
@@ -241,8 +242,8 @@ int ethtool_feature_names_get(struct ethtool_nl *n,
 	}
 	nla_nest_end(msg, set);
 	nla_nest_end(msg, sets);
-	return ethtool_nl_request(n, msg, false, names_cb, out,
-				  "get feature names", err);
+	return netlink_request(n->nl, msg, false, names_cb, out,
+			       "get feature names", err);
 }
 
 struct features_ctx {
@@ -284,7 +285,7 @@ int ethtool_features_get_all(struct ethtool_nl *n, const char *dev,
 		return err_set(err, -ENOMEM, "%s: features: %s", dev,
 			       strerror(ENOMEM));
 	snprintf(what, sizeof(what), "%s: get features", dev);
-	rc = ethtool_nl_request(n, msg, false, features_cb, &c, what, err);
+	rc = netlink_request(n->nl, msg, false, features_cb, &c, what, err);
 	if (rc < 0)
 		return rc;
 	if (!c.got)
@@ -373,10 +374,10 @@ int ethtool_features_set(struct ethtool_nl *n, const char *dev,
 	 * The reply (WANTED/ACTIVE diffs) is not trusted alone: the kernel
 	 * can answer 0 and change nothing, so the bits are read back below.
 	 */
-	rc = ethtool_nl_request(n, msg, false, NULL, NULL, what, err);
-	if (rc == -EOPNOTSUPP && strstr(ethtool_nl_extack(n), "not found"))
+	rc = netlink_request(n->nl, msg, false, NULL, NULL, what, err);
+	if (rc == -EOPNOTSUPP && strstr(netlink_extack(n->nl), "not found"))
 		return err_set(err, -ENOENT, "%s: %s (netlink: %s)", what,
-			       strerror(EOPNOTSUPP), ethtool_nl_extack(n));
+			       strerror(EOPNOTSUPP), netlink_extack(n->nl));
 	if (rc < 0)
 		return rc;
 	rc = ethtool_features_get_all(n, dev, false, &f, err);
@@ -487,3 +488,39 @@ int ethtool_features_group_set(struct ethtool_nl *n, const char *dev,
 	}
 	return ethtool_features_set(n, dev, change, nchange, on, err);
 }
+
+/* Backend: a user-level offload, the group of bits d->where lists. */
+static int features_knob_get(struct knob_ctx *c, const struct knob_def *d,
+			     struct knob_value *v, char *err)
+{
+	bool active = false, fixed = false;
+	int rc = knob_ctx_ethtool(c, err);
+
+	if (!rc)
+		rc = ethtool_features_group_get(c->et, c->dev, d->where,
+						&active, &fixed, err);
+	if (rc == -ENOENT) {
+		knob_value_na(v, "%s: no such feature in this kernel", c->dev);
+		return 0;
+	}
+	if (!rc)
+		knob_value_from_u64(d, active, v);
+	return rc;
+}
+
+static int features_knob_set(struct knob_ctx *c, const struct knob_def *d,
+			     const struct knob_value *val, bool *took,
+			     char *err)
+{
+	int rc = knob_ctx_ethtool(c, err);
+
+	(void)took;
+	return rc ? rc : ethtool_features_group_set(c->et, c->dev, d->where,
+						    val->num[0] != 0, err);
+}
+
+const struct knob_backend ethtool_features_backend = {
+	.name = "feature",
+	.get = features_knob_get,
+	.set = features_knob_set,
+};

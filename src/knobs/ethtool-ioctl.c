@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* ethtool-ioctl.c - SIOCETHTOOL: driver info, and coalescing as a fallback. */
+/* ethtool-ioctl.c - SIOCETHTOOL: one command on a device, and driver info. */
 #include "config.h"
 
 #include <errno.h>
@@ -17,10 +17,10 @@
 #include "core/util.h"
 
 /*
- * Run one SIOCETHTOOL command on dev.  The socket is made here, so the
- * ioctl reaches dev in the calling thread's network namespace.
+ * The socket is made here, so the ioctl reaches dev in the calling
+ * thread's network namespace.
  */
-static int ethtool_ioctl(const char *dev, void *cmd, const char *what,
+int ethtool_ioctl(const char *dev, void *cmd, const char *what,
 			 char *err)
 {
 	struct ifreq ifr;
@@ -60,66 +60,10 @@ int ethtool_drvinfo(const char *dev, char *driver, size_t len, char *err)
 	return 0;
 }
 
-/* Copy the legacy struct into out by name; cqe-mode and tx-aggr stay n/a. */
-static void coalesce_from_ioctl(const struct ethtool_coalesce *ec,
-				struct ethtool_coalesce_params *out)
+void ethtool_driver_label(const char *dev, char *out, size_t len)
 {
-	const struct {
-		const char *name;
-		uint32_t value;
-	} f[] = {
-		{ "rx-usecs", ec->rx_coalesce_usecs },
-		{ "rx-frames", ec->rx_max_coalesced_frames },
-		{ "rx-usecs-irq", ec->rx_coalesce_usecs_irq },
-		{ "rx-frames-irq", ec->rx_max_coalesced_frames_irq },
-		{ "tx-usecs", ec->tx_coalesce_usecs },
-		{ "tx-frames", ec->tx_max_coalesced_frames },
-		{ "tx-usecs-irq", ec->tx_coalesce_usecs_irq },
-		{ "tx-frames-irq", ec->tx_max_coalesced_frames_irq },
-		{ "stats-block-usecs", ec->stats_block_coalesce_usecs },
-		{ "adaptive-rx", ec->use_adaptive_rx_coalesce },
-		{ "adaptive-tx", ec->use_adaptive_tx_coalesce },
-		{ "pkt-rate-low", ec->pkt_rate_low },
-		{ "rx-usecs-low", ec->rx_coalesce_usecs_low },
-		{ "rx-frames-low", ec->rx_max_coalesced_frames_low },
-		{ "tx-usecs-low", ec->tx_coalesce_usecs_low },
-		{ "tx-frames-low", ec->tx_max_coalesced_frames_low },
-		{ "pkt-rate-high", ec->pkt_rate_high },
-		{ "rx-usecs-high", ec->rx_coalesce_usecs_high },
-		{ "rx-frames-high", ec->rx_max_coalesced_frames_high },
-		{ "tx-usecs-high", ec->tx_coalesce_usecs_high },
-		{ "tx-frames-high", ec->tx_max_coalesced_frames_high },
-		{ "sample-interval", ec->rate_sample_interval },
-	};
+	char e[ERR_MAX];
 
-	out->legacy = true;
-	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
-		for (unsigned j = 0; j < out->n; j++)
-			if (!strcmp(out->a[j].name, f[i].name)) {
-				out->a[j].present = true;
-				out->a[j].value = f[i].value;
-			}
-}
-
-int ethtool_coalesce_get_ioctl(const char *dev,
-			       struct ethtool_coalesce_params *out, char *err)
-{
-	struct ethtool_coalesce ec = { .cmd = ETHTOOL_GCOALESCE };
-	char drv[64];
-	int rc;
-
-	ethtool_coalesce_init(out);
-	rc = ethtool_ioctl(dev, &ec, "get coalescing", err);
-	if (rc == -EOPNOTSUPP) {
-		ethtool_driver_label(dev, drv, sizeof(drv));
-		out->supported = false;
-		snprintf(out->reason, sizeof(out->reason),
-			 "%s: coalescing not supported (%s)", drv,
-			 strerror(EOPNOTSUPP));
-		return 0;
-	}
-	if (rc < 0)
-		return rc;
-	coalesce_from_ioctl(&ec, out);
-	return 0;
+	if (ethtool_drvinfo(dev, out, len, e) < 0 || !out[0])
+		snprintf(out, len, "%s", dev);
 }

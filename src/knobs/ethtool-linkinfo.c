@@ -10,6 +10,7 @@
 #include <linux/ethtool.h>
 #include <linux/genetlink.h>
 
+#include "knobs/backend.h"
 #include "knobs/ethtool-nl.h"
 #include "core/util.h"
 
@@ -161,17 +162,6 @@ static void linkinfo_decode(const struct linkinfo_attr *a, struct nlattr **tb,
 	}
 }
 
-/* The device a reply's header nest names, or "?". */
-static void linkinfo_reply_dev(struct nlattr *hdr, char *out, size_t len)
-{
-	struct nlattr *tb[TT_ETHTOOL_PARSE_MAX + 1] = { NULL };
-
-	snprintf(out, len, "?");
-	if (hdr && nla_parse_nested(tb, TT_ETHTOOL_PARSE_MAX, hdr, NULL) == 0 &&
-	    tb[ETHTOOL_A_HEADER_DEV_NAME])
-		nla_strlcpy(out, tb[ETHTOOL_A_HEADER_DEV_NAME], len);
-}
-
 /*
  * Parse one reply for figure a; label NULL names the device from the
  * reply's own header.  -EINVAL for a malformed reply or another message.
@@ -195,7 +185,7 @@ static int linkinfo_parse(const struct linkinfo_attr *a,
 	if (ethtool_nl_parse(nlh, tb, TT_ETHTOOL_PARSE_MAX) < 0)
 		return err_set(err, -EINVAL, "%s reply: malformed", a->what);
 	if (!label) {
-		linkinfo_reply_dev(tb[a->hdr_attr], dev, sizeof(dev));
+		ethtool_reply_dev(tb[a->hdr_attr], dev, sizeof(dev));
 		label = dev;
 	}
 	linkinfo_decode(a, tb, label, v);
@@ -251,7 +241,7 @@ int ethtool_linkinfo_get(struct ethtool_nl *n, const char *dev,
 		return err_set(err, -ENOMEM, "%s: %s: %s", dev, a->what,
 			       strerror(ENOMEM));
 	snprintf(what, sizeof(what), "%s: get %s", dev, a->what);
-	rc = ethtool_nl_request(n, msg, false, linkinfo_get_cb, &c, what, err);
+	rc = netlink_request(n->nl, msg, false, linkinfo_get_cb, &c, what, err);
 	if (rc == -EOPNOTSUPP) {
 		/* No link settings at all (lo): n/a with the reason, not 0. */
 		memset(v, 0, sizeof(*v));
@@ -266,3 +256,18 @@ int ethtool_linkinfo_get(struct ethtool_nl *n, const char *dev,
 		return err_set(err, -EIO, "%s: the kernel sent no reply", what);
 	return 0;
 }
+
+/* Backend: a link figure of the run's device; read-only. */
+static int linkinfo_knob_get(struct knob_ctx *c, const struct knob_def *d,
+			     struct knob_value *v, char *err)
+{
+	int rc = knob_ctx_ethtool(c, err);
+
+	return rc ? rc : ethtool_linkinfo_get(c->et, c->dev, d->where, v, err);
+}
+
+const struct knob_backend ethtool_linkinfo_backend = {
+	.name = "linkinfo",
+	.get = linkinfo_knob_get,
+	.readonly = "read-only (a link figure)",
+};

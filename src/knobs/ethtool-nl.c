@@ -1,53 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* ethtool-nl.c - the ethtool genl socket: family, requests, replies, extack. */
+/* ethtool-nl.c - the ethtool genl socket, request headers, attribute tables, one-attribute get/set. */
 #include "config.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/time.h>
 
-#include <linux/genetlink.h>
 #include <linux/netlink.h>
-#include <netlink/genl/ctrl.h>
 #include <netlink/genl/genl.h>
-#include <netlink/netlink.h>
-#include <netlink/socket.h>
 
 #include "knobs/ethtool-nl.h"
 #include "core/util.h"
 
-#ifndef SOL_NETLINK
-#define SOL_NETLINK 270
-#endif
-
-/* A reply that does not come within this time is an error, never a hang. */
-#define ETHTOOL_NL_TIMEOUT_S 5
-
-struct ethtool_nl {
-	struct nl_sock *sk;
-	int family;
-	char extack[160];
-	void (*tap_cb)(const struct nlmsghdr *nlh, void *arg);
-	void *tap_arg;
-};
-
-/* Set an int socket option on the netlink fd; 0 or -errno. */
-static int ethtool_nl_sockopt(struct ethtool_nl *n, int level, int opt,
-			      const void *val, socklen_t len)
-{
-	if (setsockopt(nl_socket_get_fd(n->sk), level, opt, val, len) < 0)
-		return -errno;
-	return 0;
-}
-
 int ethtool_nl_open(struct ethtool_nl **np, char *err)
 {
-	struct timeval tv = { .tv_sec = ETHTOOL_NL_TIMEOUT_S };
 	struct ethtool_nl *n;
-	int one = 1;
 	int rc;
 
 	*np = NULL;
@@ -55,78 +23,33 @@ int ethtool_nl_open(struct ethtool_nl **np, char *err)
 	if (!n)
 		return err_set(err, -ENOMEM, "ethtool netlink: %s",
 			       strerror(ENOMEM));
-	n->sk = nl_socket_alloc();
-	if (!n->sk) {
-		free(n);
-		return err_set(err, -ENOMEM, "ethtool netlink: %s",
-			       strerror(ENOMEM));
-	}
 	/*
 	 * The socket is created here, so it belongs to the network namespace
 	 * of the calling thread, and sees only that namespace's devices.
 	 */
-	rc = genl_connect(n->sk);
+	rc = netlink_open(&n->nl, NETLINK_GENERIC, err);
+	if (!rc) {
+		rc = netlink_genl_family(n->nl, "ethtool", err);
+		n->family = rc;
+	}
 	if (rc < 0) {
-		rc = err_set(err, -EPROTONOSUPPORT,
-			     "ethtool netlink: connect: %s", nl_geterror(rc));
-		goto fail;
-	}
-	/*
-	 * libnl's auto-ACK waits for an ACK after a dump that never comes;
-	 * requests set NLM_F_ACK themselves and end on ACK or DONE.
-	 */
-	nl_socket_disable_auto_ack(n->sk);
-	nl_socket_enable_msg_peek(n->sk);
-	if (ethtool_nl_sockopt(n, SOL_NETLINK, NETLINK_EXT_ACK, &one,
-			       sizeof(one)) < 0 ||
-	    ethtool_nl_sockopt(n, SOL_NETLINK, NETLINK_CAP_ACK, &one,
-			       sizeof(one)) < 0) {
-		rc = -errno;
-		rc = err_set(err, rc, "ethtool netlink: extended ACK: %s",
-			     strerror(-rc));
-		goto fail;
-	}
-	if (ethtool_nl_sockopt(n, SOL_SOCKET, SO_RCVTIMEO, &tv,
-			       sizeof(tv)) < 0) {
-		rc = -errno;
-		rc = err_set(err, rc, "ethtool netlink: receive timeout: %s",
-			     strerror(-rc));
-		goto fail;
-	}
-	n->family = genl_ctrl_resolve(n->sk, "ethtool");
-	if (n->family < 0) {
-		rc = err_set(err, -ENOENT,
-			     "ethtool netlink: family \"ethtool\" not found: %s",
-			     nl_geterror(n->family));
-		goto fail;
+		char why[ERR_MAX];
+
+		snprintf(why, sizeof(why), "%s", err);
+		err_set(err, rc, "ethtool netlink: %s", why);
+		ethtool_nl_close(n);
+		return rc;
 	}
 	*np = n;
 	return 0;
-fail:
-	nl_socket_free(n->sk);
-	free(n);
-	return rc;
 }
 
 void ethtool_nl_close(struct ethtool_nl *n)
 {
 	if (!n)
 		return;
-	nl_socket_free(n->sk);
+	netlink_close(n->nl);
 	free(n);
-}
-
-void ethtool_nl_set_tap(struct ethtool_nl *n,
-			void (*tap_cb)(const struct nlmsghdr *nlh, void *arg),
-			void *arg)
-{
-	n->tap_cb = tap_cb;
-	n->tap_arg = arg;
-}
-
-const char *ethtool_nl_extack(const struct ethtool_nl *n)
-{
-	return n->extack;
 }
 
 struct nl_msg *ethtool_nl_msg(struct ethtool_nl *n, uint8_t cmd,
@@ -158,123 +81,6 @@ struct nl_msg *ethtool_nl_msg(struct ethtool_nl *n, uint8_t cmd,
 fail:
 	nlmsg_free(msg);
 	return NULL;
-}
-
-const char *ethtool_nl_error_parse(const struct nlmsghdr *nlh, int *error)
-{
-	const struct nlmsgerr *e;
-	struct nlattr *tb[16] = { NULL };
-	size_t off;
-
-	if (nlh->nlmsg_len < NLMSG_HDRLEN + sizeof(*e)) {
-		*error = -EIO;
-		return NULL;
-	}
-	e = nlmsg_data(nlh);
-	*error = e->error;
-	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
-		return NULL;
-	/* TLVs follow the error and, unless capped, the whole request. */
-	off = NLMSG_HDRLEN + sizeof(*e);
-	if (!(nlh->nlmsg_flags & NLM_F_CAPPED) &&
-	    e->msg.nlmsg_len > NLMSG_HDRLEN)
-		off += e->msg.nlmsg_len - NLMSG_HDRLEN;
-	off = NLMSG_ALIGN(off);
-	if (off >= nlh->nlmsg_len)
-		return NULL;
-	if (nla_parse(tb, 15, (struct nlattr *)((char *)nlh + off),
-		      (int)(nlh->nlmsg_len - off), NULL) < 0)
-		return NULL;
-	if (!tb[NLMSGERR_ATTR_MSG] || nla_len(tb[NLMSGERR_ATTR_MSG]) < 1)
-		return NULL;
-	if (((const char *)nla_data(tb[NLMSGERR_ATTR_MSG]))
-		    [nla_len(tb[NLMSGERR_ATTR_MSG]) - 1] != '\0')
-		return NULL;
-	return nla_data(tb[NLMSGERR_ATTR_MSG]);
-}
-
-/* Fill err for a failed request: "what: strerror (netlink: extack)". */
-static int ethtool_nl_fail(struct ethtool_nl *n, int code, const char *what,
-			   char *err)
-{
-	if (n->extack[0])
-		return err_set(err, code, "%s: %s (netlink: %s)", what,
-			       strerror(-code), n->extack);
-	return err_set(err, code, "%s: %s", what, strerror(-code));
-}
-
-int ethtool_nl_request(struct ethtool_nl *n, struct nl_msg *msg, bool dump,
-		       int (*reply_cb)(const struct nlmsghdr *nlh, void *arg,
-				       char *err),
-		       void *arg, const char *what, char *err)
-{
-	struct nlmsghdr *req = nlmsg_hdr(msg);
-	uint32_t seq;
-	int rc;
-
-	n->extack[0] = '\0';
-	req->nlmsg_flags |= dump ? NLM_F_DUMP : NLM_F_ACK;
-	rc = nl_send_auto(n->sk, msg);
-	seq = req->nlmsg_seq;
-	nlmsg_free(msg);
-	if (rc < 0)
-		return err_set(err, -EIO, "%s: send: %s", what,
-			       nl_geterror(rc));
-
-	for (;;) {
-		struct sockaddr_nl peer;
-		unsigned char *buf = NULL;
-		struct nlmsghdr *nlh;
-		int len;
-
-		len = nl_recv(n->sk, &peer, &buf, NULL);
-		if (len <= 0) {
-			free(buf);
-			if (len == 0 || len == -NLE_AGAIN)
-				return err_set(err, -ETIMEDOUT,
-					       "%s: no reply from the kernel",
-					       what);
-			return err_set(err, -EIO, "%s: receive: %s", what,
-				       nl_geterror(len));
-		}
-		for (nlh = (struct nlmsghdr *)buf; nlmsg_ok(nlh, len);
-		     nlh = nlmsg_next(nlh, &len)) {
-			const char *msgtext;
-			int error;
-
-			if (nlh->nlmsg_seq != seq)
-				continue;	/* a stale reply */
-			if (n->tap_cb)
-				n->tap_cb(nlh, n->tap_arg);
-			if (nlh->nlmsg_type == NLMSG_DONE) {
-				free(buf);
-				return 0;
-			}
-			if (nlh->nlmsg_type == NLMSG_ERROR) {
-				msgtext = ethtool_nl_error_parse(nlh, &error);
-				if (msgtext)
-					snprintf(n->extack, sizeof(n->extack),
-						 "%s", msgtext);
-				free(buf);
-				if (error > 0)
-					error = -error;
-				if (error)
-					return ethtool_nl_fail(n, error, what,
-							       err);
-				return 0;	/* the ACK */
-			}
-			if (nlh->nlmsg_type < NLMSG_MIN_TYPE)
-				continue;	/* NOOP, OVERRUN */
-			if (reply_cb) {
-				rc = reply_cb(nlh, arg, err);
-				if (rc < 0) {
-					free(buf);
-					return rc;
-				}
-			}
-		}
-		free(buf);
-	}
 }
 
 int ethtool_nl_parse(const struct nlmsghdr *nlh, struct nlattr **tb, int max)
@@ -315,16 +121,7 @@ void ethtool_attrs_parse(struct nlattr **tb, int max,
 	}
 }
 
-void ethtool_driver_label(const char *dev, char *out, size_t len)
-{
-	char e[ERR_MAX];
-
-	if (ethtool_drvinfo(dev, out, len, e) < 0 || !out[0])
-		snprintf(out, len, "%s", dev);
-}
-
-/* The device name a reply's header nest carries, or "?" */
-static void ethtool_reply_dev(struct nlattr *hdr, char *out, size_t len)
+void ethtool_reply_dev(struct nlattr *hdr, char *out, size_t len)
 {
 	struct nlattr *tb[TT_ETHTOOL_PARSE_MAX + 1] = { NULL };
 
@@ -401,7 +198,7 @@ int ethtool_family_get(struct ethtool_nl *n, const struct ethtool_family *fam,
 		return err_set(err, -ENOMEM, "%s: %s: %s", dev, fam->what,
 			       strerror(ENOMEM));
 	snprintf(what, sizeof(what), "%s: get %s", dev, fam->what);
-	rc = ethtool_nl_request(n, msg, false, family_get_cb, &c, what, err);
+	rc = netlink_request(n->nl, msg, false, family_get_cb, &c, what, err);
 	if (rc == -EOPNOTSUPP) {
 		/* A driver without this family: n/a with the reason, not 0. */
 		memset(v, 0, sizeof(*v));
@@ -446,7 +243,7 @@ int ethtool_family_set(struct ethtool_nl *n, const struct ethtool_family *fam,
 		nlmsg_free(msg);
 		return err_set(err, -ENOMEM, "%s: %s", what, strerror(ENOMEM));
 	}
-	rc = ethtool_nl_request(n, msg, false, NULL, NULL, what, err);
+	rc = netlink_request(n->nl, msg, false, NULL, NULL, what, err);
 	if (rc < 0)
 		return rc;
 	/* Accepted is not applied: read it back. */

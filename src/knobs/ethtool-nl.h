@@ -1,48 +1,42 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* ethtool-nl.h - the ethtool genl socket shared by the ethtool-<family>.c files. */
+/* ethtool-nl.h - what the ethtool-<family>.c files share: genl socket, attribute tables, ioctl. */
 #ifndef TT_ETHTOOL_NL_H
 #define TT_ETHTOOL_NL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <netlink/attr.h>
 #include <netlink/msg.h>
 
+#include "core/netlink.h"
 #include "knobs/ethtool.h"
 #include "uapi/ethtool_netlink.h"
 
-/* Show every message a request receives, errors too, to tap_cb (recording). */
-void ethtool_nl_set_tap(struct ethtool_nl *n,
-			void (*tap_cb)(const struct nlmsghdr *nlh, void *arg),
-			void *arg);
-
-/* The extack message of the last error or ACK, "" if none. */
-const char *ethtool_nl_extack(const struct ethtool_nl *n);
+/*
+ * The ethtool genl socket: a netlink socket (core/netlink.h) made in the
+ * calling thread's namespace, and the id of the "ethtool" family there.
+ */
+struct ethtool_nl {
+	struct netlink *nl;
+	int family;
+};
 
 /*
  * A new request for cmd with its header nest (attribute hdr_attr)
  * naming dev (NULL: no device) and carrying flags.  NULL on ENOMEM.
+ * Send it with netlink_request(n->nl, ...).
  */
 struct nl_msg *ethtool_nl_msg(struct ethtool_nl *n, uint8_t cmd,
 			      uint16_t hdr_attr, const char *dev,
 			      uint32_t flags);
 
-/*
- * Send msg (freed here) and read until the ACK, NLMSG_DONE (dump) or an
- * error; reply_cb sees each data message and may fail with -errno.
- * Errors read "what: strerror (netlink: extack)".
- */
-int ethtool_nl_request(struct ethtool_nl *n, struct nl_msg *msg, bool dump,
-		       int (*reply_cb)(const struct nlmsghdr *nlh, void *arg,
-				       char *err),
-		       void *arg, const char *what, char *err);
-
 /* Parse the attributes of an ethtool reply into tb[0..max]; 0 or -EINVAL. */
 int ethtool_nl_parse(const struct nlmsghdr *nlh, struct nlattr **tb, int max);
 
-/* The extack text of an NLMSG_ERROR message, or NULL; *error gets its code. */
-const char *ethtool_nl_error_parse(const struct nlmsghdr *nlh, int *error);
+/* The device name a reply's header nest carries, or "?". */
+void ethtool_reply_dev(struct nlattr *hdr, char *out, size_t len);
 
 /* A u8/u32 attribute of a message family, by ethtool's name. */
 struct ethtool_attr {
@@ -68,6 +62,7 @@ void ethtool_attrs_parse(struct nlattr **tb, int max,
  */
 struct ethtool_family {
 	const char *what;
+	const char *prefix;	/* of the catalog's attribute names: "ETHTOOL_A_RINGS_" */
 	uint8_t get_cmd, set_cmd;
 	uint16_t hdr_attr;
 	const struct ethtool_attr *table;
@@ -84,8 +79,11 @@ int ethtool_family_set(struct ethtool_nl *n, const struct ethtool_family *fam,
 		       const char *dev, const char *name, uint32_t value,
 		       char *err);
 
-/* Reset out to "supported, every parameter absent", names filled. */
-void ethtool_coalesce_init(struct ethtool_coalesce_params *out);
+/*
+ * Run one SIOCETHTOOL command (cmd points at its struct) on dev, in the
+ * calling thread's namespace; what names it in errors.  0 or -errno.
+ */
+int ethtool_ioctl(const char *dev, void *cmd, const char *what, char *err);
 
 /* "<driver>" of dev for reasons, falling back to dev itself. */
 void ethtool_driver_label(const char *dev, char *out, size_t len);

@@ -2,6 +2,7 @@
 /* ethtool-rings.c - ring sizes (ethtool -g / -G) over ethtool netlink. */
 #include "config.h"
 
+#include "knobs/backend.h"
 #include "knobs/ethtool-nl.h"
 
 _Static_assert(ETHTOOL_A_RINGS_TX_PUSH == 13, "rings attribute numbers are ABI");
@@ -29,6 +30,7 @@ static const struct ethtool_attr ring_attrs[] = {
 
 static const struct ethtool_family rings_family = {
 	.what = "rings",
+	.prefix = "ETHTOOL_A_RINGS_",
 	.get_cmd = ETHTOOL_MSG_RINGS_GET,
 	.set_cmd = ETHTOOL_MSG_RINGS_SET,
 	.hdr_attr = ETHTOOL_A_RINGS_HEADER,
@@ -53,3 +55,23 @@ int ethtool_rings_parse(const struct nlmsghdr *nlh, const char *name,
 {
 	return ethtool_family_parse(&rings_family, nlh, name, v, err);
 }
+
+/* Backend: the rings attribute a catalog knob names, on the run's device. */
+static int rings_knob_get(struct knob_ctx *c, const struct knob_def *d,
+			  struct knob_value *v, char *err)
+{
+	return knob_ctx_family_get(c, &rings_family, d, v, err);
+}
+
+static int rings_knob_set(struct knob_ctx *c, const struct knob_def *d,
+			  const struct knob_value *val, bool *took, char *err)
+{
+	(void)took;
+	return knob_ctx_family_set(c, &rings_family, d, val, err);
+}
+
+const struct knob_backend ethtool_rings_backend = {
+	.name = "ring",
+	.get = rings_knob_get,
+	.set = rings_knob_set,
+};

@@ -4,44 +4,17 @@
 
 #include <errno.h>
 #include <jansson.h>
-#include <stdarg.h>
-#include <inttypes.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 
-#include <netlink/netlink.h>
-#include <netlink/route/link.h>
-
-#include "knobs/ethtool.h"
+#include "knobs/backend.h"
 #include "knobs/journal.h"
 #include "knobs/knobs.h"
-#include "knobs/sysctl.h"
 #include "core/util.h"
 
-/* What one run on a target holds: sockets made in the target's namespace. */
-struct knobs_ctx {
-	const struct knob_target *t;
-	bool in_lab;
-	char dev[32];			/* effective device, "" if none */
-	struct ethtool_nl *et;
-	bool et_tried;
-	int et_rc;
-	char et_err[ERR_MAX];
-	struct ethtool_coalesce_params co;
-	bool co_read;
-	int co_rc;
-	char co_err[ERR_MAX];
-	struct nl_sock *rt;
-	bool sysfs_tried;
-	int sysfs_rc;
-	char sysfs_err[ERR_MAX];
-};
-
-typedef int (*knobs_op)(struct knobs_ctx *c, void *arg, char *err);
+typedef int (*knobs_op)(struct knob_ctx *c, void *arg, char *err);
 
 const char *knobs_side_name(const struct knob_target *t)
 {
@@ -61,321 +34,59 @@ static void target_dev(const struct knob_target *t, char *dev, size_t len)
 		dev[0] = '\0';
 }
 
-/* Mark v as n/a with a reason. */
-static void value_na(struct knob_value *v, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void value_na(struct knob_value *v, const char *fmt, ...)
-{
-	va_list ap;
-
-	memset(v, 0, sizeof(*v));
-	va_start(ap, fmt);
-	vsnprintf(v->reason, sizeof(v->reason), fmt, ap);
-	va_end(ap);
-}
-
-/* The ethtool socket of this run, opened on first use. */
-static int ctx_ethtool(struct knobs_ctx *c, char *err)
-{
-	if (!c->et_tried) {
-		c->et_tried = true;
-		c->et_rc = ethtool_nl_open(&c->et, c->et_err);
-	}
-	if (c->et_rc)
-		return err_set(err, c->et_rc, "%s", c->et_err);
-	return 0;
-}
-
-/* The rtnetlink socket of this run, opened on first use. */
-static int ctx_route(struct knobs_ctx *c, char *err)
-{
-	int r;
-
-	if (c->rt)
-		return 0;
-	c->rt = nl_socket_alloc();
-	if (!c->rt)
-		return err_set(err, -ENOMEM, "rtnetlink: out of memory");
-	r = nl_connect(c->rt, NETLINK_ROUTE);
-	if (r < 0) {
-		nl_socket_free(c->rt);
-		c->rt = NULL;
-		return err_set(err, -EIO, "rtnetlink: %s", nl_geterror(r));
-	}
-	return 0;
-}
-
-/*
- * Make /sys show this namespace's devices: inside a lab, a mount
- * namespace of this thread's own with a fresh sysfs on /sys (a sysfs
- * shows the network namespace of the task that mounts it).
- */
-static int ctx_sysfs(struct knobs_ctx *c, char *err)
-{
-	if (!c->in_lab)
-		return 0;
-	if (!c->sysfs_tried) {
-		c->sysfs_tried = true;
-		if (unshare(CLONE_NEWNS) ||
-		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
-		    mount("sysfs", "/sys", "sysfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL))
-			c->sysfs_rc = err_set(c->sysfs_err, -errno,
-					      "sysfs of the lab's namespace: %s", strerror(errno));
-	}
-	if (c->sysfs_rc)
-		return err_set(err, c->sysfs_rc, "%s", c->sysfs_err);
-	return 0;
-}
-
-static void ctx_close(struct knobs_ctx *c)
-{
-	if (c->et)
-		ethtool_nl_close(c->et);
-	if (c->rt)
-		nl_socket_free(c->rt);
-	c->et = NULL;
-	c->rt = NULL;
-}
-
-/* ethtool's ring or channel name from the catalog's attribute name. */
-static void attr_to_name(const char *where, const char *prefix, char *out, size_t len)
-{
-	size_t pl = strlen(prefix), i = 0;
-	const char *s = where;
-
-	if (!strncmp(s, prefix, pl))
-		s += pl;
-	for (; *s && i + 1 < len; s++, i++)
-		out[i] = *s == '_' ? '-' : (char)(*s >= 'A' && *s <= 'Z' ? *s - 'A' + 'a' : *s);
-	out[i] = '\0';
-	if (i > 6 && !strcmp(out + i - 6, "-count"))
-		out[i - 6] = '\0';
-}
-
-/* Fill v from a number the kernel reported, canonical for d's type. */
-static void value_from_u64(const struct knob_def *d, uint64_t n, struct knob_value *v)
-{
-	char buf[32], e[ERR_MAX];
-
-	if (d->type == KNOB_BOOL)
-		snprintf(buf, sizeof(buf), "%s", n ? "on" : "off");
-	else
-		snprintf(buf, sizeof(buf), "%" PRIu64, n);
-	if (knob_parse_value(d, buf, v, e)) {
-		memset(v, 0, sizeof(*v));
-		v->present = true;
-		v->num[0] = (int64_t)n;
-		snprintf(v->text, sizeof(v->text), "%s", buf);
-	}
-}
-
-/* Read one knob (not the lab's qdisc) inside the target's namespace. */
-static int get_one(struct knobs_ctx *c, const struct knob_def *d,
+/* Read one knob of a namespace-run backend inside the target's namespace. */
+static int get_one(struct knob_ctx *c, const struct knob_def *d,
 		   struct knob_value *v, char *err)
 {
-	char e[ERR_MAX] = "", name[32], root[128];
-	int rc = 0;
+	const struct knob_backend *b = backend_for(d->kind);
+	char e[ERR_MAX] = "";
 
+	(void)err;
 	memset(v, 0, sizeof(*v));
 	if (c->in_lab && d->scope == KNOB_SCOPE_HOST) {
-		value_na(v, "host-only: not inside a lab namespace");
+		knob_value_na(v, "host-only: not inside a lab namespace");
 		return 0;
 	}
 	if (d->scope == KNOB_SCOPE_DEVICE && !c->dev[0]) {
-		value_na(v, "no device given (--dev)");
+		knob_value_na(v, "no device given (--dev)");
 		return 0;
 	}
-	switch (d->kind) {
-	case KNOB_SYSCTL:
-		rc = sysctl_get(SYSCTL_ROOT, d, v, e);
-		break;
-	case KNOB_SYSFS:
-		rc = ctx_sysfs(c, e);
-		if (rc)
-			break;
-		snprintf(root, sizeof(root), "/sys/class/net/%s", c->dev);
-		rc = sysctl_get(root, d, v, e);
-		break;
-	case KNOB_COALESCE: {
-		const struct ethtool_coalesce_param *p;
-
-		if (!c->co_read) {
-			c->co_read = true;
-			c->co_rc = ctx_ethtool(c, c->co_err);
-			if (!c->co_rc)
-				c->co_rc = ethtool_coalesce_get(c->et, c->dev, &c->co, c->co_err);
-		}
-		if (c->co_rc) {
-			rc = c->co_rc;
-			snprintf(e, sizeof(e), "%s", c->co_err);
-			break;
-		}
-		if (!c->co.supported) {
-			value_na(v, "%s", c->co.reason);
-			return 0;
-		}
-		p = ethtool_coalesce_find(&c->co, d->name);
-		if (!p || !p->present) {
-			value_na(v, "%s: not supported by the driver", c->dev);
-			return 0;
-		}
-		value_from_u64(d, p->value, v);
+	if (!b->get) {
+		knob_value_na(v, "%s", b->lab_only);
 		return 0;
 	}
-	case KNOB_FEATURE: {
-		bool active = false, fixed = false;
-
-		rc = ctx_ethtool(c, e);
-		if (!rc)
-			rc = ethtool_features_group_get(c->et, c->dev, d->where, &active, &fixed, e);
-		if (rc == -ENOENT) {
-			value_na(v, "%s: no such feature in this kernel", c->dev);
-			return 0;
-		}
-		if (!rc)
-			value_from_u64(d, active, v);
-		break;
-	}
-	case KNOB_RING:
-	case KNOB_CHANNEL:
-		rc = ctx_ethtool(c, e);
-		if (rc)
-			break;
-		if (d->kind == KNOB_RING) {
-			attr_to_name(d->where, "ETHTOOL_A_RINGS_", name, sizeof(name));
-			rc = ethtool_rings_get(c->et, c->dev, name, v, e);
-		} else {
-			attr_to_name(d->where, "ETHTOOL_A_CHANNELS_", name, sizeof(name));
-			rc = ethtool_channels_get(c->et, c->dev, name, v, e);
-		}
-		break;
-	case KNOB_LINKINFO:
-		rc = ctx_ethtool(c, e);
-		if (!rc)
-			rc = ethtool_linkinfo_get(c->et, c->dev, d->where, v, e);
-		break;
-	case KNOB_LINK: {
-		struct rtnl_link *link = NULL;
-		int r;
-
-		if (strcmp(d->where, "mtu")) {
-			value_na(v, "link attribute '%s' not known to this build", d->where);
-			return 0;
-		}
-		rc = ctx_route(c, e);
-		if (rc)
-			break;
-		r = rtnl_link_get_kernel(c->rt, 0, c->dev, &link);
-		if (r < 0) {
-			value_na(v, "%s: %s", c->dev, nl_geterror(r));
-			return 0;
-		}
-		value_from_u64(d, rtnl_link_get_mtu(link), v);
-		rtnl_link_put(link);
-		return 0;
-	}
-	case KNOB_QDISC:
-	default:
-		value_na(v, "lab-only: the rate limit of a lab (--side lab-a|lab-b --lab NAME)");
-		return 0;
-	}
-	if (rc) {
-		/* Whatever stops one knob being read makes it n/a, with why. */
-		value_na(v, "%s", e);
-		return 0;
-	}
+	/* Whatever stops one knob being read makes it n/a, with why. */
+	if (b->get(c, d, v, e))
+		knob_value_na(v, "%s", e);
 	return 0;
 }
 
-/* Apply a checked value of one knob (not the qdisc) and read it back. */
-static int set_one(struct knobs_ctx *c, const struct knob_def *d,
+/* Apply a checked value of one knob inside the namespace and read it back. */
+static int set_one(struct knob_ctx *c, const struct knob_def *d,
 		   const struct knob_value *val, struct knob_value *after, char *err)
 {
-	char name[32], root[128];
+	const struct knob_backend *b = backend_for(d->kind);
+	struct knob_value back;
+	char e[ERR_MAX];
 	bool took = true;
-	int rc = 0;
+	int rc;
 
 	if (c->in_lab && d->scope == KNOB_SCOPE_HOST)
 		return err_set(err, -EOPNOTSUPP, "%s: host-only: not inside a lab namespace", d->name);
 	if (d->scope == KNOB_SCOPE_DEVICE && !c->dev[0])
 		return err_set(err, -EINVAL, "%s: no device given (--dev)", d->name);
-	switch (d->kind) {
-	case KNOB_SYSCTL:
-		rc = sysctl_set(SYSCTL_ROOT, d, val, after, &took, err);
-		break;
-	case KNOB_SYSFS:
-		rc = ctx_sysfs(c, err);
-		if (rc)
-			return rc;
-		snprintf(root, sizeof(root), "/sys/class/net/%s", c->dev);
-		rc = sysctl_set(root, d, val, after, &took, err);
-		break;
-	case KNOB_COALESCE:
-		rc = ctx_ethtool(c, err);
-		if (!rc)
-			rc = ethtool_coalesce_set(c->et, c->dev, d->name, (uint32_t)val->num[0], err);
-		c->co_read = false;
-		break;
-	case KNOB_FEATURE:
-		rc = ctx_ethtool(c, err);
-		if (!rc)
-			rc = ethtool_features_group_set(c->et, c->dev, d->where, val->num[0] != 0, err);
-		break;
-	case KNOB_RING:
-		rc = ctx_ethtool(c, err);
-		attr_to_name(d->where, "ETHTOOL_A_RINGS_", name, sizeof(name));
-		if (!rc)
-			rc = ethtool_rings_set(c->et, c->dev, name, (uint32_t)val->num[0], err);
-		break;
-	case KNOB_CHANNEL:
-		rc = ctx_ethtool(c, err);
-		attr_to_name(d->where, "ETHTOOL_A_CHANNELS_", name, sizeof(name));
-		if (!rc)
-			rc = ethtool_channels_set(c->et, c->dev, name, (uint32_t)val->num[0], err);
-		break;
-	case KNOB_LINK: {
-		struct rtnl_link *link = NULL, *chg;
-		int r;
-
-		rc = ctx_route(c, err);
-		if (rc)
-			return rc;
-		r = rtnl_link_get_kernel(c->rt, 0, c->dev, &link);
-		if (r < 0)
-			return err_set(err, -ENODEV, "%s: %s: %s", d->name, c->dev, nl_geterror(r));
-		chg = rtnl_link_alloc();
-		if (!chg) {
-			rtnl_link_put(link);
-			return err_set(err, -ENOMEM, "%s: out of memory", d->name);
-		}
-		rtnl_link_set_mtu(chg, (unsigned)val->num[0]);
-		r = rtnl_link_change(c->rt, link, chg, 0);
-		rtnl_link_put(chg);
-		rtnl_link_put(link);
-		if (r < 0)
-			return err_set(err, -EINVAL, "%s: %s: kernel refused %s: %s", d->name,
-				       c->dev, val->text, nl_geterror(r));
-		break;
-	}
-	case KNOB_QDISC:
-	default:
-		return err_set(err, -EOPNOTSUPP,
-			       "%s: changing a lab's rate here is not supported yet (tunetop lab up --rate)",
-			       d->name);
-	}
+	if (!b->set)
+		return err_set(err, b->readonly ? -EROFS : -EOPNOTSUPP, "%s: %s", d->name,
+			       b->readonly ? b->readonly : b->lab_only);
+	rc = b->set(c, d, val, &took, err);
 	if (rc)
 		return rc;
-	{
-		struct knob_value back;
-		char e[ERR_MAX];
-
-		get_one(c, d, &back, e);
-		if (after)
-			*after = back;
-		if (!took || !back.present || !knob_value_equal(d, val, &back))
-			return err_set(err, -EIO, "set %s: asked %s, kernel kept %s", d->name,
-				       val->text, back.present ? back.text : back.reason);
-	}
+	get_one(c, d, &back, e);
+	if (after)
+		*after = back;
+	if (!took || !back.present || !knob_value_equal(d, val, &back))
+		return err_set(err, -EIO, "set %s: asked %s, kernel kept %s", d->name,
+			       val->text, back.present ? back.text : back.reason);
 	return 0;
 }
 
@@ -391,13 +102,13 @@ struct run_args {
 static void *run_thread(void *p)
 {
 	struct run_args *ra = p;
-	struct knobs_ctx c = { .t = ra->t, .in_lab = true };
+	struct knob_ctx c = { .in_lab = true };
 
 	target_dev(ra->t, c.dev, sizeof(c.dev));
 	ra->rc = lab_enter(ra->t->lab, ra->t->where == KT_LAB_A ? LAB_A : LAB_B, ra->err);
 	if (!ra->rc)
 		ra->rc = ra->op(&c, ra->arg, ra->err);
-	ctx_close(&c);
+	knob_ctx_close(&c);
 	return NULL;
 }
 
@@ -409,11 +120,11 @@ static int knobs_run(const struct knob_target *t, knobs_op op, void *arg, char *
 	int r;
 
 	if (t->where == KT_LOCAL) {
-		struct knobs_ctx c = { .t = t };
+		struct knob_ctx c = { .in_lab = false };
 
 		target_dev(t, c.dev, sizeof(c.dev));
 		r = op(&c, arg, err);
-		ctx_close(&c);
+		knob_ctx_close(&c);
 		return r;
 	}
 	if (!t->lab)
@@ -425,39 +136,23 @@ static int knobs_run(const struct knob_target *t, knobs_op op, void *arg, char *
 	return ra.rc;
 }
 
-/* The lab's tbf rate, read through lab_info (outside any thread of ours). */
-static int qdisc_get(const struct knob_def *d, const struct knob_target *t,
-		     struct knob_value *v, char *err)
+/* A whole-lab knob (its backend's lab_get), outside any thread of ours. */
+static int lab_knob_get(const struct knob_def *d, const struct knob_target *t,
+			struct knob_value *v, char *err)
 {
-	struct lab_info li;
-	char e[ERR_MAX];
-
-	if (t->where == KT_LOCAL || !t->lab) {
-		value_na(v, "lab-only: the rate limit of a lab (--side lab-a|lab-b --lab NAME)");
-		return 0;
-	}
-	if (lab_info(t->lab, &li, e)) {
-		value_na(v, "%s", e);
-		return 0;
-	}
-	value_from_u64(d, li.rate_bps, v);
-	return 0;
+	return backend_for(d->kind)->lab_get(d, t, v, err);
 }
 
-/* The lab's rate on both veth ends, then read back. */
+/* knobs_apply's way for a whole-lab knob (the tbf): set, then read back. */
 static int qdisc_set(const struct knob_def *d, const struct knob_target *t,
 		     const struct knob_value *val, struct knob_value *after, char *err)
 {
 	int rc;
 
-	if (t->where == KT_LOCAL || !t->lab)
-		return err_set(err, -EOPNOTSUPP,
-			       "%s: lab-only: the rate limit of a lab (--side lab-a|lab-b --lab NAME)",
-			       d->name);
-	rc = lab_set_rate(t->lab, (uint64_t)val->num[0], err);
+	rc = backend_for(d->kind)->lab_set(d, t, val, err);
 	if (rc)
 		return rc;
-	rc = qdisc_get(d, t, after, err);
+	rc = lab_knob_get(d, t, after, err);
 	if (rc)
 		return rc;
 	if (!after->present || !knob_value_equal(d, val, after))
@@ -472,14 +167,14 @@ struct one_args {
 	const struct knob_value *val;
 };
 
-static int op_get(struct knobs_ctx *c, void *arg, char *err)
+static int op_get(struct knob_ctx *c, void *arg, char *err)
 {
 	struct one_args *a = arg;
 
 	return get_one(c, a->d, a->v, err);
 }
 
-static int op_set(struct knobs_ctx *c, void *arg, char *err)
+static int op_set(struct knob_ctx *c, void *arg, char *err)
 {
 	struct one_args *a = arg;
 
@@ -491,8 +186,8 @@ int knobs_get(const struct knob_def *d, const struct knob_target *t,
 {
 	struct one_args a = { .d = d, .v = v };
 
-	if (d->kind == KNOB_QDISC)
-		return qdisc_get(d, t, v, err);
+	if (backend_for(d->kind)->lab_get)
+		return lab_knob_get(d, t, v, err);
 	return knobs_run(t, op_get, &a, err);
 }
 
@@ -551,14 +246,14 @@ struct snap_args {
 	struct knob_snapshot *s;
 };
 
-static int op_snapshot(struct knobs_ctx *c, void *arg, char *err)
+static int op_snapshot(struct knob_ctx *c, void *arg, char *err)
 {
 	struct snap_args *a = arg;
 
 	for (unsigned i = 0; i < a->s->n; i++) {
 		const struct knob_def *d = catalog_at(a->c, i);
 
-		if (d->kind != KNOB_QDISC)
+		if (!backend_for(d->kind)->lab_get)
 			get_one(c, d, &a->s->item[i].v, err);
 	}
 	return 0;
@@ -587,8 +282,8 @@ int knobs_snapshot(const struct catalog *c, const struct knob_target *t,
 		const struct knob_def *d = catalog_at(c, i);
 
 		snprintf(s->item[i].name, sizeof(s->item[i].name), "%s", d->name);
-		if (d->kind == KNOB_QDISC)
-			qdisc_get(d, t, &s->item[i].v, e);
+		if (backend_for(d->kind)->lab_get)
+			lab_knob_get(d, t, &s->item[i].v, e);
 	}
 	rc = knobs_run(t, op_snapshot, &a, err);
 	if (rc) {

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "knobs/backend.h"
 #include "knobs/catalog.h"
 #include "knobs/sysctl.h"
 #include "core/util.h"
@@ -260,3 +261,61 @@ int sysctl_set(const char *root, const struct knob_def *d,
 		v->text, back.text);
 	return 0;
 }
+
+/* Backend: a sysctl of the namespace the run is in. */
+static int sysctl_backend_get(struct knob_ctx *c, const struct knob_def *d,
+			      struct knob_value *v, char *err)
+{
+	(void)c;
+	return sysctl_get(SYSCTL_ROOT, d, v, err);
+}
+
+static int sysctl_backend_set(struct knob_ctx *c, const struct knob_def *d,
+			      const struct knob_value *val, bool *took,
+			      char *err)
+{
+	(void)c;
+	return sysctl_set(SYSCTL_ROOT, d, val, NULL, took, err);
+}
+
+const struct knob_backend sysctl_backend = {
+	.name = "sysctl",
+	.get = sysctl_backend_get,
+	.set = sysctl_backend_set,
+};
+
+/* The sysfs folder of the run's device, seen from the run's namespace. */
+static int sysfs_root(struct knob_ctx *c, char *root, size_t len, char *err)
+{
+	int rc = knob_ctx_sysfs(c, err);
+
+	if (!rc)
+		snprintf(root, len, "/sys/class/net/%s", c->dev);
+	return rc;
+}
+
+/* Backend: a file of the device's sysfs folder. */
+static int sysfs_backend_get(struct knob_ctx *c, const struct knob_def *d,
+			     struct knob_value *v, char *err)
+{
+	char root[128];
+	int rc = sysfs_root(c, root, sizeof(root), err);
+
+	return rc ? rc : sysctl_get(root, d, v, err);
+}
+
+static int sysfs_backend_set(struct knob_ctx *c, const struct knob_def *d,
+			     const struct knob_value *val, bool *took,
+			     char *err)
+{
+	char root[128];
+	int rc = sysfs_root(c, root, sizeof(root), err);
+
+	return rc ? rc : sysctl_set(root, d, val, NULL, took, err);
+}
+
+const struct knob_backend sysfs_backend = {
+	.name = "sysfs",
+	.get = sysfs_backend_get,
+	.set = sysfs_backend_set,
+};

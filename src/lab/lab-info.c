@@ -14,6 +14,7 @@
 #include <linux/ethtool.h>
 #include <linux/sockios.h>
 
+#include "core/netlink.h"
 #include "session/cpustat.h"
 #include "lab/lab-internal.h"
 #include "lab/lab.h"

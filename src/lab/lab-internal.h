@@ -12,22 +12,15 @@
 
 #define LAB_NETNS_DIR "/run/netns"	/* where iproute2 looks (ip/ipnetns.c) */
 
-struct nl_sock;
+struct netlink;
 struct rtnl_link;
-
-/* A route socket created inside one namespace, with the kernel's last error. */
-struct lab_nl {
-	struct nl_sock *sk;
-	int kerr;		/* errno of the last NLMSG_ERROR, 0 if none */
-	char ext[160];		/* its extack message, "" if none */
-};
 
 /* A lab handle: its name and each side's namespace file and route socket. */
 struct lab {
 	char name[LAB_NAME_MAX];
 	char path[2][PATH_MAX];		/* /run/netns/<name>-a, -b */
 	int fd[2];			/* -1: side missing */
-	struct lab_nl *nl[2];		/* NULL: side missing */
+	struct netlink *nl[2];		/* route sockets; NULL: side missing */
 	bool has6;
 	bool made[2];			/* lab_create made this netns file */
 	bool claimed;			/* lab_create wrote the owner record */
@@ -35,14 +28,6 @@ struct lab {
 
 /* The veth names, side a then side b: "veth-a", "veth-b" (lab.c). */
 extern const char *const lab_dev[2];
-
-/* Forget the kernel's last error before a new request. */
-void lab_nl_reset(struct lab_nl *n);
-
-/* Fill err with "what: why (netlink: extack)" for a failed libnl call. */
-__attribute__((format(printf, 4, 5)))
-int lab_nl_fail(struct lab_nl *n, int nlerr, char *err,
-		const char *fmt, ...);
 
 /* Look dev up by name inside side s; the link in *out (rtnl_link_put it). */
 int lab_link_get(const struct lab *l, int s, const char *dev,

@@ -30,6 +30,7 @@
 #include <netlink/route/qdisc/tbf.h>
 #include <netlink/route/tc.h>
 
+#include "core/netlink.h"
 #include "lab/lab-internal.h"
 #include "lab/lab.h"
 #include "core/util.h"
@@ -101,147 +102,6 @@ static int lab_netns_dir(char *err)
 	return 0;
 }
 
-/* Map a libnl error code to an errno for the callers that have no kernel one. */
-static int lab_nlerr_errno(int nlerr)
-{
-	switch (nlerr < 0 ? -nlerr : nlerr) {
-	case NLE_NOMEM:
-		return -ENOMEM;
-	case NLE_INVAL:
-		return -EINVAL;
-	case NLE_RANGE:
-		return -ERANGE;
-	case NLE_EXIST:
-		return -EEXIST;
-	case NLE_PERM:
-		return -EPERM;
-	case NLE_NOACCESS:
-		return -EACCES;
-	case NLE_BUSY:
-		return -EBUSY;
-	case NLE_NODEV:
-	case NLE_OBJ_NOTFOUND:
-		return -ENODEV;
-	case NLE_OPNOTSUPP:
-		return -EOPNOTSUPP;
-	case NLE_AGAIN:
-		return -EAGAIN;
-	default:
-		return -EIO;
-	}
-}
-
-/*
- * Keep the errno and extack text of an NLMSG_ERROR (the socket asked for
- * NETLINK_EXT_ACK, see Documentation/userspace-api/netlink/intro.rst),
- * since libnl 3.7 keeps neither.
- */
-static int lab_nl_err_cb(struct sockaddr_nl *who, struct nlmsgerr *e,
-			 void *arg)
-{
-	struct lab_nl *n = arg;
-	const struct nlmsghdr *h =
-		(const struct nlmsghdr *)((const char *)e - NLMSG_HDRLEN);
-	size_t off = sizeof(*e);
-	const struct nlattr *a;
-	int rem;
-
-	n->kerr = -e->error;
-	n->ext[0] = '\0';
-	if (!(h->nlmsg_flags & NLM_F_ACK_TLVS))
-		return NL_STOP;
-	if (!(h->nlmsg_flags & NLM_F_CAPPED))
-		off += e->msg.nlmsg_len - NLMSG_HDRLEN;
-	off = NLMSG_ALIGN(off);
-	if (h->nlmsg_len < NLMSG_HDRLEN + off)
-		return NL_STOP;
-	rem = (int)(h->nlmsg_len - NLMSG_HDRLEN - off);
-	a = (const struct nlattr *)((const char *)e + off);
-	for (; rem >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN &&
-	       a->nla_len <= rem;
-	     rem -= NLA_ALIGN(a->nla_len),
-	     a = (const struct nlattr *)((const char *)a +
-					 NLA_ALIGN(a->nla_len))) {
-		if ((a->nla_type & NLA_TYPE_MASK) == NLMSGERR_ATTR_MSG) {
-			snprintf(n->ext, sizeof(n->ext), "%.*s",
-				 (int)(a->nla_len - NLA_HDRLEN),
-				 (const char *)a + NLA_HDRLEN);
-			break;
-		}
-	}
-	return NL_STOP;
-}
-
-/* Create a route socket in the calling thread's namespace. */
-static int lab_nl_open(struct lab_nl **np, char *err)
-{
-	struct lab_nl *n;
-	struct nl_cb *cb;
-	int one = 1, r;
-
-	n = calloc(1, sizeof(*n));
-	if (!n)
-		return err_set(err, -ENOMEM, "netlink socket: %s",
-			       strerror(ENOMEM));
-	n->sk = nl_socket_alloc();
-	if (!n->sk) {
-		free(n);
-		return err_set(err, -ENOMEM, "netlink socket: %s",
-			       strerror(ENOMEM));
-	}
-	r = nl_connect(n->sk, NETLINK_ROUTE);
-	if (r < 0) {
-		nl_socket_free(n->sk);
-		free(n);
-		return err_set(err, lab_nlerr_errno(r),
-			       "netlink socket: %s", nl_geterror(r));
-	}
-	/* Best effort: without them errors still arrive, without the text. */
-	setsockopt(nl_socket_get_fd(n->sk), SOL_NETLINK, NETLINK_EXT_ACK, &one,
-		   sizeof(one));
-	setsockopt(nl_socket_get_fd(n->sk), SOL_NETLINK, NETLINK_CAP_ACK, &one,
-		   sizeof(one));
-	cb = nl_socket_get_cb(n->sk);
-	nl_cb_err(cb, NL_CB_CUSTOM, lab_nl_err_cb, n);
-	nl_cb_put(cb);
-	*np = n;
-	return 0;
-}
-
-/* Free a namespace's route socket (NULL is fine). */
-static void lab_nl_free(struct lab_nl *n)
-{
-	if (!n)
-		return;
-	nl_socket_free(n->sk);
-	free(n);
-}
-
-/* Forget the kernel's last error before a new request. */
-void lab_nl_reset(struct lab_nl *n)
-{
-	n->kerr = 0;
-	n->ext[0] = '\0';
-}
-
-/* Fill err with "what: why (netlink: extack)" for a failed libnl call. */
-int lab_nl_fail(struct lab_nl *n, int nlerr, char *err,
-		const char *fmt, ...)
-{
-	char what[200];
-	va_list ap;
-	int e = n->kerr ? -n->kerr : lab_nlerr_errno(nlerr);
-
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	if (n->ext[0])
-		return err_set(err, e, "%s: %s (netlink: %s)", what,
-			       strerror(-e), n->ext);
-	return err_set(err, e, "%s: %s", what,
-		       n->kerr ? strerror(-e) : nl_geterror(nlerr));
-}
-
 /* A lab handle for name with both sides missing; NULL on ENOMEM. */
 static struct lab *lab_alloc(const char *name)
 {
@@ -272,7 +132,7 @@ static int lab_teardown(struct lab *l, bool only_made, char *err)
 	int s, ret = 0;
 
 	for (s = LAB_A; s <= LAB_B; s++) {
-		lab_nl_free(l->nl[s]);
+		netlink_close(l->nl[s]);
 		l->nl[s] = NULL;
 		if (l->fd[s] >= 0)
 			close(l->fd[s]);
@@ -377,7 +237,7 @@ static void *lab_job_run(void *arg)
 				l->path[s], strerror(-r));
 		}
 		if (!r) {
-			r = lab_nl_open(&l->nl[s], j->err);
+			r = netlink_open(&l->nl[s], NETLINK_ROUTE, j->err);
 			if (r) {
 				char why[ERR_MAX];
 
@@ -408,11 +268,32 @@ static int lab_job(struct lab *l, bool create, char *err)
 	return 0;
 }
 
+/*
+ * Send a request libnl built (built: the builder's result) on n and wait
+ * for its ACK; errors read "<fmt>: why (netlink: extack)".
+ */
+__attribute__((format(printf, 7, 8)))
+static int lab_request(struct netlink *n, int built, struct nl_msg *msg,
+		       netlink_reply_cb reply_cb, void *arg, char *err,
+		       const char *fmt, ...)
+{
+	char what[200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	if (built < 0)
+		return err_set(err, netlink_errno(built), "%s: %s", what,
+			       nl_geterror(built));
+	return netlink_request(n, msg, false, reply_cb, arg, what, err);
+}
+
 /* The veth pair, made from inside namespace a with its peer placed in b. */
 static int lab_veth_add(struct lab *l, char *err)
 {
-	struct lab_nl *n = l->nl[LAB_A];
 	struct rtnl_link *link, *peer;
+	struct nl_msg *msg = NULL;
 	int r;
 
 	if (lab_fail_here("veth"))
@@ -428,12 +309,38 @@ static int lab_veth_add(struct lab *l, char *err)
 	rtnl_link_set_name(peer, lab_dev[LAB_B]);
 	rtnl_link_set_ns_fd(peer, l->fd[LAB_B]);
 	rtnl_link_put(peer);
-	lab_nl_reset(n);
-	r = rtnl_link_add(n->sk, link, NLM_F_CREATE | NLM_F_EXCL);
+	r = rtnl_link_build_add_request(link, NLM_F_CREATE | NLM_F_EXCL, &msg);
 	rtnl_link_veth_release(link);
+	return lab_request(l->nl[LAB_A], r, msg, NULL, NULL, err,
+			   "lab %s: add veth %s/%s", l->name, lab_dev[LAB_A],
+			   lab_dev[LAB_B]);
+}
+
+/* libnl's parser callback: keep the first link object of a reply. */
+static void lab_link_obj_cb(struct nl_object *obj, void *arg)
+{
+	struct rtnl_link **out = arg;
+
+	if (*out)
+		return;
+	nl_object_get(obj);
+	*out = (struct rtnl_link *)obj;
+}
+
+/* Reply callback: the RTM_NEWLINK answer to a get, as a libnl link. */
+static int lab_link_reply_cb(const struct nlmsghdr *nlh, void *arg, char *err)
+{
+	struct nl_msg *msg = nlmsg_convert((struct nlmsghdr *)nlh);
+	int r;
+
+	if (!msg)
+		return err_set(err, -ENOMEM, "link reply: %s", strerror(ENOMEM));
+	nlmsg_set_proto(msg, NETLINK_ROUTE);
+	r = nl_msg_parse(msg, lab_link_obj_cb, arg);
+	nlmsg_free(msg);
 	if (r < 0)
-		return lab_nl_fail(n, r, err, "lab %s: add veth %s/%s", l->name,
-				   lab_dev[LAB_A], lab_dev[LAB_B]);
+		return err_set(err, netlink_errno(r), "link reply: %s",
+			       nl_geterror(r));
 	return 0;
 }
 
@@ -441,27 +348,33 @@ static int lab_veth_add(struct lab *l, char *err)
 int lab_link_get(const struct lab *l, int s, const char *dev,
 		 struct rtnl_link **out, char *err)
 {
-	struct lab_nl *n = l->nl[s];
+	struct nl_msg *msg = NULL;
 	int r;
 
-	lab_nl_reset(n);
-	r = rtnl_link_get_kernel(n->sk, 0, dev, out);
-	if (r < 0) {
-		if (r == -NLE_OBJ_NOTFOUND || r == -NLE_NODEV)
-			return err_set(err, -ENODEV, "lab %s: %s-%c: %s: %s",
-				       l->name, l->name, s == LAB_A ? 'a' : 'b',
-				       dev, strerror(ENODEV));
-		return lab_nl_fail(n, r, err, "lab %s: %s-%c: get %s", l->name,
-				   l->name, s == LAB_A ? 'a' : 'b', dev);
+	*out = NULL;
+	r = rtnl_link_build_get_request(0, dev, &msg);
+	r = lab_request(l->nl[s], r, msg, lab_link_reply_cb, out, err,
+			"lab %s: %s-%c: get %s", l->name, l->name,
+			s == LAB_A ? 'a' : 'b', dev);
+	if (!r && !*out)
+		r = err_set(err, -EIO, "lab %s: %s-%c: get %s: no reply",
+			    l->name, l->name, s == LAB_A ? 'a' : 'b', dev);
+	if (r && *out) {
+		rtnl_link_put(*out);
+		*out = NULL;
 	}
-	return 0;
+	if (r == -ENODEV)
+		return err_set(err, -ENODEV, "lab %s: %s-%c: %s: %s", l->name,
+			       l->name, s == LAB_A ? 'a' : 'b', dev,
+			       strerror(ENODEV));
+	return r;
 }
 
 /* The global addresses and root qdisc of side s's veth, and its MTU. */
 int lab_side_read(const struct lab *l, int s, struct lab_info *out,
 		  char *err)
 {
-	struct lab_nl *n = l->nl[s];
+	struct netlink *n = l->nl[s];
 	struct nl_cache *cache = NULL;
 	struct rtnl_link *link = NULL;
 	struct nl_object *obj;
@@ -481,11 +394,11 @@ int lab_side_read(const struct lab *l, int s, struct lab_info *out,
 		out->mtu = rtnl_link_get_mtu(link);
 	rtnl_link_put(link);
 
-	lab_nl_reset(n);
-	r = rtnl_addr_alloc_cache(n->sk, &cache);
+	netlink_reset(n);
+	r = rtnl_addr_alloc_cache(netlink_sock(n), &cache);
 	if (r < 0)
-		return lab_nl_fail(n, r, err, "lab %s: %s: dump addresses",
-				   l->name, lab_dev[s]);
+		return netlink_fail(n, r, err, "lab %s: %s: dump addresses",
+				    l->name, lab_dev[s]);
 	for (obj = nl_cache_get_first(cache); obj;
 	     obj = nl_cache_get_next(obj)) {
 		struct rtnl_addr *a = (struct rtnl_addr *)obj;
@@ -504,11 +417,11 @@ int lab_side_read(const struct lab *l, int s, struct lab_info *out,
 	}
 	nl_cache_free(cache);
 
-	lab_nl_reset(n);
-	r = rtnl_qdisc_alloc_cache(n->sk, &cache);
+	netlink_reset(n);
+	r = rtnl_qdisc_alloc_cache(netlink_sock(n), &cache);
 	if (r < 0)
-		return lab_nl_fail(n, r, err, "lab %s: %s: dump qdiscs",
-				   l->name, lab_dev[s]);
+		return netlink_fail(n, r, err, "lab %s: %s: dump qdiscs",
+				    l->name, lab_dev[s]);
 	q = rtnl_qdisc_get_by_parent(cache, idx, TC_H_ROOT);
 	if (!q) {
 		snprintf(out->qdisc[s], sizeof(out->qdisc[s]), "none");
@@ -549,8 +462,9 @@ int lab_side_read(const struct lab *l, int s, struct lab_info *out,
 static int lab_link_up(struct lab *l, int s, const char *dev, unsigned mtu,
 		       int *ifindex, char *err)
 {
-	struct lab_nl *n = l->nl[s];
 	struct rtnl_link *orig = NULL, *chg;
+	struct nl_msg *msg = NULL;
+	char up[32];
 	int r;
 
 	r = lab_link_get(l, s, dev, &orig, err);
@@ -565,39 +479,34 @@ static int lab_link_up(struct lab *l, int s, const char *dev, unsigned mtu,
 	if (mtu)
 		rtnl_link_set_mtu(chg, mtu);
 	rtnl_link_set_flags(chg, IFF_UP);
-	lab_nl_reset(n);
-	r = rtnl_link_change(n->sk, orig, chg, 0);
+	r = rtnl_link_build_change_request(orig, chg, 0, &msg);
 	if (ifindex)
 		*ifindex = rtnl_link_get_ifindex(orig);
 	rtnl_link_put(chg);
 	rtnl_link_put(orig);
-	if (r < 0) {
-		if (mtu)
-			return lab_nl_fail(n, r, err,
-					   "lab %s: %s-%c: %s: set mtu %u and up",
-					   l->name, l->name,
-					   s == LAB_A ? 'a' : 'b', dev, mtu);
-		return lab_nl_fail(n, r, err, "lab %s: %s-%c: %s: set up",
-				   l->name, l->name, s == LAB_A ? 'a' : 'b',
-				   dev);
-	}
-	return 0;
+	if (mtu)
+		snprintf(up, sizeof(up), "set mtu %u and up", mtu);
+	else
+		snprintf(up, sizeof(up), "set up");
+	return lab_request(l->nl[s], r, msg, NULL, NULL, err,
+			   "lab %s: %s-%c: %s: %s", l->name, l->name,
+			   s == LAB_A ? 'a' : 'b', dev, up);
 }
 
 /* Add side s's address of family (no DAD for IPv6, so it is usable at once). */
 static int lab_addr_add(struct lab *l, int s, int ifindex, int family,
 			char *err)
 {
-	struct lab_nl *n = l->nl[s];
 	const char *txt = family == AF_INET ? lab_v4[s] : lab_v6[s];
 	int plen = lab_prefix[family == AF_INET ? 0 : 1];
 	struct nl_addr *local = NULL;
+	struct nl_msg *msg = NULL;
 	struct rtnl_addr *a;
 	int r;
 
 	r = nl_addr_parse(txt, family, &local);
 	if (r < 0)
-		return err_set(err, lab_nlerr_errno(r), "lab %s: %s: %s",
+		return err_set(err, netlink_errno(r), "lab %s: %s: %s",
 			       l->name, txt, nl_geterror(r));
 	nl_addr_set_prefixlen(local, plen);
 	a = rtnl_addr_alloc();
@@ -610,14 +519,12 @@ static int lab_addr_add(struct lab *l, int s, int ifindex, int family,
 	rtnl_addr_set_local(a, local);
 	if (family == AF_INET6)
 		rtnl_addr_set_flags(a, IFA_F_NODAD);
-	lab_nl_reset(n);
-	r = rtnl_addr_add(n->sk, a, 0);
+	r = rtnl_addr_build_add_request(a, 0, &msg);
 	rtnl_addr_put(a);
 	nl_addr_put(local);
-	if (r < 0)
-		return lab_nl_fail(n, r, err, "lab %s: %s: add %s/%d", l->name,
-				   lab_dev[s], txt, plen);
-	return 0;
+	return lab_request(l->nl[s], r, msg, NULL, NULL, err,
+			   "lab %s: %s: add %s/%d", l->name, lab_dev[s], txt,
+			   plen);
 }
 
 /*
@@ -628,10 +535,10 @@ static int lab_addr_add(struct lab *l, int s, int ifindex, int family,
 static int lab_tbf_add(struct lab *l, int s, int ifindex, uint64_t rate_bps,
 		       unsigned mtu, char *err)
 {
-	struct lab_nl *n = l->nl[s];
 	uint64_t bytes = rate_bps / 8;
 	uint64_t burst = bytes / LAB_HZ;
 	uint64_t limit;
+	struct nl_msg *msg = NULL;
 	struct rtnl_qdisc *q;
 	int r;
 
@@ -649,20 +556,16 @@ static int lab_tbf_add(struct lab *l, int s, int ifindex, uint64_t rate_bps,
 	r = rtnl_tc_set_kind(TC_CAST(q), "tbf");
 	if (r < 0) {
 		rtnl_qdisc_put(q);
-		return err_set(err, lab_nlerr_errno(r), "lab %s: tbf: %s",
+		return err_set(err, netlink_errno(r), "lab %s: tbf: %s",
 			       l->name, nl_geterror(r));
 	}
 	rtnl_qdisc_tbf_set_limit(q, (int)limit);
 	rtnl_qdisc_tbf_set_rate(q, (int)bytes, (int)burst, 0);
-	lab_nl_reset(n);
-	r = rtnl_qdisc_add(n->sk, q, NLM_F_CREATE | NLM_F_REPLACE);
+	r = rtnl_qdisc_build_add_request(q, NLM_F_CREATE | NLM_F_REPLACE, &msg);
 	rtnl_qdisc_put(q);
-	if (r < 0)
-		return lab_nl_fail(n, r, err,
-				   "lab %s: %s: add tbf rate %llu bit/s",
-				   l->name, lab_dev[s],
-				   (unsigned long long)rate_bps);
-	return 0;
+	return lab_request(l->nl[s], r, msg, NULL, NULL, err,
+			   "lab %s: %s: add tbf rate %llu bit/s", l->name,
+			   lab_dev[s], (unsigned long long)rate_bps);
 }
 
 /* Configure the made namespaces: veth, MTU, links up, addresses, tbf. */
@@ -887,7 +790,7 @@ void lab_close(struct lab *l)
 	if (!l)
 		return;
 	for (s = LAB_A; s <= LAB_B; s++) {
-		lab_nl_free(l->nl[s]);
+		netlink_close(l->nl[s]);
 		if (l->fd[s] >= 0)
 			close(l->fd[s]);
 	}
@@ -921,20 +824,23 @@ int lab_set_rate(const struct lab *cl, uint64_t rate_bps, char *err)
 			r = lab_tbf_add(l, s, idx, rate_bps, mtu, err);
 		} else {
 			struct rtnl_qdisc *q = rtnl_qdisc_alloc();
+			struct nl_msg *msg = NULL;
+			char e[ERR_MAX];
 
 			if (!q)
 				return err_set(err, -ENOMEM, "lab %s: tbf: %s", l->name, strerror(ENOMEM));
 			rtnl_tc_set_ifindex(TC_CAST(q), idx);
 			rtnl_tc_set_parent(TC_CAST(q), TC_H_ROOT);
-			lab_nl_reset(l->nl[s]);
-			r = rtnl_qdisc_delete(l->nl[s]->sk, q);
+			r = rtnl_qdisc_build_delete_request(q, &msg);
 			rtnl_qdisc_put(q);
+			r = lab_request(l->nl[s], r, msg, NULL, NULL, e,
+					"lab %s: %s: remove tbf", l->name,
+					lab_dev[s]);
 			/* No root qdisc to remove is "no rate limit" already. */
-			if (r < 0 && r != -NLE_OBJ_NOTFOUND && r != -NLE_NOADDR && r != -NLE_INVAL)
-				r = lab_nl_fail(l->nl[s], r, err, "lab %s: %s: remove tbf",
-						l->name, lab_dev[s]);
-			else
+			if (r == -ENOENT || r == -EADDRNOTAVAIL || r == -EINVAL)
 				r = 0;
+			else if (r)
+				err_set(err, r, "%s", e);
 		}
 		if (r)
 			return r;

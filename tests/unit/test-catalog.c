@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "knobs/backend.h"
 #include "knobs/catalog.h"
 #include "tap.h"
 #include "core/util.h"
@@ -412,6 +413,30 @@ static void test_default_path(void)
 	   catalog_default_path());
 }
 
+/* Every kind the catalog accepts has a backend under the same name. */
+static void test_backends(void)
+{
+	unsigned full = 0;
+
+	for (int k = 0; k < KNOB_KIND_COUNT; k++) {
+		const struct knob_backend *b = backend_for(k);
+
+		if (b && b->name && !strcmp(b->name, knob_kind_name(k)) &&
+		    (b->get || b->lab_get) &&
+		    (b->set || b->readonly || b->lab_set) &&
+		    (!b->lab_get || b->lab_only))
+			full++;
+		else
+			ok(0, "backend of kind %d (%s) missing or incomplete", k,
+			   knob_kind_name(k));
+	}
+	ok(full == KNOB_KIND_COUNT,
+	   "backends: all %u kinds have one, named as in the catalog",
+	   full);
+	ok(backend_for(KNOB_KIND_COUNT) == NULL,
+	   "backends: none past the last kind");
+}
+
 int main(void)
 {
 	const char *top = getenv("top_srcdir");
@@ -434,6 +459,7 @@ int main(void)
 	test_malformed();
 	test_values();
 	test_default_path();
+	test_backends();
 	unlink(tmp_path);
 	return tap_done();
 }

@@ -240,7 +240,7 @@ static void test_errors_recorded(void)
 	if (ok(load_hex("coalesce-veth-error.hex", buf, sizeof(buf), &len) == 0 &&
 	       (nlh = find_msg(buf, len, NLMSG_ERROR)),
 	       "recorded: veth COALESCE_GET error loads")) {
-		ethtool_nl_error_parse(nlh, &error);
+		netlink_error_parse(nlh, &error);
 		ok(error == -EOPNOTSUPP, "error_parse: veth coalescing is -EOPNOTSUPP (%d)",
 		   error);
 	}
@@ -248,7 +248,7 @@ static void test_errors_recorded(void)
 			&len) == 0 &&
 	       (nlh = find_msg(buf, len, NLMSG_ERROR)),
 	       "recorded: FEATURES_SET unknown-bit error loads")) {
-		text = ethtool_nl_error_parse(nlh, &error);
+		text = netlink_error_parse(nlh, &error);
 		ok(error == -EOPNOTSUPP && text &&
 		   strstr(text, "bit name not found"),
 		   "error_parse: unknown bit gives extack \"%s\"",
@@ -809,14 +809,14 @@ static FILE *record_open(struct ethtool_nl *n, const char *dir,
 		return NULL;
 	fprintf(f, "# tunetop recorded ethtool netlink messages (test-ethtool --record)\n");
 	fprintf(f, "# %s\n", what);
-	ethtool_nl_set_tap(n, record_cb, f);
+	netlink_set_tap(n->nl, record_cb, f);
 	return f;
 }
 
 /* Close a recording and stop the tap. */
 static void record_close(struct ethtool_nl *n, FILE *f)
 {
-	ethtool_nl_set_tap(n, NULL, NULL);
+	netlink_set_tap(n->nl, NULL, NULL);
 	if (f)
 		fclose(f);
 }
