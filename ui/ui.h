@@ -9,7 +9,7 @@
 #include "grid.h"
 #include "model.h"
 
-/* What a key handler did (STYLE.md: a bitmask; 0 = not handled). */
+/* What a key handler did (docs/HACKING.md: a bitmask; 0 = not handled). */
 enum {
 	UK_HANDLED = 1,
 	UK_REDRAW = 2,			/* mark every panel dirty */

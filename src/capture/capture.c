@@ -24,7 +24,7 @@
  */
 #define CAPTURE_SNAPLEN 192
 /*
- * KERNEL-NOTES: with TPACKET_V3 (immediate mode off) and a 1-32 MB ring
+ * docs/HACKING.md, "Kernel facts": with TPACKET_V3 (immediate mode off) and a 1-32 MB ring
  * there are no drops up to ~630k packets/s here.  1, 2, 4 and 16 MB cost a
  * 1-byte TCP_RR the same within the noise; 4 MB leaves room for bursts.
  * A block is handed to us when full or after the timeout, so 20 ms keeps
@@ -208,7 +208,7 @@ static int capture_setup(struct capture *c, const struct capture_opts *o, char *
 	r = pcap_activate(c->pcap);
 	if (r < 0)
 		return capture_activate_error(c->pcap, r, o->dev, err);
-	if (r > 0)	/* a warning to show, not a failure (STYLE.md) */
+	if (r > 0)	/* a warning to show, not a failure (docs/HACKING.md, "Conventions") */
 		snprintf(c->warning, sizeof(c->warning), "capture on %s: %s", o->dev,
 			 pcap_geterr(c->pcap));
 	c->dlt = pcap_datalink(c->pcap);

@@ -43,7 +43,7 @@ enum pkt_verdict {
  * of wirelen bytes.  The payload size is IP length - IP header(s) - TCP
  * data offset (UDP: its length - 8).  IPv4 total length 0 (BIG TCP, TSO
  * seen on the sender) or an IPv6 jumbogram / payload length 0 fall back to
- * the wire length minus the headers, as KERNEL-NOTES.md says.  IPv6
+ * the wire length minus the headers (docs/HACKING.md, "Kernel facts").  IPv6
  * extension headers (hop-by-hop, routing, destination options, fragment)
  * are skipped.  On PKT_SHORT and PKT_MALFORMED, *why (if why is not NULL)
  * points to a static text naming what was wrong, e.g. "IPv4 header length

@@ -546,7 +546,7 @@ static void placement_end(char *buf, size_t len, const struct end_result *e)
 
 /*
  * Where the workers ran: loopback RR changes four-fold between one CPU
- * and two (KERNEL-NOTES), so the rate is never shown without it.
+ * and two (docs/HACKING.md, "Kernel facts"), so the rate is never shown without it.
  */
 static void print_placement(FILE *f, const struct run_summary *r)
 {

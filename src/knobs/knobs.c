@@ -143,9 +143,9 @@ static int lab_knob_get(const struct knob_def *d, const struct knob_target *t,
 	return backend_for(d->kind)->lab_get(d, t, v, err);
 }
 
-/* knobs_apply's way for a whole-lab knob (the tbf): set, then read back. */
-static int qdisc_set(const struct knob_def *d, const struct knob_target *t,
-		     const struct knob_value *val, struct knob_value *after, char *err)
+/* knobs_apply's way for a whole-lab knob (its backend's lab_set): set, read back. */
+static int lab_knob_set(const struct knob_def *d, const struct knob_target *t,
+			const struct knob_value *val, struct knob_value *after, char *err)
 {
 	int rc;
 
@@ -194,17 +194,18 @@ int knobs_get(const struct knob_def *d, const struct knob_target *t,
 int knobs_apply(const struct knob_def *d, const struct knob_target *t,
 		const char *text, struct knob_value *after, char *err)
 {
+	const struct knob_backend *b = backend_for(d->kind);
 	struct knob_value val, back;
 	struct one_args a = { .d = d, .v = after ? after : &back, .val = &val };
 	int rc;
 
-	if (d->kind == KNOB_LINKINFO)
-		return err_set(err, -EROFS, "%s: read-only (a link figure)", d->name);
+	if (!b->set && !b->lab_set)
+		return err_set(err, -EROFS, "%s: %s", d->name, b->readonly);
 	rc = knob_parse_value(d, text, &val, err);
 	if (rc)
 		return rc;
-	if (d->kind == KNOB_QDISC)
-		return qdisc_set(d, t, &val, a.v, err);
+	if (b->lab_set)
+		return lab_knob_set(d, t, &val, a.v, err);
 	return knobs_run(t, op_set, &a, err);
 }
 
@@ -224,11 +225,12 @@ void knobs_journal_key(const struct knob_def *d, const struct knob_target *t,
 int knobs_check_set(const struct knob_def *d, const struct knob_target *t,
 		    const char *text, struct knob_value *val, char *err)
 {
+	const struct knob_backend *b = backend_for(d->kind);
 	struct knob_value v;
 	int rc;
 
-	if (d->kind == KNOB_LINKINFO)
-		return err_set(err, -EROFS, "%s: read-only (a link figure)", d->name);
+	if (!b->set && !b->lab_set)
+		return err_set(err, -EROFS, "%s: %s", d->name, b->readonly);
 	rc = knob_parse_value(d, text, val ? val : &v, err);
 	if (rc)
 		return rc;

@@ -178,7 +178,7 @@ static int open_error(const struct knob_def *d, const char *path, int rc,
 	/*
 	 * Root gets EACCES for net.core.rmem_max and friends only inside a
 	 * network namespace: the kernel makes them read-only there
-	 * (KERNEL-NOTES "Sysctls inside a namespace").
+	 * (docs/HACKING.md, "Kernel facts").
 	 */
 	if (geteuid() == 0 && (d->flags & KNOB_F_NETNS_RO))
 		return err_set(err, rc,

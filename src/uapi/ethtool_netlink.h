@@ -43,7 +43,7 @@
 
 /*
  * Parse tables are sized with room to spare: an attribute above the max
- * handed to nla_parse() is dropped without a word (KERNEL-NOTES.md).
+ * handed to nla_parse() is dropped without a word (docs/HACKING.md, "Kernel facts").
  */
 #define TT_ETHTOOL_PARSE_MAX				64
 

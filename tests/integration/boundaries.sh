@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The layer boundaries of STYLE.md: the engine neither includes curses nor
+# The layer boundaries of docs/HACKING.md: the engine neither includes curses nor
 # prints nor exits (only main()s decide to quit); the CLI and the UI reach
 # it through engine.h alone; no two files use each other, even around a loop.
 . "$(dirname "$0")/lib.sh"
@@ -57,7 +57,7 @@ includes ui ui/main.c | while read -r f h; do [ -e "src/cli/$h" ] || echo "$f $h
 ok $? "ui/main.c includes from the engine only engine.h"
 [ -s "$TMP/um" ] && diag "$TMP/um"
 
-# No cycle between files (DESIGN.md): from nm on the built objects, file A
+# No cycle between files (docs/HACKING.md): from nm on the built objects, file A
 # uses file B when A's object takes a symbol B's object defines.
 python3 "$top_srcdir/tests/integration/cycles.py" "$top_srcdir" "$top_builddir" >"$TMP/cy"
 ok $? "no cycle between files (nm on the objects)"

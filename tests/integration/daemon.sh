@@ -6,8 +6,9 @@
 start_daemon -m 2 || exit 1
 
 python3 "$(dirname "$0")/frames.py" 127.0.0.1 "$PORT" 100 >"$TMP/frames.txt" 2>&1
-ok $? "100 malformed frames each get an ERROR or a close"
-[ $? -eq 0 ] || diag "$TMP/frames.txt"
+rc=$?
+ok $rc "100 malformed frames each get an ERROR or a close"
+[ $rc -eq 0 ] || diag "$TMP/frames.txt"
 kill -0 "$DPID"
 ok $? "tunetopd is still running after them"
 "$TUNETOP" run -H 127.0.0.1 -p "$PORT" -t TCP_RR -l 1 >"$TMP/after.txt" 2>&1
