@@ -50,8 +50,12 @@ lab=$(screen | sed -n 's/.*lab: \(tunetop-[0-9]*\) .*/\1/p' | head -1)
 ok $? "the header names the dashboard's own lab ($lab), which exists"
 wait_for "now [0-9.k]+ trans/s" 50
 a=$(screen | grep -o 'now [0-9.k]* trans/s' | head -1)
-sleep 0.7
-b=$(screen | grep -o 'now [0-9.k]* trans/s' | head -1)
+# The next figure that differs, read as soon as it is drawn.
+for _ in $(seq 15); do
+	sleep 0.1
+	b=$(screen | grep -o 'now [0-9.k]* trans/s' | head -1)
+	[ -n "$b" ] && [ "$a" != "$b" ] && break
+done
 [ -n "$a" ] && [ -n "$b" ] && [ "$a" != "$b" ]
 ok $? "live numbers change while it runs ($a, then $b)"
 screen | grep -qE "local sent +MSS 1448"

@@ -30,6 +30,7 @@ ok $? "runs export --csv: a header and a row per tick"
 r=$(jq_py "$TMP/e.json" "j['result']['params']['req_size'] == 64 and len(j['series']['t']) == 10 and j['result']['knobs']['local']['knobs'] != []")
 [ "$r" = True ]
 ok $? "runs export --json: the whole result, its params, knobs and series"
+[ "$r" = True ] || echo "# req_size, ticks, local knobs: $(jq_py "$TMP/e.json" "(j['result']['params'].get('req_size'), j['series']['t'], len(j['result']['knobs']['local']['knobs'] or []))")"
 "$TUNETOP" runs diff 1 2 >"$TMP/diff" 2>&1 && grep -q "The tests differ" "$TMP/diff" &&
 	grep -qE "^request_size +1 +64 " "$TMP/diff"
 ok $? "runs diff puts the figures side by side"
