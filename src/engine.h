@@ -24,6 +24,7 @@
 #include "proto/msg.h"
 #include "proto/proto.h"
 #include "session/sample.h"
+#include "session/iterate.h"
 #include "session/session.h"
 #include "session/target.h"
 #include "stats/abstat.h"

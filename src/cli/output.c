@@ -222,7 +222,7 @@ json_t *output_result_json(const struct cli_opts *o,
 		return NULL;
 	res = &m->res;
 	if (m->iterating)
-		conf = json_pack("{s:o, s:o, s:I, s:I, s:b, s:o, s:o, s:o}",
+		conf = json_pack("{s:o, s:o, s:I, s:I, s:b, s:o, s:o, s:o, s:o, s:o}",
 				 "level", json_num(m->it.level),
 				 "width_pct", json_num(m->it.width_pct),
 				 "min_iter", (json_int_t)m->it.min_iter,
@@ -230,7 +230,9 @@ json_t *output_result_json(const struct cli_opts *o,
 				 "reached", m->ci_reached,
 				 "throughput", ci_json(&m->thr),
 				 "local_cpu", m->lcpu.n ? ci_json(&m->lcpu) : json_null(),
-				 "remote_cpu", m->rcpu.n ? ci_json(&m->rcpu) : json_null());
+				 "remote_cpu", m->rcpu.n ? ci_json(&m->rcpu) : json_null(),
+				 "local_sd", m->lsd.n ? ci_json(&m->lsd) : json_null(),
+				 "remote_sd", m->rsd.n ? ci_json(&m->rsd) : json_null());
 	else
 		conf = json_null();
 	if (!conf)

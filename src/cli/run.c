@@ -18,8 +18,6 @@
 #include "run.h"
 #include "engine.h"
 
-#define MAX_ITER 30
-
 /*
  * SIGINT, SIGTERM and SIGHUP are blocked in every thread and read from a
  * signalfd in the main loop: the first ends the measured interval (the
@@ -272,7 +270,7 @@ void run_summary_free(struct run_summary *sum)
 int run_iterate(struct run_ctx *c, struct run_summary *sum)
 {
 	const struct cli_opts *o = c->o;
-	double thr[MAX_ITER], lcpu[MAX_ITER], rcpu[MAX_ITER];
+	struct iter_set *set = calloc(1, sizeof(*set));
 	char err[ERR_MAX] = "";
 	unsigned max_iter;
 	int ret = 0;
@@ -281,11 +279,13 @@ int run_iterate(struct run_ctx *c, struct run_summary *sum)
 	sum->iterating = o->iterating;
 	sum->it = o->it;
 	sum->started = wall_time();
+	if (!set) {
+		sum->failed = true;
+		snprintf(sum->failure, sizeof(sum->failure), "out of memory");
+		return 1;
+	}
 	max_iter = o->iterating ? o->it.max_iter : 1;
-	for (unsigned n = 0; n < max_iter; n++) {
-		const double *figs[3] = { thr, lcpu, rcpu };
-		unsigned nfig = 1;
-
+	for (unsigned n = 0; n < max_iter && n < ITER_MAX; n++) {
 		if (n)
 			session_result_free(&sum->res);
 		memset(&sum->res, 0, sizeof(sum->res));
@@ -301,36 +301,34 @@ int run_iterate(struct run_ctx *c, struct run_summary *sum)
 			snprintf(sum->failure, sizeof(sum->failure), "%s", err);
 			break;
 		}
-		thr[n] = sum->res.throughput;
-		lcpu[n] = sum->res.local.cpu.total.busy;
-		rcpu[n] = sum->res.remote.cpu.total.busy;
-		if (o->local_cpu)
-			figs[nfig++] = lcpu;
-		if (o->remote_cpu)
-			figs[nfig++] = rcpu;
+		iter_add(set, &sum->res);
 		if (c->signals || !o->iterating)
 			break;
-		if (o->iterating && stats_iterate_done(&o->it, figs, nfig, n + 1))
+		if (iter_done(set, &o->it, o->local_cpu, o->remote_cpu))
 			break;
 	}
-	{
-		unsigned n = sum->failed ? sum->iterations - 1 : sum->iterations;
+	sum->mean_throughput = sum->res.throughput;
+	sum->mean_lcpu = sum->res.local.cpu.total.busy;
+	sum->mean_rcpu = sum->res.remote.cpu.total.busy;
+	if (o->iterating && set->n) {
+		struct iter_result ir;
 
-		sum->mean_throughput = sum->res.throughput;
-		sum->mean_lcpu = sum->res.local.cpu.total.busy;
-		sum->mean_rcpu = sum->res.remote.cpu.total.busy;
-		if (o->iterating && n) {
-			stats_ci(thr, n, o->it.level, &sum->thr);
-			stats_ci(lcpu, n, o->it.level, &sum->lcpu);
-			stats_ci(rcpu, n, o->it.level, &sum->rcpu);
-			sum->mean_throughput = sum->thr.mean;
-			sum->mean_lcpu = sum->lcpu.mean;
-			sum->mean_rcpu = sum->rcpu.mean;
-			sum->ci_reached = sum->thr.width_pct <= o->it.width_pct &&
-					  (!o->local_cpu || sum->lcpu.width_pct <= o->it.width_pct) &&
-					  (!o->remote_cpu || sum->rcpu.width_pct <= o->it.width_pct);
-		}
+		/* Every figure over the same completed iterations (iterate.h). */
+		iter_finish(set, &o->it, o->local_cpu, o->remote_cpu, o->so.p.type,
+			    sum->res.local.cpu.ncpu, sum->res.remote.cpu.ncpu, &ir);
+		sum->thr = ir.ci[ITER_THR];
+		sum->lcpu = ir.ci[ITER_LCPU];
+		sum->rcpu = ir.ci[ITER_RCPU];
+		sum->lsd = ir.ci[ITER_LSD];
+		sum->rsd = ir.ci[ITER_RSD];
+		sum->mean_throughput = ir.throughput;
+		sum->mean_lcpu = ir.lcpu;
+		sum->mean_rcpu = ir.rcpu;
+		sum->res.local_sd = ir.lsd;
+		sum->res.remote_sd = ir.rsd;
+		sum->ci_reached = ir.reached;
 	}
+	free(set);
 	return sum->failed ? 1 : 0;
 }
 

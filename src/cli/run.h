@@ -15,7 +15,8 @@ struct catalog;
 struct cli_opts;
 
 /* What `tunetop run` reports: the last iteration's figures and, with -i,
- * the confidence interval over all iterations. */
+ * the means and confidence intervals over the iterations (iterate.h);
+ * res.local_sd and res.remote_sd are then those of the means. */
 struct run_summary {
 	struct session_result res;	/* the last iteration; throughput etc. */
 	unsigned iterations;		/* run so far */
@@ -23,6 +24,7 @@ struct run_summary {
 	struct iterate it;
 	struct ci thr;			/* throughput over the iterations */
 	struct ci lcpu, rcpu;		/* CPU util, when -c / -C */
+	struct ci lsd, rsd;		/* the iterations' own service demands */
 	bool ci_reached;
 	double mean_throughput;		/* reported throughput (mean with -i) */
 	double mean_lcpu, mean_rcpu;

@@ -361,14 +361,16 @@ static void get_conf_iteration(const struct run_summary *r, int arg,
 		v_na(v);
 }
 
-enum { CI_THR, CI_LCPU, CI_RCPU };
+enum { CI_THR, CI_LCPU, CI_RCPU, CI_LSD, CI_RSD };
 
 /* The width reached, percent of the mean; needs two iterations. */
 static void get_confid(const struct run_summary *r, int arg,
 		       struct sel_value *v)
 {
 	const struct ci *ci = arg == CI_THR ? &r->thr :
-			      arg == CI_LCPU ? &r->lcpu : &r->rcpu;
+			      arg == CI_LCPU ? &r->lcpu :
+			      arg == CI_RCPU ? &r->rcpu :
+			      arg == CI_LSD ? &r->lsd : &r->rsd;
 
 	if (r->iterating && ci->n >= 2)
 		v_real(v, ci->width_pct, 2);
@@ -646,8 +648,8 @@ static const struct selector sel_table[] = {
 	{ "REMOTE_CPU_PEAK_ID", "number of the busiest remote CPU", get_cpu_peak, R | 2 },
 	{ "LOCAL_CPU_COUNT", "CPUs of the local host", get_cpu_count, L },
 	{ "REMOTE_CPU_COUNT", "CPUs of the remote host", get_cpu_count, R },
-	{ "LOCAL_SD", "local service demand (-c), SD_UNITS", get_sd, L },
-	{ "REMOTE_SD", "remote service demand (-C), SD_UNITS", get_sd, R },
+	{ "LOCAL_SD", "local service demand (-c), SD_UNITS; with -i from the mean throughput and CPU", get_sd, L },
+	{ "REMOTE_SD", "remote service demand (-C), SD_UNITS; with -i from the mean throughput and CPU", get_sd, R },
 	{ "SD_UNITS", "units of service demand: us/Tran (RR) or us/KB (streams)", get_sd_units, 0 },
 	{ "LOCAL_CPU_BIND", "CPU the local workers were pinned to (-T); -1 = not pinned", get_cpu_bind, L },
 	{ "REMOTE_CPU_BIND", "CPU the remote workers were pinned to (-T); -1 = not pinned", get_cpu_bind, R },
@@ -662,6 +664,8 @@ static const struct selector sel_table[] = {
 	{ "THROUGHPUT_CONFID", "confidence interval width of the throughput, percent of the mean", get_confid, CI_THR },
 	{ "LOCAL_CPU_CONFID", "confidence interval width of the local CPU utilisation, percent", get_confid, CI_LCPU },
 	{ "REMOTE_CPU_CONFID", "confidence interval width of the remote CPU utilisation, percent", get_confid, CI_RCPU },
+	{ "LOCAL_SD_CONFID", "confidence interval width of the iterations' local service demands, percent", get_confid, CI_LSD },
+	{ "REMOTE_SD_CONFID", "confidence interval width of the iterations' remote service demands, percent", get_confid, CI_RSD },
 	{ "LOCAL_TRANSACTIONS", "transactions the local end completed (RR)", get_transactions, L },
 	{ "REMOTE_TRANSACTIONS", "transactions the remote end completed (RR)", get_transactions, R },
 	{ "LOCAL_BYTES_SENT", "bytes the local end sent, all flows", get_bytes, L },

@@ -5,6 +5,8 @@
 #include <math.h>
 #include <stdbool.h>
 
+#include "session/iterate.h"
+#include "session/session.h"
 #include "stats/stats.h"
 #include "tap.h"
 
@@ -174,6 +176,58 @@ static void test_iterate(void)
 	   "raising min keeps a narrow run going");
 }
 
+/* One finished iteration as the session reports it. */
+static void add_iter(struct iter_set *set, enum test_type type, double thr,
+		     double lcpu, double elapsed)
+{
+	struct session_result r = { .throughput = thr };
+	double units = test_is_rr(type) ? thr * elapsed
+					: thr * 1e6 / 8 / 1024 * elapsed;
+
+	r.local.cpu.ncpu = 2;
+	r.local.cpu.total.busy = lcpu;
+	r.local_sd = service_demand(lcpu, 2, elapsed, units);
+	r.remote_sd = -1;
+	iter_add(set, &r);
+}
+
+static void test_iter_sd(void)
+{
+	struct iterate it = { .max_iter = 10, .min_iter = 3, .level = 99,
+			      .width_pct = 5 };
+	struct iter_set set = { 0 };
+	struct iter_result ir;
+
+	/* netperf: 86.58 % of 2 CPUs at 36856.04 Mbit/s is 0.385 us/KB
+	 * (tcp_stream-i.txt); 43.37 % at 58180.24 Trans/s is 14.930 us/Tr */
+	ok(fabs(iter_sd(TEST_TCP_STREAM, 86.58, 2, 36856.04) - 0.385) < 0.0005,
+	   "stream SD: netperf's 0.385 us/KB");
+	ok(fabs(iter_sd(TEST_TCP_RR, 43.37, 2, 58180.24) - 14.909) < 0.001,
+	   "RR SD: util/100 * ncpu * 1e6 / trans per s");
+	ok(iter_sd(TEST_TCP_RR, 50, 0, 1000) < 0 &&
+	   iter_sd(TEST_TCP_RR, NAN, 2, 1000) < 0 &&
+	   iter_sd(TEST_TCP_RR, 50, 2, 0) < 0,
+	   "SD n/a without CPUs, utilisation or work");
+
+	/* Iterations whose SDs disagree with the SD of the means. */
+	add_iter(&set, TEST_TCP_STREAM, 10000, 50, 1.0);
+	add_iter(&set, TEST_TCP_STREAM, 20000, 90, 1.0);
+	add_iter(&set, TEST_TCP_STREAM, 30000, 100, 1.0);
+	iter_finish(&set, &it, true, false, TEST_TCP_STREAM, 2, 0, &ir);
+	ok(ir.n == 3 && fabs(ir.throughput - 20000) < 1e-9 &&
+	   fabs(ir.lcpu - 80) < 1e-9, "means of throughput and CPU");
+	ok(fabs(ir.lsd - 0.8 * 2 * 1e6 / (20000e6 / 8 / 1024)) < 1e-9,
+	   "SD is netperf's formula on the means (%.4f), not a mean of SDs (%.4f)",
+	   ir.lsd, ir.ci[ITER_LSD].mean);
+	ok(ir.rsd < 0 && isinf(ir.ci[ITER_RSD].width_pct) == 0 &&
+	   ir.ci[ITER_RSD].n == 3, "no remote CPU: remote SD n/a");
+	ok(ir.ci[ITER_THR].n == 3 && ir.ci[ITER_LCPU].n == 3 &&
+	   ir.ci[ITER_LSD].n == 3 && ir.ci[ITER_LSD].width_pct > 0,
+	   "every figure has its own interval over the same iterations");
+	ok(!ir.reached && !iter_done(&set, &it, true, false),
+	   "wide: not reached, not done below max");
+}
+
 int main(void)
 {
 	test_t_table();
@@ -181,5 +235,6 @@ int main(void)
 	test_t_shape();
 	test_ci();
 	test_iterate();
+	test_iter_sd();
 	return tap_done();
 }
