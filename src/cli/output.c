@@ -671,8 +671,11 @@ static int output_human(FILE *f, const struct cli_opts *o,
 			sv(b, r, "MAX_LATENCY"), sv(b, r, "STDDEV_LATENCY"));
 	print_cpu(f, o, r, b);
 	if (rr && !test_is_udp(res->p.type))
-		fprintf(f, "Segments per transaction (client, TCP_INFO): out %s, in %s\n",
-			sv(b, r, "SEGS_OUT_PER_TRANS"), sv(b, r, "SEGS_IN_PER_TRANS"));
+		fprintf(f, "Segments per transaction (TCP_INFO, data segments in brackets): client out %s (%s), in %s (%s); server out %s (%s), in %s (%s)\n",
+			sv(b, r, "SEGS_OUT_PER_TRANS"), sv(b, r, "DATA_SEGS_OUT_PER_TRANS"),
+			sv(b, r, "SEGS_IN_PER_TRANS"), sv(b, r, "DATA_SEGS_IN_PER_TRANS"),
+			sv(b, r, "REMOTE_SEGS_OUT_PER_TRANS"), sv(b, r, "REMOTE_DATA_SEGS_OUT_PER_TRANS"),
+			sv(b, r, "REMOTE_SEGS_IN_PER_TRANS"), sv(b, r, "REMOTE_DATA_SEGS_IN_PER_TRANS"));
 	if (!test_is_udp(res->p.type))
 		fprintf(f, "Retransmitted segments: local %s, remote %s\n",
 			sv(b, r, "LOCAL_TRANSPORT_RETRANS"),

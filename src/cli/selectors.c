@@ -179,9 +179,11 @@ static void get_msg_size(const struct run_summary *r, int arg,
 #define SB_REQ (0 << 2)
 #define SB_INIT (1 << 2)
 #define SB_END (2 << 2)
+#define SB_CONN (3 << 2)
 
 /* A socket buffer: as requested with -s/-S (-1 = autotuned, as netperf
- * prints it), right after setup, or at the end of the run. */
+ * prints it), before connect (netperf's initial size), right after
+ * connect, or at the end of the run. */
 static void get_sockbuf(const struct run_summary *r, int arg,
 			struct sel_value *v)
 {
@@ -205,6 +207,8 @@ static void get_sockbuf(const struct run_summary *r, int arg,
 	}
 	if ((arg & ~3) == SB_INIT)
 		x = recv ? s->rcvbuf_init : s->sndbuf_init;
+	else if ((arg & ~3) == SB_CONN)
+		x = recv ? s->rcvbuf_conn : s->sndbuf_conn;
 	else
 		x = recv ? s->rcvbuf : s->sndbuf;
 	if (x < 0)
@@ -439,10 +443,22 @@ static void get_tcp(const struct run_summary *r, int arg, struct sel_value *v)
 	}
 }
 
+enum { SEGF_OUT, SEGF_IN, SEGF_DATA_OUT, SEGF_DATA_IN };
+
+/* arg: bit 0 the end, the rest which figure (segs_per_trans). */
 static void get_segs(const struct run_summary *r, int arg,
 		     struct sel_value *v)
 {
-	double x = arg ? r->res.segs_in_per_trans : r->res.segs_out_per_trans;
+	const struct segs_per_trans *s = (arg & 1) == END_LOCAL ?
+					 &r->res.segs_local : &r->res.segs_remote;
+	double x;
+
+	switch (arg >> 1) {
+	case SEGF_OUT: x = s->out; break;
+	case SEGF_IN: x = s->in; break;
+	case SEGF_DATA_OUT: x = s->data_out; break;
+	default: x = s->data_in; break;
+	}
 
 	if (x >= 0)
 		v_real(v, x, 3);
@@ -621,16 +637,20 @@ static const struct selector sel_table[] = {
 	{ "REMOTE_SEND_SIZE", "bytes per remote send call (-m in MAERTS, or the response in RR)", get_msg_size, MSG_REMOTE_SEND },
 	{ "REMOTE_RECV_SIZE", "bytes per remote receive call (-M, or the request in RR)", get_msg_size, MSG_REMOTE_RECV },
 	{ "LSS_SIZE_REQ", "local SO_SNDBUF requested with -s; -1 = autotuned", get_sockbuf, L | SB_REQ },
-	{ "LSS_SIZE", "local SO_SNDBUF after setup (first flow), bytes", get_sockbuf, L | SB_INIT },
+	{ "LSS_SIZE", "local SO_SNDBUF before connect, after -s (first flow; netperf's initial size), bytes", get_sockbuf, L | SB_INIT },
+	{ "LSS_SIZE_CONN", "local SO_SNDBUF right after connect (first flow), bytes", get_sockbuf, L | SB_CONN },
 	{ "LSS_SIZE_END", "local SO_SNDBUF at the end (first flow), bytes", get_sockbuf, L | SB_END },
 	{ "LSR_SIZE_REQ", "local SO_RCVBUF requested with -s; -1 = autotuned", get_sockbuf, L | SB_RECV | SB_REQ },
-	{ "LSR_SIZE", "local SO_RCVBUF after setup (first flow), bytes", get_sockbuf, L | SB_RECV | SB_INIT },
+	{ "LSR_SIZE", "local SO_RCVBUF before connect, after -s (first flow; netperf's initial size), bytes", get_sockbuf, L | SB_RECV | SB_INIT },
+	{ "LSR_SIZE_CONN", "local SO_RCVBUF right after connect (first flow), bytes", get_sockbuf, L | SB_RECV | SB_CONN },
 	{ "LSR_SIZE_END", "local SO_RCVBUF at the end (first flow), bytes", get_sockbuf, L | SB_RECV | SB_END },
 	{ "RSS_SIZE_REQ", "remote SO_SNDBUF requested with -S; -1 = autotuned", get_sockbuf, R | SB_REQ },
-	{ "RSS_SIZE", "remote SO_SNDBUF after setup (first flow), bytes", get_sockbuf, R | SB_INIT },
+	{ "RSS_SIZE", "remote SO_SNDBUF before connect, after -S (first flow; netperf's initial size), bytes", get_sockbuf, R | SB_INIT },
+	{ "RSS_SIZE_CONN", "remote SO_SNDBUF right after connect (first flow), bytes", get_sockbuf, R | SB_CONN },
 	{ "RSS_SIZE_END", "remote SO_SNDBUF at the end (first flow), bytes", get_sockbuf, R | SB_END },
 	{ "RSR_SIZE_REQ", "remote SO_RCVBUF requested with -S; -1 = autotuned", get_sockbuf, R | SB_RECV | SB_REQ },
-	{ "RSR_SIZE", "remote SO_RCVBUF after setup (first flow), bytes", get_sockbuf, R | SB_RECV | SB_INIT },
+	{ "RSR_SIZE", "remote SO_RCVBUF before connect, after -S (first flow; netperf's initial size), bytes", get_sockbuf, R | SB_RECV | SB_INIT },
+	{ "RSR_SIZE_CONN", "remote SO_RCVBUF right after connect (first flow), bytes", get_sockbuf, R | SB_RECV | SB_CONN },
 	{ "RSR_SIZE_END", "remote SO_RCVBUF at the end (first flow), bytes", get_sockbuf, R | SB_RECV | SB_END },
 	{ "MIN_LATENCY", "smallest round trip, microseconds (RR)", get_lat, LAT_MIN },
 	{ "MAX_LATENCY", "largest round trip, microseconds (RR)", get_lat, LAT_MAX },
@@ -679,8 +699,14 @@ static const struct selector sel_table[] = {
 	{ "NUM_FLOWS", "data connections run at once (-n)", get_flows, 0 },
 	{ "LOCAL_MSS", "local TCP send MSS (first flow), bytes", get_tcp, L | TCPF_MSS << 1 },
 	{ "REMOTE_MSS", "remote TCP send MSS (first flow), bytes", get_tcp, R | TCPF_MSS << 1 },
-	{ "SEGS_OUT_PER_TRANS", "TCP segments the client sent per transaction, from TCP_INFO", get_segs, 0 },
-	{ "SEGS_IN_PER_TRANS", "TCP segments the client received per transaction, from TCP_INFO", get_segs, 1 },
+	{ "SEGS_OUT_PER_TRANS", "TCP segments (pure ACKs too) the client sent per transaction, from TCP_INFO", get_segs, L | SEGF_OUT << 1 },
+	{ "SEGS_IN_PER_TRANS", "TCP segments (pure ACKs too) the client received per transaction, from TCP_INFO", get_segs, L | SEGF_IN << 1 },
+	{ "DATA_SEGS_OUT_PER_TRANS", "TCP data segments the client sent per transaction (tcpi_data_segs_out)", get_segs, L | SEGF_DATA_OUT << 1 },
+	{ "DATA_SEGS_IN_PER_TRANS", "TCP data segments the client received per transaction (tcpi_data_segs_in)", get_segs, L | SEGF_DATA_IN << 1 },
+	{ "REMOTE_SEGS_OUT_PER_TRANS", "TCP segments (pure ACKs too) the server sent per transaction, from its TCP_INFO", get_segs, R | SEGF_OUT << 1 },
+	{ "REMOTE_SEGS_IN_PER_TRANS", "TCP segments (pure ACKs too) the server received per transaction, from its TCP_INFO", get_segs, R | SEGF_IN << 1 },
+	{ "REMOTE_DATA_SEGS_OUT_PER_TRANS", "TCP data segments the server sent per transaction", get_segs, R | SEGF_DATA_OUT << 1 },
+	{ "REMOTE_DATA_SEGS_IN_PER_TRANS", "TCP data segments the server received per transaction", get_segs, R | SEGF_DATA_IN << 1 },
 	{ "LOCAL_CTX_VOLUNTARY", "voluntary context switches of the local test threads", get_ctx, L },
 	{ "LOCAL_CTX_INVOLUNTARY", "involuntary context switches of the local test threads", get_ctx, L | 2 },
 	{ "REMOTE_CTX_VOLUNTARY", "voluntary context switches of the remote test threads", get_ctx, R },

@@ -150,6 +150,9 @@ static int ss_prepare(struct srv_session *ss, uint16_t *ports, char *err)
 		ret = flow_sockopts(fd, &ss->p, false, err);
 		if (ret)
 			return ret;
+		/* TCP: every data socket is accepted from this listener. */
+		for (unsigned k = udp ? i : 0; k < (udp ? i + 1 : ss->nflows); k++)
+			flow_note_bufs(&ss->flows[k], fd);
 		if (bind(fd, (struct sockaddr *)&a, alen) < 0)
 			return err_set(err, -errno, "data socket: bind: %s", strerror(errno));
 		if (!udp && listen(fd, ss->nflows > 128 ? (int)ss->nflows : 128) < 0)
@@ -319,6 +322,7 @@ static int ss_test(struct srv_session *ss, const struct test_params *p, char *er
 		f->idx = i;
 		f->p = &ss->p;
 		f->fd = f->listen_fd = -1;
+		f->sndbuf_pre = f->rcvbuf_pre = -1;
 		f->cpu = p->rcpu;
 		f->stop = &ss->stop;
 		f->abort = &ss->abort;

@@ -55,6 +55,7 @@ static int crr_once(struct flow *f, char *buf, size_t bufsz,
 		flow_err(f, r, "%s", why);
 		goto out;
 	}
+	flow_note_bufs(f, fd);
 	r = flow_timeouts(f, fd);
 	if (!r)
 		r = crr_connect(f, fd);

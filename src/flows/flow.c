@@ -155,6 +155,28 @@ int flow_wait_eof(struct flow *f, int fd, char *buf, size_t bufsz,
 }
 
 /*
+ * netperf reads the sizes it reports as LSS_SIZE/RSR_SIZE right after
+ * making the socket and applying -s/-S, before connect(): the handshake
+ * and the first data grow them (docs/HACKING.md, "Kernel facts").
+ */
+void flow_note_bufs(struct flow *f, int fd)
+{
+	int32_t snd = -1, rcv = -1;
+	int v;
+	socklen_t len = sizeof(v);
+
+	if (__atomic_load_n(&f->sndbuf_pre, __ATOMIC_ACQUIRE) >= 0)
+		return;
+	if (getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, &len) == 0)
+		rcv = v;
+	len = sizeof(v);
+	if (getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &v, &len) == 0)
+		snd = v;
+	__atomic_store_n(&f->rcvbuf_pre, rcv, __ATOMIC_RELAXED);
+	__atomic_store_n(&f->sndbuf_pre, snd, __ATOMIC_RELEASE);
+}
+
+/*
  * Socket options are applied by the session before connect() (client) or
  * listen() (server, so accepted sockets inherit them): buffer sizes must be
  * set before the handshake to fix the window scale, as netperf does.

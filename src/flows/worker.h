@@ -56,6 +56,13 @@ struct flow {
 	const int *stop;
 	const int *abort;
 	struct hist *lat;		/* client of RR tests: latency per transaction; NULL = none */
+	/*
+	 * SO_SNDBUF/SO_RCVBUF right after socket() and -s/-S, before
+	 * connect() or listen(): netperf's LSS_SIZE etc.  -1 = not read.
+	 * The session sets them (flow_note_bufs); a CRR client's worker
+	 * sets them from its first connection (release store).
+	 */
+	int32_t sndbuf_pre, rcvbuf_pre;
 
 	/* written by the worker */
 	struct flow_counters ctr;
@@ -75,6 +82,12 @@ struct flow {
  * local/remote.  Call before connect() or listen().  0 or -errno.
  */
 int flow_sockopts(int fd, const struct test_params *p, bool client, char *err);
+
+/*
+ * Note fd's SO_SNDBUF and SO_RCVBUF as f's sizes before connect (call
+ * right after flow_sockopts).  Sizes already noted are kept.
+ */
+void flow_note_bufs(struct flow *f, int fd);
 
 /* Start the worker thread. 0 or -errno. */
 int flow_start(struct flow *f, char *err);

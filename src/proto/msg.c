@@ -295,6 +295,8 @@ static json_t *sock_to_json(const struct sock_sample *s)
 	w_u64(&w, "flow", s->flow);
 	w_int(&w, "sndbuf_init", s->sndbuf_init);
 	w_int(&w, "rcvbuf_init", s->rcvbuf_init);
+	w_int(&w, "sndbuf_conn", s->sndbuf_conn);
+	w_int(&w, "rcvbuf_conn", s->rcvbuf_conn);
 	w_int(&w, "sndbuf", s->sndbuf);
 	w_int(&w, "rcvbuf", s->rcvbuf);
 	w_int(&w, "outq", s->outq);
@@ -314,6 +316,8 @@ static void sock_read(struct dctx *c, const json_t *j, const char *what,
 	r_u32(&r, "flow", 0, TT_MAX_FLOWS - 1, &s->flow);
 	r_i32(&r, "sndbuf_init", -1, INT32_MAX, &s->sndbuf_init);
 	r_i32(&r, "rcvbuf_init", -1, INT32_MAX, &s->rcvbuf_init);
+	r_i32(&r, "sndbuf_conn", -1, INT32_MAX, &s->sndbuf_conn);
+	r_i32(&r, "rcvbuf_conn", -1, INT32_MAX, &s->rcvbuf_conn);
 	r_i32(&r, "sndbuf", -1, INT32_MAX, &s->sndbuf);
 	r_i32(&r, "rcvbuf", -1, INT32_MAX, &s->rcvbuf);
 	r_i32(&r, "outq", -1, INT32_MAX, &s->outq);
@@ -697,6 +701,8 @@ json_t *result_to_json(const struct end_result *r)
 	w_u64(&w, "ncpus_used", r->ncpus_used);
 	w_int(&w, "segs_out", r->segs_out);
 	w_int(&w, "segs_in", r->segs_in);
+	w_int(&w, "data_segs_out", r->data_segs_out);
+	w_int(&w, "data_segs_in", r->data_segs_in);
 	w_set(&w, "capture", r->cap ? seg_capture_to_json(r->cap) : json_null());
 	w_str(&w, "cap_note", r->cap_note);
 	if (!w.bad)
@@ -743,6 +749,10 @@ int result_from_json(const json_t *j, struct end_result *res, char *err)
 			res->segs_out = ll;
 		if (r_ll(&r, "segs_in", -1, INT64_MAX, &ll))
 			res->segs_in = ll;
+		if (r_ll(&r, "data_segs_out", -1, INT64_MAX, &ll))
+			res->data_segs_out = ll;
+		if (r_ll(&r, "data_segs_in", -1, INT64_MAX, &ll))
+			res->data_segs_in = ll;
 		r_str(&r, "host", 0, res->host, sizeof(res->host));
 		capture_read(&r, &res->cap);
 		r_str(&r, "cap_note", 0, res->cap_note, sizeof(res->cap_note));

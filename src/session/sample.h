@@ -29,7 +29,8 @@ struct tcp_figures {
 /* One data socket of one end. */
 struct sock_sample {
 	uint32_t flow;
-	int32_t sndbuf_init, rcvbuf_init;	/* right after setup */
+	int32_t sndbuf_init, rcvbuf_init;	/* before connect/listen, after -s/-S (netperf's) */
+	int32_t sndbuf_conn, rcvbuf_conn;	/* right after connect/accept */
 	int32_t sndbuf, rcvbuf;			/* now (SO_SNDBUF/SO_RCVBUF) */
 	int32_t outq, inq;			/* SIOCOUTQ/SIOCINQ, -1 = n/a */
 	struct tcp_figures tcp;
@@ -128,12 +129,14 @@ struct end_result {
 	struct lat_summary lat;
 	struct hist *hist;		/* full latency histogram, NULL if none */
 	uint32_t nsocks;
-	struct sock_sample *socks;	/* final values; *_init kept */
+	struct sock_sample *socks;	/* final values; *_init, *_conn kept;
+					 * a CRR flow has only *_init (-1 else) */
 	struct cpu_sample cpu;		/* average over the run */
 	uint64_t ctx_vol, ctx_invol;
 	char irq_dev[32];
 	struct irq_sample irq;		/* rates averaged over the run */
 	int64_t segs_out, segs_in;	/* over the run, TCP_INFO deltas; -1 n/a */
+	int64_t data_segs_out, data_segs_in;	/* the same, data segments only */
 	int cpu_bind;			/* -1 = not pinned */
 	int cpu_main;			/* CPU the workers were seen on most; -1 n/a */
 	unsigned ncpus_used;		/* CPUs the workers were seen on */

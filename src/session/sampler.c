@@ -46,7 +46,7 @@ struct sampler {
 	unsigned irq_nnames;
 	struct irqstat_raw *irq0, *irq_prev, *irq_now;
 	uint64_t irq_prev_ns;
-	struct sock_sample *init;	/* buffer sizes before the run */
+	struct sock_sample *init;	/* buffer sizes after connect */
 	struct capture *cap;		/* NULL: no capture */
 };
 
@@ -101,8 +101,20 @@ static void sampler_gather(struct sampler *s, struct flow_counters *tot, bool *h
 	}
 }
 
-/* Socket figures of every flow that has a socket. */
-static struct sock_sample *sampler_socks(struct sampler *s, uint32_t *nout)
+/* The sizes before connect, noted by the session or a CRR worker. */
+static void sampler_pre(const struct flow *f, struct sock_sample *ss)
+{
+	ss->sndbuf_init = __atomic_load_n(&f->sndbuf_pre, __ATOMIC_ACQUIRE);
+	ss->rcvbuf_init = __atomic_load_n(&f->rcvbuf_pre, __ATOMIC_RELAXED);
+}
+
+/*
+ * Socket figures of every flow that has a socket; at the end (final) also
+ * of those whose connections came and went (CRR), with their sizes before
+ * connect only.
+ */
+static struct sock_sample *sampler_socks(struct sampler *s, uint32_t *nout,
+					 bool final)
 {
 	struct sock_sample *socks = calloc(s->n ? s->n : 1, sizeof(*socks));
 	uint32_t k = 0;
@@ -114,10 +126,17 @@ static struct sock_sample *sampler_socks(struct sampler *s, uint32_t *nout)
 	for (unsigned i = 0; i < s->n; i++) {
 		int fd = __atomic_load_n(&s->flows[i].fd, __ATOMIC_RELAXED);
 
-		if (fd < 0)
-			continue;
 		socks[k] = s->init[i];
 		socks[k].flow = i;
+		sampler_pre(&s->flows[i], &socks[k]);
+		if (fd < 0) {
+			if (final && socks[k].sndbuf_init >= 0) {
+				socks[k].sndbuf = socks[k].rcvbuf = -1;
+				socks[k].outq = socks[k].inq = -1;
+				k++;
+			}
+			continue;
+		}
 		if (sockinfo_read(fd, s->tcp, &socks[k]) == 0)
 			k++;
 	}
@@ -237,7 +256,7 @@ static void sampler_tick(struct sampler *s)
 		s->h_prev = s->h_now;
 		s->h_now = t;
 	}
-	smp.socks = sampler_socks(s, &smp.nsocks);
+	smp.socks = sampler_socks(s, &smp.nsocks, false);
 	if (cpustat_read("/proc", &s->cpu_now, NULL) == 0) {
 		cpustat_delta(&s->cpu_prev, &s->cpu_now, &smp.cpu);
 		s->cpu_prev = s->cpu_now;
@@ -329,10 +348,10 @@ int sampler_create(struct sampler **sp, struct flow *flows, unsigned n,
 		struct sock_sample *ss = &s->init[i];
 
 		ss->flow = i;
-		ss->sndbuf_init = ss->rcvbuf_init = -1;
+		ss->sndbuf_conn = ss->rcvbuf_conn = -1;
 		if (flows[i].fd >= 0 && sockinfo_read(flows[i].fd, s->tcp, ss) == 0) {
-			ss->sndbuf_init = ss->sndbuf;
-			ss->rcvbuf_init = ss->rcvbuf;
+			ss->sndbuf_conn = ss->sndbuf;
+			ss->rcvbuf_conn = ss->rcvbuf;
 		}
 	}
 	ret = cpustat_read("/proc", &s->cpu0, err);
@@ -386,6 +405,31 @@ void sampler_stop(struct sampler *s)
 	s->running = false;
 }
 
+/*
+ * Segments over the run from TCP_INFO deltas of the sockets that lived
+ * through it: all of them, and data segments only (tcpi_data_segs_*,
+ * Linux 4.6+: pure ACKs not counted).  -1 when no socket had TCP_INFO.
+ */
+static void sampler_segs(const struct sampler *s, struct end_result *r)
+{
+	r->segs_out = r->segs_in = r->data_segs_out = r->data_segs_in = -1;
+	for (uint32_t k = 0; s->tcp && k < r->nsocks; k++) {
+		const struct sock_sample *f = &r->socks[k];
+		const struct sock_sample *i0 = &s->init[f->flow];
+
+		if (!f->tcp.has || !i0->tcp.has)
+			continue;
+		if (r->segs_out < 0)
+			r->segs_out = r->segs_in = r->data_segs_out = r->data_segs_in = 0;
+		/* TCP_INFO's counters are u32 and wrap; the difference
+		 * modulo 2^32 is still right. */
+		r->segs_out += (uint32_t)(f->tcp.segs_out - i0->tcp.segs_out);
+		r->segs_in += (uint32_t)(f->tcp.segs_in - i0->tcp.segs_in);
+		r->data_segs_out += (uint32_t)(f->tcp.data_segs_out - i0->tcp.data_segs_out);
+		r->data_segs_in += (uint32_t)(f->tcp.data_segs_in - i0->tcp.data_segs_in);
+	}
+}
+
 int sampler_final(struct sampler *s, struct end_result *r, char *err)
 {
 	struct cpustat_raw end;
@@ -401,20 +445,8 @@ int sampler_final(struct sampler *s, struct end_result *r, char *err)
 		*r->hist = *s->h_now;
 		hist_summary(r->hist, &r->lat);
 	}
-	r->socks = sampler_socks(s, &r->nsocks);
-	r->segs_out = r->segs_in = -1;
-	if (s->tcp && r->nsocks) {
-		r->segs_out = r->segs_in = 0;
-		for (uint32_t k = 0; k < r->nsocks; k++) {
-			const struct sock_sample *f = &r->socks[k];
-			const struct sock_sample *i0 = &s->init[f->flow];
-
-			/* TCP_INFO's counters are u32 and wrap; the
-			 * difference modulo 2^32 is still right. */
-			r->segs_out += (uint32_t)(f->tcp.segs_out - i0->tcp.segs_out);
-			r->segs_in += (uint32_t)(f->tcp.segs_in - i0->tcp.segs_in);
-		}
-	}
+	r->socks = sampler_socks(s, &r->nsocks, true);
+	sampler_segs(s, r);
 	if (cpustat_read("/proc", &end, NULL) == 0)
 		cpustat_delta(&s->cpu0, &end, &r->cpu);
 	snprintf(r->irq_dev, sizeof(r->irq_dev), "%s", s->irq_dev);

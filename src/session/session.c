@@ -76,6 +76,23 @@ double service_demand(double util_pct, unsigned ncpu, double elapsed,
 	return util_pct / 100.0 * ncpu * elapsed * 1e6 / units;
 }
 
+/* count / trans, or -1 when either is missing. */
+static double session_per(int64_t count, uint64_t trans)
+{
+	return count >= 0 && trans ? (double)count / (double)trans : -1.0;
+}
+
+void session_segs_per_trans(const struct end_result *e, bool rr,
+			    struct segs_per_trans *out)
+{
+	uint64_t trans = rr ? e->total.trans : 0;
+
+	out->out = session_per(e->segs_out, trans);
+	out->in = session_per(e->segs_in, trans);
+	out->data_out = session_per(e->data_segs_out, trans);
+	out->data_in = session_per(e->data_segs_in, trans);
+}
+
 /* Drop the oldest queued event; the lock is held. */
 static void session_evq_drop(struct session *s)
 {
@@ -407,6 +424,7 @@ static int session_open_flows(struct session *s, const uint16_t *ports, char *er
 		ret = flow_sockopts(f->fd, &s->p, true, err);
 		if (ret)
 			return ret;
+		flow_note_bufs(f, f->fd);
 		ret = wire_connect(f->fd, (struct sockaddr *)&a, s->raddrlen,
 				      (int)(s->o.connect_timeout * 1000));
 		if (ret)
@@ -566,11 +584,8 @@ static void session_derive(struct session *s)
 	r->remote_sd = service_demand(r->remote.cpu.total.busy, r->remote.cpu.ncpu,
 				      r->remote.elapsed > 0 ? r->remote.elapsed : e, units);
 	r->local_ncpu = r->local.cpu.ncpu;
-	r->segs_out_per_trans = r->segs_in_per_trans = -1;
-	if (test_is_rr(s->p.type) && r->local.segs_out >= 0 && r->local.total.trans) {
-		r->segs_out_per_trans = (double)r->local.segs_out / (double)r->local.total.trans;
-		r->segs_in_per_trans = (double)r->local.segs_in / (double)r->local.total.trans;
-	}
+	session_segs_per_trans(&r->local, test_is_rr(s->p.type), &r->segs_local);
+	session_segs_per_trans(&r->remote, test_is_rr(s->p.type), &r->segs_remote);
 }
 
 struct embed_ctx {
@@ -795,6 +810,7 @@ int session_create(struct session **sp, const struct session_opts *o, char *err)
 		f->p = &s->p;
 		f->is_client = true;
 		f->fd = f->listen_fd = -1;
+		f->sndbuf_pre = f->rcvbuf_pre = -1;
 		f->cpu = s->p.lcpu;
 		f->stop = &s->stop;
 		f->abort = &s->abort;

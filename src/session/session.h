@@ -22,6 +22,12 @@ struct session_opts {
 	const char *capture_file;	/* -w: the local capture also goes here */
 };
 
+/* TCP segments per transaction of one end, from TCP_INFO; < 0 = n/a. */
+struct segs_per_trans {
+	double out, in;			/* every segment, pure ACKs too */
+	double data_out, data_in;	/* data segments only (Linux 4.6+) */
+};
+
 /* Derived figures of a finished run. */
 struct session_result {
 	struct test_params p;
@@ -34,8 +40,8 @@ struct session_result {
 	const char *units;		/* "Trans/s" or "10^6bits/s" */
 	double local_sd, remote_sd;	/* us/Tran or us/KB; < 0 = n/a */
 	const char *sd_units;		/* "us/Tran" or "us/KB" */
-	double segs_out_per_trans;	/* client end, from TCP_INFO deltas; < 0 n/a */
-	double segs_in_per_trans;
+	/* RR: client (local) and server (remote) segments per transaction */
+	struct segs_per_trans segs_local, segs_remote;
 	unsigned local_ncpu, remote_ncpu;
 	bool counts_agree;
 	char counts[ERR_MAX];		/* what was compared, and how it came out */
@@ -77,6 +83,13 @@ void session_abort(struct session *s);
 int session_wait(struct session *s, struct session_result *r, char *err);
 void session_destroy(struct session *s);
 void session_result_free(struct session_result *r);
+
+/*
+ * Segments per transaction of one end: its TCP_INFO segment deltas over
+ * its own transaction count (RR tests); every field < 0 when n/a.
+ */
+void session_segs_per_trans(const struct end_result *e, bool rr,
+			    struct segs_per_trans *out);
 
 /* Service demand as netperf defines it: CPU time per unit of work. */
 double service_demand(double util_pct, unsigned ncpu, double elapsed,

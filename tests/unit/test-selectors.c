@@ -101,8 +101,8 @@ static void build_rr(struct run_summary *r)
 	s->local_sd = 25.3;
 	s->remote_sd = 22.125;
 	s->sd_units = "us/Tran";
-	s->segs_out_per_trans = 1.0;
-	s->segs_in_per_trans = 1.0;
+	s->segs_local = (struct segs_per_trans){ 1.0, 1.0, 1.0, 1.0 };
+	s->segs_remote = (struct segs_per_trans){ 1.0, 1.0, 1.0, 1.0 };
 	s->local_ncpu = s->remote_ncpu = 2;
 	s->counts_agree = true;
 	snprintf(s->counts, sizeof(s->counts), "transactions local 180000 remote 180000");
@@ -147,7 +147,7 @@ static void build_stream(struct run_summary *r)
 	s->local_sd = 0.359;
 	s->remote_sd = -1;
 	s->sd_units = "us/KB";
-	s->segs_out_per_trans = s->segs_in_per_trans = -1;
+	s->segs_local = s->segs_remote = (struct segs_per_trans){ -1, -1, -1, -1 };
 	s->local_ncpu = s->remote_ncpu = 2;
 	s->counts_agree = true;
 	snprintf(s->counts, sizeof(s->counts), "bytes sent 40000000000, received by the remote end 40000000000");
@@ -174,7 +174,7 @@ static void build_broken(struct run_summary *r)
 	r->res.local.cpu.total.busy = NAN;
 	r->res.local.nsocks = 0;
 	r->res.local.socks = NULL;
-	r->res.segs_out_per_trans = NAN;
+	r->res.segs_local.out = NAN;
 	r->iterating = true;
 	r->it = (struct iterate){ .max_iter = 3, .min_iter = 3, .level = 95, .width_pct = 5 };
 	r->thr = (struct ci){ .n = 3, .mean = 0, .width_pct = NAN };
