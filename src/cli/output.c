@@ -237,10 +237,14 @@ json_t *output_result_json(const struct cli_opts *o,
 		conf = json_null();
 	if (!conf)
 		goto out;
-	doc = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:b, s:o, s:b, s:o, s:o}",
+	doc = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:b, s:o, s:b, s:o, s:o}",
 			"test", test_type_name(res->p.type),
 			"params", or_null(params_to_json(&res->p)),
 			"target", json_string_lossy(res->target),
+			"target_short", json_string_lossy(res->target_short),
+			"tcp_metrics", or_null(json_pack("{s:s?, s:s?, s:s?}",
+				"local", res->metrics_local, "remote", res->metrics_remote,
+				"note", res->state_note[0] ? res->state_note : NULL)),
 			"result", result_selectors_json(m),
 			"local", end_json(&res->local, res->local_sd, test_is_udp(res->p.type)),
 			"remote", end_json(&res->remote, res->remote_sd, test_is_udp(res->p.type)),
@@ -684,6 +688,8 @@ static int output_human(FILE *f, const struct cli_opts *o,
 		fprintf(f, "UDP datagrams lost: %s\n", sv(b, r, "UDP_LOST"));
 	if (r->iterating && r->ci_reached)
 		print_confidence_reached(f, o, r);
+	if (res->state_note[0])
+		fprintf(f, "Note: %s\n", res->state_note);
 	output_capture_human(f, res);
 	if (!res->counts[0])
 		fprintf(f, "Counts: n/a (not compared)\n");

@@ -577,13 +577,18 @@ static void get_counts_agree(const struct run_summary *r, int arg,
 	v_str(v, r->res.counts_agree ? "yes" : "no");
 }
 
-enum { STR_TARGET, STR_COUNTS, STR_LHOST, STR_RHOST, STR_RADDR, STR_FAILURE };
+enum { STR_TARGET, STR_TARGET_DESC, STR_COUNTS, STR_LHOST, STR_RHOST,
+       STR_RADDR, STR_LMETRICS, STR_RMETRICS, STR_STATE_NOTE, STR_FAILURE };
 
 static void get_string(const struct run_summary *r, int arg,
 		       struct sel_value *v)
 {
 	switch (arg) {
-	case STR_TARGET: v_str(v, r->res.target); break;
+	case STR_TARGET: v_str(v, r->res.target_short); break;
+	case STR_TARGET_DESC: v_str(v, r->res.target); break;
+	case STR_LMETRICS: v_str(v, r->res.metrics_local); break;
+	case STR_RMETRICS: v_str(v, r->res.metrics_remote); break;
+	case STR_STATE_NOTE: v_str(v, r->res.state_note); break;
 	case STR_COUNTS: v_str(v, r->res.counts); break;
 	case STR_LHOST: v_str(v, r->res.local_host); break;
 	case STR_RHOST: v_str(v, r->res.remote_host); break;
@@ -754,7 +759,11 @@ static const struct selector sel_table[] = {
 	{ "UDP_LOST", "UDP datagrams lost (sent - received)", get_udp_lost, 0 },
 	{ "COUNTS_AGREE", "yes when both ends' transaction/byte counts agree", get_counts_agree, 0 },
 	{ "COUNTS", "what the counts check compared, and how it came out", get_string, STR_COUNTS },
-	{ "TARGET", "what was tested and why", get_string, STR_TARGET },
+	{ "TARGET", "where the run went: lab:NAME, loopback or host:ADDR", get_string, STR_TARGET },
+	{ "TARGET_DESC", "what was tested and why, in one line", get_string, STR_TARGET_DESC },
+	{ "LOCAL_TCP_METRICS", "the local end's TCP metrics cache: flushed (a lab, before the run) or kept (host)", get_string, STR_LMETRICS },
+	{ "REMOTE_TCP_METRICS", "the remote end's TCP metrics cache: flushed (a lab, before the run) or kept (host)", get_string, STR_RMETRICS },
+	{ "STATE_NOTE", "state of an end that tunetop cannot clear and that earlier runs may have left", get_string, STR_STATE_NOTE },
 	{ "LOCAL_HOST", "name of the local host", get_string, STR_LHOST },
 	{ "REMOTE_HOST", "name of the remote host", get_string, STR_RHOST },
 	{ "REMOTE_ADDR", "address the test connected to", get_string, STR_RADDR },

@@ -87,6 +87,13 @@ const char *lab_addr(const struct lab *l, enum lab_side side, int family);
 const char *lab_name(const struct lab *l);
 
 /*
+ * Empty the kernel's TCP metrics cache (ip tcp_metrics flush) in both
+ * namespaces, so no run inherits what an earlier one left (docs/HACKING.md,
+ * "Kernel facts").  0 or -errno.
+ */
+int lab_flush_tcp_metrics(const struct lab *l, char *err);
+
+/*
  * Change the lab's rate limit on both veth ends (0 removes it), checked
  * like lab_create's --rate.  0 or -errno.
  */

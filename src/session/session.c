@@ -633,6 +633,8 @@ static int session_embed(struct session *s, char *err)
 		pthread_join(t, NULL);
 		if (e.ret)
 			return err_set(err, e.ret, "%s", e.err);
+		snprintf(s->res.target_short, sizeof(s->res.target_short), "lab:%s",
+			 lab_name(s->o.lab));
 		if (lab_info(s->o.lab, &li, NULL) == 0)
 			lab_describe(&li, s->res.target, sizeof(s->res.target));
 		else
@@ -646,9 +648,60 @@ static int session_embed(struct session *s, char *err)
 			return ret;
 		snprintf(s->res.target, sizeof(s->res.target),
 			 "loopback: embedded tunetopd on %s (%s)", e.so.listen_addr, why);
+		snprintf(s->res.target_short, sizeof(s->res.target_short), "loopback");
 	}
 	snprintf(s->host, sizeof(s->host), "%s", e.so.listen_addr);
 	snprintf(s->port, sizeof(s->port), "%d", server_port(s->embedded));
+	return 0;
+}
+
+/* Whether this host's namespace saves TCP metrics of closed connections. */
+static bool session_host_saves_metrics(void)
+{
+	FILE *f = fopen("/proc/sys/net/ipv4/tcp_no_metrics_save", "re");
+	int v = 0;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v == 0;
+}
+
+/*
+ * Runs must not inherit what earlier runs left in the kernel's TCP
+ * metrics cache (ssthresh, reordering, RTT per destination: they size a
+ * new connection's buffers).  A lab of tunetop's is emptied before every
+ * run; a host is not tunetop's to change, so the result says what it
+ * keeps (docs/HACKING.md, "Kernel facts").
+ */
+static int session_metrics(struct session *s, char *err)
+{
+	struct session_result *r = &s->res;
+	bool saves = session_host_saves_metrics();
+	int ret;
+
+	r->state_note[0] = '\0';
+	if (s->o.lab) {
+		ret = lab_flush_tcp_metrics(s->o.lab, err);
+		if (ret)
+			return ret;
+		r->metrics_local = r->metrics_remote = "flushed";
+		return 0;
+	}
+	r->metrics_local = saves ? "kept (host)" : "not saved (host: tcp_no_metrics_save=1)";
+	if (!s->o.host) {
+		r->metrics_remote = r->metrics_local;
+		if (saves)
+			snprintf(r->state_note, sizeof(r->state_note),
+				 "both ends keep the host's TCP metrics cache (loopback): runs may influence each other");
+		return 0;
+	}
+	r->metrics_remote = "kept (remote host)";
+	snprintf(r->state_note, sizeof(r->state_note),
+		 "%s keep%s TCP metrics cache (host): runs may influence each other",
+		 saves ? "both ends" : "the remote end", saves ? "" : "s its");
 	return 0;
 }
 
@@ -662,6 +715,9 @@ static int session_run(struct session *s, char *err)
 	int ret, fret;
 	char ferr[ERR_MAX] = "";
 
+	ret = session_metrics(s, err);
+	if (ret)
+		return ret;
 	if (!s->o.host) {
 		ret = session_embed(s, err);
 		if (ret)
@@ -669,6 +725,8 @@ static int session_run(struct session *s, char *err)
 	} else {
 		snprintf(s->res.target, sizeof(s->res.target), "host: tunetopd at %.100s port %s",
 			 s->host, s->port);
+		snprintf(s->res.target_short, sizeof(s->res.target_short), "host:%.80s",
+			 s->host);
 	}
 	ret = session_connect(s, err);
 	if (ret)

@@ -32,6 +32,15 @@ struct segs_per_trans {
 struct session_result {
 	struct test_params p;
 	char target[160];		/* what was tested and why */
+	char target_short[96];		/* "lab:NAME", "loopback" or "host:ADDR" */
+	/*
+	 * The kernel's TCP metrics cache of each end: "flushed" (a lab's
+	 * namespace, emptied before the run) or "kept (host)" (state tunetop
+	 * does not change: earlier runs may influence this one); state_note
+	 * says so in one line, or is "" when nothing is kept.
+	 */
+	const char *metrics_local, *metrics_remote;
+	char state_note[160];
 	char local_host[64], remote_host[64];
 	char remote_addr[64];
 	struct end_result local, remote;

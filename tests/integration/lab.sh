@@ -23,7 +23,7 @@ ok $? "--loopback asks for loopback and says why"
 # Every test type through the lab over IPv4 and IPv6.
 for fam in 4 6; do
 	for t in TCP_RR TCP_CRR TCP_STREAM TCP_MAERTS UDP_RR UDP_STREAM; do
-		"$TUNETOP" run -"$fam" -t "$t" -l 1 -- -o TEST,COUNTS_AGREE,TARGET,REMOTE_ADDR >"$TMP/t.csv" 2>&1
+		"$TUNETOP" run -"$fam" -t "$t" -l 1 -- -o TEST,COUNTS_AGREE,TARGET_DESC,REMOTE_ADDR >"$TMP/t.csv" 2>&1
 		rc=$?
 		line=$(tail -1 "$TMP/t.csv")
 		case "$line" in
@@ -36,11 +36,11 @@ for fam in 4 6; do
 done
 
 # A 1 Gbit/s tbf gives a stream between 0.85 and 1.0 Gbit/s.
-"$TUNETOP" run -t TCP_STREAM -l 3 --rate 1gbit -- -k THROUGHPUT,TARGET >"$TMP/r.txt" 2>&1
+"$TUNETOP" run -t TCP_STREAM -l 3 --rate 1gbit -- -k THROUGHPUT,TARGET_DESC >"$TMP/r.txt" 2>&1
 thr=$(sed -n 's/^THROUGHPUT=//p' "$TMP/r.txt")
 python3 -c "import sys; t=float(sys.argv[1]); sys.exit(0 if 850 <= t <= 1000 else 1)" "${thr:-0}"
 ok $? "--rate 1gbit: a stream of ${thr} 10^6bits/s, between 850 and 1000"
-grep -q "TARGET=lab: .*tbf 1 Gbit/s" "$TMP/r.txt"
+grep -q "TARGET_DESC=lab: .*tbf 1 Gbit/s" "$TMP/r.txt"
 ok $? "the target names the rate limit"
 
 # MTU 9000 shows an MSS of 8948 (IPv4, timestamps on).
@@ -83,8 +83,8 @@ ok $? "lab status shows each end's offloads, as ethtool -K left them inside the 
 "$TUNETOP" lab up --name "$name" >"$TMP/o" 2>"$TMP/e"
 [ $? -eq 1 ] && grep -q "exists" "$TMP/e"
 ok $? "lab up with a name in use is refused: $(cat "$TMP/e")"
-"$TUNETOP" run --lab "$name" -t TCP_RR -l 1 -- -k TARGET,LOCAL_MSS >"$TMP/rl.txt" 2>&1
-grep -q "TARGET=lab: $name (veth, MTU 9000" "$TMP/rl.txt" && grep -q "LOCAL_MSS=8948" "$TMP/rl.txt"
+"$TUNETOP" run --lab "$name" -t TCP_RR -l 1 -- -k TARGET,TARGET_DESC,LOCAL_MSS >"$TMP/rl.txt" 2>&1
+grep -q "TARGET_DESC=lab: $name (veth, MTU 9000" "$TMP/rl.txt" && grep -qx "TARGET=lab:$name" "$TMP/rl.txt" && grep -q "LOCAL_MSS=8948" "$TMP/rl.txt"
 ok $? "run --lab $name runs in it"
 ip netns list | grep -q "^$name-a"
 ok $? "and leaves it standing"

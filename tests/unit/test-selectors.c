@@ -545,7 +545,7 @@ static void test_values(void)
 	   "RR: RSR_SIZE_END is the remote final receive buffer (%s)", v);
 	ok(out && !strcmp(csv_field(out, "LSS_SIZE_REQ", v, sizeof(v)), "-1"),
 	   "RR: LSS_SIZE_REQ is -1 without -s, as netperf prints it (%s)", v);
-	ok(out && !strcmp(csv_field(out, "TARGET", v, sizeof(v)), "loopback; embedded server"),
+	ok(out && !strcmp(csv_field(out, "TARGET_DESC", v, sizeof(v)), "loopback; embedded server"),
 	   "a comma inside a CSV value cannot shift a column (%s)", v);
 	ok(out && !strcmp(csv_field(out, "SEGS_OUT_PER_TRANS", v, sizeof(v)), "1.000"),
 	   "RR: SEGS_OUT_PER_TRANS (%s)", v);
