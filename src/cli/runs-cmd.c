@@ -108,9 +108,10 @@ static int runs_list(struct store *st, int argc, char **argv)
 		json_t *arr = json_array();
 
 		for (unsigned i = 0; i < n; i++)
-			json_array_append_new(arr, json_pack("{s:I, s:f, s:s, s:s, s:s, s:I, s:s, s:b, s:b, s:o, s:s, s:o, s:o}",
+			json_array_append_new(arr, json_pack("{s:I, s:f, s:s, s:s, s:s, s:s, s:I, s:s, s:b, s:b, s:o, s:s, s:o, s:o}",
 				"id", (json_int_t)a[i].id, "time", a[i].time, "test", a[i].test,
-				"target", a[i].target, "source", a[i].source,
+				"target", a[i].target, "target_short", a[i].target_short,
+				"source", a[i].source,
 				"sweep_id", (json_int_t)a[i].sweep_id, "point", a[i].point,
 				"baseline", a[i].baseline, "failed", a[i].failed,
 				"throughput", isfinite(a[i].throughput) ? json_real(a[i].throughput) : json_null(),
@@ -121,16 +122,17 @@ static int runs_list(struct store *st, int argc, char **argv)
 		putchar('\n');
 		json_decref(arr);
 	} else {
-		printf("%5s  %-19s  %-38s %14s %-10s %9s  %s\n", "ID", "TIME", "TEST", "RESULT", "",
-		       "P99 us", "TARGET");
+		printf("%5s  %-19s  %-38s %14s %-10s %9s  %-20s %s\n", "ID", "TIME", "TEST", "RESULT", "",
+		       "P99 us", "TARGET", "WHERE");
 		for (unsigned i = 0; i < n; i++) {
 			char t[32], p[96], x[32], y[32];
 
-			printf("%5" PRId64 "%c %-19s  %-38.38s %14s %-10s %9s  %.60s%s%s\n", a[i].id,
+			printf("%5" PRId64 "%c %-19s  %-38.38s %14s %-10s %9s  %-20s %.60s%s%s\n", a[i].id,
 			       a[i].baseline ? 'B' : ' ', fmt_time(a[i].time, t, sizeof(t)),
 			       run_params(&a[i], p, sizeof(p)),
 			       a[i].failed ? "FAILED" : fmt_num(a[i].throughput, 2, x, sizeof(x)),
-			       a[i].units, fmt_num(a[i].p99_us, 1, y, sizeof(y)), a[i].target,
+			       a[i].units, fmt_num(a[i].p99_us, 1, y, sizeof(y)),
+			       a[i].target_short[0] ? a[i].target_short : "?", a[i].target,
 			       a[i].point[0] ? "  " : "", a[i].point);
 		}
 		if (!n)

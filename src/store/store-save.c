@@ -50,6 +50,7 @@ int store_save(const char *path, const struct store_finished *f, int64_t *id, ch
 	r.time = f->started;
 	snprintf(r.test, sizeof(r.test), "%s", test_type_name(f->p->type));
 	snprintf(r.target, sizeof(r.target), "%s", res->target);
+	snprintf(r.target_short, sizeof(r.target_short), "%s", res->target_short);
 	snprintf(r.source, sizeof(r.source), "%s", f->source);
 	r.sweep_id = f->sweep_id;
 	snprintf(r.point, sizeof(r.point), "%s", f->point ? f->point : "");

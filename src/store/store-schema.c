@@ -97,10 +97,25 @@ static const char store_schema_v2[] =
 	"CREATE INDEX runs_sweep ON runs(sweep_id);\n"
 	"CREATE INDEX series_run ON series(run_id);\n";
 
+/*
+ * Version 3: where each run went in short ("lab:NAME", "loopback",
+ * "host:ADDR"), derived for old rows from the line they kept.
+ */
+static const char store_schema_v3[] =
+	"ALTER TABLE runs ADD COLUMN target_short TEXT NOT NULL DEFAULT '';\n"
+	"UPDATE runs SET target_short = CASE\n"
+	"	WHEN target LIKE 'lab: %' THEN 'lab:' ||\n"
+	"		substr(target, 6, instr(substr(target, 6) || ' ', ' ') - 1)\n"
+	"	WHEN target LIKE 'loopback%' THEN 'loopback'\n"
+	"	WHEN target LIKE 'host: tunetopd at %' THEN 'host:' ||\n"
+	"		substr(target, 19, instr(substr(target, 19) || ' ', ' ') - 1)\n"
+	"	ELSE '' END;\n";
+
 /* steps[v] takes a database from version v to v + 1. */
 static const char *const store_steps[STORE_SCHEMA_VERSION] = {
 	store_schema_v1,
 	store_schema_v2,
+	store_schema_v3,
 };
 
 /* One integer from a query with no parameters. */

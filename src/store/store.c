@@ -259,8 +259,9 @@ static int add_rows(struct store *s, struct store_run *r, char *err)
 {
 	static const char sql_run[] =
 		"INSERT INTO runs (time, test, target, source, failed, throughput, units, "
-		"p50_us, p99_us, lcpu, rcpu, lsd, rsd, params, result, sweep_id, point, params_key) "
-		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)";
+		"p50_us, p99_us, lcpu, rcpu, lsd, rsd, params, result, sweep_id, point, params_key, "
+		"target_short) "
+		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)";
 	sqlite3_stmt *st;
 	char *key;
 	int rc;
@@ -291,6 +292,7 @@ static int add_rows(struct store *s, struct store_run *r, char *err)
 		sqlite3_bind_int64(st, 16, r->sweep_id);
 	sqlite3_bind_text(st, 17, r->point, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 18, key, -1, free);
+	sqlite3_bind_text(st, 19, r->target_short, -1, SQLITE_TRANSIENT);
 	if (bind_json(st, 14, r->params) || bind_json(st, 15, r->result)) {
 		sqlite3_finalize(st);
 		return err_set(err, -ENOMEM, "%s: add run: out of memory",
@@ -356,7 +358,8 @@ int store_add(struct store *s, struct store_run *r, char *err)
 #define RUN_COLUMNS                                                           \
 	"r.id, r.time, r.test, r.target, r.source, r.sweep_id, r.point, "     \
 	"b.run_id IS NOT NULL AS baseline, r.failed, r.throughput, r.units, " \
-	"r.p50_us, r.p99_us, r.lcpu, r.rcpu, r.lsd, r.rsd, r.params"
+	"r.p50_us, r.p99_us, r.lcpu, r.rcpu, r.lsd, r.rsd, r.target_short, "    \
+	"r.params"
 #define RUN_FROM " FROM runs r LEFT JOIN baselines b ON b.run_id = r.id "
 
 /* Fill r from a row of RUN_COLUMNS (params decoded; no result or series). */
@@ -381,7 +384,8 @@ static int read_run(struct store *s, sqlite3_stmt *st, struct store_run *r,
 	r->rcpu = col_figure(st, 14);
 	r->lsd = col_figure(st, 15);
 	r->rsd = col_figure(st, 16);
-	return col_json(s, st, 17, r->id, "params", &r->params, err);
+	col_str(st, 17, r->target_short, sizeof(r->target_short));
+	return col_json(s, st, 18, r->id, "params", &r->params, err);
 }
 
 /* Read one run whole, with its series. */
@@ -405,7 +409,7 @@ int store_get(struct store *s, int64_t id, struct store_run *out, char *err)
 	else if (rc != SQLITE_ROW)
 		rc = store_fail(s, rc, "get run", err);
 	else if (!(rc = read_run(s, st, out, err)))
-		rc = col_json(s, st, 18, id, "result", &out->result, err);
+		rc = col_json(s, st, 19, id, "result", &out->result, err);
 	sqlite3_finalize(st);
 	if (rc)
 		goto fail;

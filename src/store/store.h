@@ -16,7 +16,7 @@
  * database is in WAL mode with a busy timeout, so two tunetop processes
  * writing at once both succeed.
  */
-#define STORE_SCHEMA_VERSION 2
+#define STORE_SCHEMA_VERSION 3
 
 struct store;
 
@@ -47,6 +47,7 @@ struct store_run {
 	double time;			/* wall clock of the run's start, seconds */
 	char test[16];			/* "TCP_RR" */
 	char target[160];		/* "lab: tunetop-123 (veth, MTU 1500, ...)" */
+	char target_short[96];		/* "lab:tunetop-123", "loopback", "host:ADDR"; "" unknown */
 	char source[16];		/* "run", "dashboard", "sweep", "ab" */
 	int64_t sweep_id;		/* the sweep or A/B it belongs to; 0 none */
 	char point[64];			/* its point: "size=4345", "rx-usecs=15", "a", "b"; "" */

@@ -91,6 +91,7 @@ static void make_run(struct store_run *r, double t, const char *test,
 	snprintf(r->test, sizeof(r->test), "%s", test);
 	snprintf(r->target, sizeof(r->target),
 		 "lab: tunetop-1 (veth, MTU 1500)");
+	snprintf(r->target_short, sizeof(r->target_short), "lab:tunetop-1");
 	snprintf(r->source, sizeof(r->source), "run");
 	snprintf(r->units, sizeof(r->units), "Trans/s");
 	r->throughput = 1000 + t;
@@ -266,6 +267,7 @@ static void run_round_trips(void)
 		ok(g.id == r.id && g.time == r.time &&
 			   !strcmp(g.test, "TCP_RR") &&
 			   !strcmp(g.target, r.target) &&
+			   !strcmp(g.target_short, r.target_short) &&
 			   !strcmp(g.source, "dashboard") &&
 			   !strcmp(g.point, "rx-usecs=15") &&
 			   !strcmp(g.units, "Trans/s") && g.sweep_id == 0 &&
@@ -537,8 +539,8 @@ static void migrates_from_v1(void)
 	ok(sql_exec(p, sql) == SQLITE_OK, "add_v1_row");
 
 	ok(store_open(&s, p, err) == 0, "open_migrates_v1 (%s)", err);
-	ok(sql_int(p, "PRAGMA user_version") == 2,
-	   "migrated_file_is_version_2");
+	ok(sql_int(p, "PRAGMA user_version") == STORE_SCHEMA_VERSION,
+	   "migrated_file_is_the_current_version");
 	if (s && store_get(s, 7, &g, err) == 0) {
 		ok(g.time == 1600000000.5 && g.throughput == 5000.5 &&
 			   isnan(g.p99_us) && g.sweep_id == 0 &&
@@ -622,7 +624,7 @@ static void refuses_newer_version(void)
 	rc = store_open(&s, p, err);
 	ok(rc == -ENOTSUP && s == NULL &&
 		   strstr(err,
-			  "v99.db: schema version 99 is newer than this tunetop's (2)"),
+			  "v99.db: schema version 99 is newer than this tunetop's (3)"),
 	   "newer_version_is_refused (%s)", err);
 	ok(sql_int(p, "PRAGMA user_version") == 99,
 	   "newer_file_keeps_its_version");
@@ -903,6 +905,45 @@ static void open_errors_name_the_path(void)
 	store_close(s);
 }
 
+/* Version 3 derives the short target of old rows from their line. */
+static void migrates_target_short(void)
+{
+	static const char *const rows[][2] = {
+		{ "lab: tt-9 (veth, MTU 1500, no rate limit)", "lab:tt-9" },
+		{ "loopback: embedded tunetopd on 127.0.0.1 (no -H given)", "loopback" },
+		{ "host: tunetopd at 10.1.2.3 port 12866", "host:10.1.2.3" },
+		{ "something else", "" },
+	};
+	const char *p = tpath("v1t.db");
+	struct store *s = NULL;
+	char err[ERR_MAX] = "", sql[512];
+	bool all = true;
+
+	ok(sql_exec(p, schema_v1) == SQLITE_OK &&
+		   sql_exec(p, "PRAGMA user_version = 1") == 0,
+	   "build a version-1 file with targets");
+	for (unsigned i = 0; i < 4; i++) {
+		snprintf(sql, sizeof(sql),
+			 "INSERT INTO runs VALUES (%u, 1.0, 'TCP_RR', '%s', 'run', 0, 1, "
+			 "'Trans/s', NULL, NULL, NULL, NULL, NULL, NULL, '{}', '{}');",
+			 i + 1, rows[i][0]);
+		all &= sql_exec(p, sql) == SQLITE_OK;
+	}
+	ok(all && store_open(&s, p, err) == 0, "open migrates (%s)", err);
+	for (unsigned i = 0; i < 4; i++) {
+		char *got;
+
+		snprintf(sql, sizeof(sql),
+			 "SELECT target_short FROM runs WHERE id = %u", i + 1);
+		got = sql_text(p, sql);
+		ok(got && !strcmp(got, rows[i][1]),
+		   "v3 derives '%s' from '%s' (%s)", rows[i][1], rows[i][0],
+		   got ? got : "NULL");
+		free(got);
+	}
+	store_close(s);
+}
+
 int main(void)
 {
 	snprintf(tmpdir, sizeof(tmpdir), "/tmp/tunetop-store-XXXXXX");
@@ -917,6 +958,7 @@ int main(void)
 	baselines_per_params();
 	sweeps_round_trip();
 	migrates_from_v1();
+	migrates_target_short();
 	refuses_newer_version();
 	refuses_corrupt_file();
 	refuses_other_application();
