@@ -700,8 +700,8 @@ static int session_metrics(struct session *s, char *err)
 	}
 	r->metrics_remote = "kept (remote host)";
 	snprintf(r->state_note, sizeof(r->state_note),
-		 "%s keep%s TCP metrics cache (host): runs may influence each other",
-		 saves ? "both ends" : "the remote end", saves ? "" : "s its");
+		 "%s TCP metrics cache (host): runs may influence each other",
+		 saves ? "both ends keep their host's" : "the remote end keeps its host's");
 	return 0;
 }
 

@@ -116,9 +116,10 @@ fi
 grep -q "TARGET" "$TMP/list.txt" && grep -q " loopback  *loopback: embedded" "$TMP/list.txt"
 ok $? "runs list shows where each run went"
 start_daemon
-"$TUNETOP" run -H 127.0.0.1 -p "$PORT" -t TCP_RR -l 1 -- -k TARGET,REMOTE_TCP_METRICS >"$TMP/hh.txt" 2>&1
-[ "$(val "$TMP/hh.txt" TARGET)" = host:127.0.0.1 ] && [ "$(val "$TMP/hh.txt" REMOTE_TCP_METRICS)" = "kept (remote host)" ]
-ok $? "-H: TARGET=host:127.0.0.1, the remote cache kept"
+"$TUNETOP" run -H 127.0.0.1 -p "$PORT" -t TCP_RR -l 1 -- -k TARGET,REMOTE_TCP_METRICS,STATE_NOTE >"$TMP/hh.txt" 2>&1
+[ "$(val "$TMP/hh.txt" TARGET)" = host:127.0.0.1 ] && [ "$(val "$TMP/hh.txt" REMOTE_TCP_METRICS)" = "kept (remote host)" ] &&
+	grep -Eq "^STATE_NOTE=.* keeps? (its|their) host's TCP metrics cache \(host\): runs may influence each other" "$TMP/hh.txt"
+ok $? "-H: TARGET=host:127.0.0.1, the remote cache kept, and said so: $(val "$TMP/hh.txt" STATE_NOTE)"
 
 if [ "$(id -u)" -ne 0 ]; then
 	[ "${CI:-}" = true ] && { ok 1 "the lab half needs root, and CI runs as root"; }
