@@ -12,7 +12,8 @@
 /*
  * The schema is versioned with PRAGMA user_version and migrated forward on
  * open, in one transaction per step; version 1 is the first schema (runs
- * only), version 2 adds sweeps and baselines (docs/store.md).  The
+ * only), version 2 adds sweeps and baselines, version 3 the short target
+ * of each run (docs/store.md).  The
  * database is in WAL mode with a busy timeout, so two tunetop processes
  * writing at once both succeed.
  */
