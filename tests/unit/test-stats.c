@@ -228,6 +228,26 @@ static void test_iter_sd(void)
 	   "wide: not reached, not done below max");
 }
 
+static void test_segs_per_trans(void)
+{
+	struct end_result e = { .segs_out = 3000, .segs_in = 2500,
+				.data_segs_out = 1000, .data_segs_in = 2000 };
+	struct segs_per_trans s;
+
+	e.total.trans = 1000;
+	session_segs_per_trans(&e, true, &s);
+	ok(s.out == 3.0 && s.in == 2.5 && s.data_out == 1.0 && s.data_in == 2.0,
+	   "segments per transaction: all and data, each direction");
+	e.data_segs_out = -1;
+	session_segs_per_trans(&e, true, &s);
+	ok(s.data_out < 0 && s.out == 3.0, "a kernel without data_segs: n/a, the rest stays");
+	session_segs_per_trans(&e, false, &s);
+	ok(s.out < 0 && s.in < 0 && s.data_in < 0, "not an RR test: n/a");
+	e.total.trans = 0;
+	session_segs_per_trans(&e, true, &s);
+	ok(s.out < 0, "no transaction: n/a, not a division by zero");
+}
+
 int main(void)
 {
 	test_t_table();
@@ -236,5 +256,6 @@ int main(void)
 	test_ci();
 	test_iterate();
 	test_iter_sd();
+	test_segs_per_trans();
 	return tap_done();
 }
