@@ -399,6 +399,7 @@ int run_main(int argc, char **argv)
 			return ret;
 		}
 	}
+	output_banner(stdout, &o);
 	run_iterate(&c, &sum);
 	output_result(stdout, &o, &sum);
 	fflush(stdout);
