@@ -154,15 +154,16 @@ static json_t *ci_json(const struct ci *c)
 
 /* result_to_json of one end, with its service demand beside it and its
  * capture with the size classes. */
-static json_t *end_json(const struct end_result *e, double sd, bool udp)
+static json_t *end_json(const struct end_result *e, double sd, bool udp, bool local)
 {
 	json_t *j = result_to_json(e);
 
 	if (!j)
 		return json_null();
 	json_object_set_new(j, "service_demand", sd >= 0 ? json_num(sd) : json_null());
-	/* Counted where the datagrams are sent; the protocol does not carry it. */
-	json_object_set_new(j, "send_errors", json_integer((json_int_t)e->send_errors));
+	/* Counted where tunetop sends (the local end); the protocol does not
+	 * carry the remote end's. */
+	json_object_set_new(j, "send_errors", local ? json_integer((json_int_t)e->send_errors) : json_null());
 	json_object_set_new(j, "capture", output_capture_json(e, udp));
 	return j;
 }
@@ -239,8 +240,8 @@ json_t *output_result_json(const struct cli_opts *o,
 				"local", res->metrics_local, "remote", res->metrics_remote,
 				"note", res->state_note[0] ? res->state_note : NULL)),
 			"result", result_selectors_json(m),
-			"local", end_json(&res->local, res->local_sd, test_is_udp(res->p.type)),
-			"remote", end_json(&res->remote, res->remote_sd, test_is_udp(res->p.type)),
+			"local", end_json(&res->local, res->local_sd, test_is_udp(res->p.type), true),
+			"remote", end_json(&res->remote, res->remote_sd, test_is_udp(res->p.type), false),
 			"iterations", (json_int_t)m->iterations,
 			"confidence", conf,
 			"counts_agree", res->counts_agree,

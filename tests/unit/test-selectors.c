@@ -686,6 +686,22 @@ static void test_human(void)
 	diag_block(out);
 	free(out);
 
+	/* UDP_STREAM: the sending line counts the sends the kernel refused. */
+	st->res.p.type = TEST_UDP_STREAM;
+	st->res.local.send_errors = 7;
+	st->iterating = false;
+	o.local_cpu = o.remote_cpu = false;
+	out = render(&o, st, &ret);
+	ok(out && strstr(out, "bytes   bytes    secs            #      #   10^6bits/sec\n\n") &&
+	   strstr(out, "   152587      7    16000.00\n") &&
+	   strstr(out, "          20.00     3000000           16000.00\n\nTarget"),
+	   "UDP_STREAM: netperf's two lines, the Errors column the refused sends");
+	diag_block(out);
+	free(out);
+	st->res.p.type = TEST_TCP_STREAM;
+	st->iterating = true;
+	o.local_cpu = o.remote_cpu = true;
+
 	st->ci_reached = true;
 	st->thr.width_pct = 2.25;
 	out = render(&o, st, &ret);
