@@ -685,7 +685,8 @@ static int output_human(FILE *f, const struct cli_opts *o,
 			sv(b, r, "LOCAL_TRANSPORT_RETRANS"),
 			sv(b, r, "REMOTE_TRANSPORT_RETRANS"));
 	else
-		fprintf(f, "UDP datagrams lost: %s\n", sv(b, r, "UDP_LOST"));
+		fprintf(f, "UDP datagrams lost: %s\nStray datagrams at the server (other senders; not answered, not counted): %llu\n",
+			sv(b, r, "UDP_LOST"), (unsigned long long)res->remote.strays);
 	if (r->iterating && r->ci_reached)
 		print_confidence_reached(f, o, r);
 	if (res->state_note[0])
