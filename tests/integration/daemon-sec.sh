@@ -140,6 +140,20 @@ python3 "$DSEC" setup "$P1" UDP_STREAM 1 0 0 >"$TMP/send0u.txt" 2>&1
 [ "$(json "$TMP/send0.txt" 'j["type"]')" = 4 ] && [ "$(json "$TMP/send0u.txt" 'j["type"]')" = 4 ]
 ok $? "SETUP send_size 0 / recv_size 0 take the defaults (READY for TCP_STREAM and UDP_STREAM)"
 
+# The systemd unit make install puts in place (when configured with one).
+unit="$top_builddir/data/tunetopd.service"
+if [ -f "$unit" ] && command -v systemd-analyze >/dev/null; then
+	sed -e "s|^ExecStart=[^ ]*|ExecStart=$TUNETOPD|" \
+		-e "s|^Documentation=.*|Documentation=file://$top_srcdir/docs/tunetopd.8|" "$unit" >"$TMP/tunetopd.service"
+	systemd-analyze verify "$TMP/tunetopd.service" >"$TMP/verify.txt" 2>&1 && ! [ -s "$TMP/verify.txt" ]
+	ok $? "systemd-analyze verify accepts tunetopd.service"
+	[ -s "$TMP/verify.txt" ] && diag "$TMP/verify.txt"
+	grep -q "^CapabilityBoundingSet=CAP_NET_ADMIN$" "$unit" && grep -q "^ExecStart=.*/tunetopd -f " "$unit"
+	ok $? "the unit keeps only CAP_NET_ADMIN and runs tunetopd in the foreground"
+else
+	ok 0 "# SKIP no systemd unit configured or no systemd-analyze"
+fi
+
 kill -0 "$D1" && kill -0 "$D2"
 ok $? "the daemons are still running"
 ! grep -q "ERROR: AddressSanitizer\|runtime error" "$TMP/tunetopd.log"
