@@ -722,6 +722,7 @@ static int srv_take_slot(struct srv_session *ss, char *err)
 	struct srv_session *any = NULL, *mine = NULL, *victim = NULL;
 	uint64_t now = now_ns(), min_age = EVICT_MIN_AGE_MS * 1000000ull;
 	unsigned n = 0, nmine = 0;
+	char evicted[sizeof(ss->peer)] = "";
 	int ret = 0;
 
 	pthread_mutex_lock(&srv->lock);
@@ -752,6 +753,8 @@ static int srv_take_slot(struct srv_session *ss, char *err)
 		victim->slot = false;
 		victim->kicked = true;
 		shutdown(victim->cfd, SHUT_RD);
+		/* Once unlocked, the victim may end and be reaped. */
+		snprintf(evicted, sizeof(evicted), "%s", victim->peer);
 	}
 	if (ret)
 		ss->kicked = true;
@@ -760,8 +763,8 @@ static int srv_take_slot(struct srv_session *ss, char *err)
 		ss->hello_ns = ss->active_ns = now;
 	}
 	pthread_mutex_unlock(&srv->lock);
-	if (victim)
-		srv_log(srv, "%s: evicted (idle read-only session) for %s", victim->peer, ss->peer);
+	if (evicted[0])
+		srv_log(srv, "%s: evicted (idle read-only session) for %s", evicted, ss->peer);
 	return ret;
 }
 
