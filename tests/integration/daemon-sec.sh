@@ -33,7 +33,7 @@ ok $? "UDP_RR: 100 datagrams from 127.0.0.2 and 5 from another client port get n
 grep -q '^# ' "$TMP/udp.txt" && diag "$TMP/udp.txt"
 
 # The same through tunetop run: a flood during a real UDP_RR run.
-"$TUNETOP" run -H 127.0.0.1 -p "$P1" -t UDP_RR -l 3 --json -- -r 1,1024 >"$TMP/udprun.json" 2>"$TMP/udprun.err" &
+"$TUNETOP" run -H 127.0.0.1 -p "$P1" -t UDP_RR -l 5 --json -- -r 1,1024 >"$TMP/udprun.json" 2>"$TMP/udprun.err" &
 cpid=$!
 python3 "$DSEC" flood "$P1" "$D1" 300 >"$TMP/flood.txt" 2>&1
 frc=$?
@@ -45,6 +45,7 @@ strays=$(jq_py "$TMP/udprun.json" 'j["remote"]["strays"]')
 [ "${strays:-0}" -ge 250 ] && [ "$(jq_py "$TMP/udprun.json" 'j["counts_agree"]')" = True ]
 ok $? "tunetop run --json reports them as remote.strays ($strays of 300) and its counts still agree"
 [ $rc -eq 0 ] || diag "$TMP/udprun.err"
+[ $frc -eq 0 ] || diag "$TMP/flood.txt"
 "$TUNETOP" run -H 127.0.0.1 -p "$P1" -t UDP_STREAM -l 1 >"$TMP/udphuman.txt" 2>&1
 grep -q "^Stray datagrams at the server .*: 0$" "$TMP/udphuman.txt"
 ok $? "tunetop run shows the stray count of a UDP test: $(grep Stray "$TMP/udphuman.txt")"
@@ -98,15 +99,17 @@ ok $? "the evicted session hears ERROR busy 'evicted' and the daemon logs it"
 
 # 100 connections that never say HELLO: they hold no slot, the oldest are
 # pushed out past 64, and a run is not kept waiting for their timeout.
-python3 "$DSEC" bare "$P1" 100 8 "$TMP/bare.st" >"$TMP/bare.txt" 2>&1 &
+python3 "$DSEC" bare "$P1" 100 10 "$TMP/bare.st" >"$TMP/bare.txt" 2>&1 &
 bpid=$!
 wait_file "$TMP/bare.st"
 t0=$(date +%s%N)
 "$TUNETOP" run -H 127.0.0.1 -p "$P1" -t TCP_RR -l 1 >"$TMP/bare-run.txt" 2>&1
 rc=$?
 took=$((($(date +%s%N) - t0) / 1000000))
-[ $rc -eq 0 ] && [ $took -lt 4000 ]
-ok $? "100 bare connects do not block a 1 s run (took $took ms)"
+# (Before, 16 of them took every slot: the run was told busy.)
+[ $rc -eq 0 ] && kill -0 $bpid 2>/dev/null
+ok $? "100 bare connects, still open, do not block a 1 s run (took $took ms)"
+[ $rc -eq 0 ] || diag "$TMP/bare-run.txt"
 grep -q "dropped before its HELLO" "$TMP/tunetopd.log"
 ok $? "past 64 waiting connections the oldest is dropped, and logged"
 wait $bpid
@@ -118,11 +121,16 @@ P3=$PORT
 r1=$!
 "$TUNETOP" run -H 127.0.0.1 -p "$P3" -t TCP_RR -l 4 >/dev/null 2>&1 &
 r2=$!
-sleep 1.5
+# Both runs past SETUP (their setup may be slow on a loaded machine).
+for _ in $(seq 300); do
+	[ "$(grep -c "TCP_RR, 1 flow(s), 4 s" "$TMP/tunetopd.log")" -ge 2 ] && break
+	sleep 0.1
+done
 python3 "$DSEC" hello-from "$P3" 127.0.0.1 >"$TMP/peer1.txt" 2>&1
 python3 "$DSEC" hello-from "$P3" 127.0.0.4 >"$TMP/peer4.txt" 2>&1
 [ "$(json "$TMP/peer1.txt" 'j["body"]["code"]')" = busy ] && grep -q -- "--per-peer" "$TMP/peer1.txt"
 ok $? "--per-peer 2: a third session from 127.0.0.1 is told busy: $(json "$TMP/peer1.txt" 'j["body"]["message"]')"
+grep -q -- "--per-peer" "$TMP/peer1.txt" || diag "$TMP/peer1.txt"
 [ "$(json "$TMP/peer4.txt" 'j["type"]')" = 2 ]
 ok $? "while 127.0.0.4 is served (HELLO_OK)"
 wait $r1

@@ -258,14 +258,15 @@ def udp_ports(pid):
 
 
 def flood(pid, count):
-    """Wait for the daemon's UDP data socket, then send count datagrams to
-    it from 127.0.0.2 as a reflection attack would; print the bytes back."""
-    end = time.time() + 10
+    """Wait for the daemon's UDP data socket (the client's setup may be slow
+    on a loaded machine), then send count datagrams to it from 127.0.0.2 as
+    a reflection attack would; print the bytes back."""
+    end = time.time() + 60
     while not udp_ports(pid) and time.time() < end:
         time.sleep(0.05)
     ports = udp_ports(pid)
     if not ports:
-        fail("the daemon opened no UDP socket within 10 s")
+        fail("the daemon opened no UDP socket within 60 s")
     refl = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     refl.bind(("127.0.0.2", 0))
     for i in range(count):
