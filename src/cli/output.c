@@ -255,6 +255,10 @@ json_t *output_result_json(const struct cli_opts *o,
 			"failed", m->failed,
 			"failure", m->failed ? json_string_lossy(m->failure) : json_null(),
 			"knobs", knobs_json(res));
+	if (doc && output_why_json(doc, res)) {
+		json_decref(doc);
+		doc = NULL;
+	}
 out:
 	free(m);
 	return doc;
@@ -699,6 +703,8 @@ static int output_human(FILE *f, const struct cli_opts *o,
 		fprintf(f, "!!! %s\n", res->counts);
 	else
 		fprintf(f, "!!! COUNTS DISAGREE: %s\n", res->counts);
+	if (!r->failed)
+		output_why_human(f, res);
 	free(b);
 	return 0;
 }
