@@ -478,10 +478,11 @@ static bool why_rule_coalescing(const struct why_input *in, struct why_verdict *
 				 (long long)e->rx_usecs_high);
 		else if (e->adaptive_rx == 0)
 			snprintf(ad, sizeof(ad), ", adaptive-rx off");
+		/* strength: how much of a transaction the delay can take */
 		return why_say(v,
 			       in->lat_us > 0 && delay >= TH.coalesce_share * in->lat_us ?
 				       WHY_DIRECT : WHY_SUPPORT,
-			       1.0 - per,
+			       in->lat_us > 0 ? (double)delay / in->lat_us / TH.coalesce_share : 0.5,
 			       "interrupt coalescing on the %s end: %.2f interrupts per transaction on %s (rx-usecs %lld%s)",
 			       names[i], per, e->irq_dev, (long long)e->rx_usecs, ad);
 	}
