@@ -569,10 +569,16 @@ static bool why_rule_latency(const struct why_input *in, struct why_verdict *v)
 	    per_flow > TH.latency_inflight)
 		return false;
 	little = in->throughput * in->lat_us / 1e6 / inflight;
-	if (little < TH.little_lo || little > TH.little_hi)
+	if (little > TH.little_hi)
 		return false;
 	if (in->flows > 1)
 		snprintf(flows, sizeof(flows), " per flow (%u flows)", in->flows);
+	/* Below little_lo the ends spend much of the loop between transactions. */
+	if (little < TH.little_lo)
+		return why_say(v, WHY_SUPPORT, little,
+			       "latency bound with gaps: %u transaction%s in flight%s, RTT %.0f us, but rate x RTT = %.2f in flight: %.0f %% of the time is spent between transactions",
+			       per_flow, per_flow == 1 ? "" : "s", flows, in->lat_us,
+			       little * inflight, (1 - little) * 100);
 	return why_say(v, per_flow == 1 ? WHY_DIRECT : WHY_SUPPORT, 1.0 / per_flow,
 		       "latency bound: %u transaction%s in flight%s, RTT %.0f us (rate x RTT = %.2f in flight)",
 		       per_flow, per_flow == 1 ? "" : "s", flows, in->lat_us,

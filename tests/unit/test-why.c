@@ -180,7 +180,14 @@ static void test_latency(void)
 	if (judge("rr-1", &p, 0, &r))
 		return;
 	ok(!has_rule(&r, "latency"),
-	   "the same series taken as -b 15: rate x RTT is not 16 in flight, no latency verdict");
+	   "the same series taken as -b 15: more in flight than a latency bound, no verdict");
+	p.burst = 1;
+	if (judge("rr-1", &p, 0, &r))
+		return;
+	ok(has_rule(&r, "latency") && strstr(r.v[1].evidence, "latency bound with gaps: 2 transactions") &&
+		   r.v[1].tier == WHY_SUPPORT,
+	   "the same series taken as -b 1: rate x RTT is half of 2 in flight, 'with gaps', supporting (%s)",
+	   r.v[1].evidence);
 }
 
 static void test_one_cpu(void)
