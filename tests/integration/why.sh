@@ -50,6 +50,17 @@ scenario onecpu "one cpu" "$LAB" -t TCP_STREAM -T 0,0
 jq_py "$TMP/onecpu.json" "j['limits'][0]['evidence']" | grep -q "both pinned to CPU 0 (-T 0,0)"
 ok $? "onecpu: the evidence names the CPU and -T"
 
+# The store keeps the verdicts of every run (docs/store.md, version 4).
+python3 -c '
+import json, sqlite3, sys
+rows = sqlite3.connect(sys.argv[1]).execute("SELECT limits FROM runs ORDER BY id").fetchall()
+first = [json.loads(r[0])[0]["rule"] for r in rows]
+sys.exit(first != ["link", "receive window", "send buffer", "latency", "one cpu"])
+' "$TUNETOP_DB" >"$TMP/store.out" 2>&1
+st=$?
+ok $st "store: runs.limits holds each run's verdicts, in run order"
+[ $st -eq 0 ] || diag "$TMP/store.out"
+
 # The human output prints the verdicts last, numbered, after the figures.
 "$TUNETOP" run --lab "$LAB" -l 1 -t TCP_RR >"$TMP/human.out" 2>&1
 ok $? "human: run exits 0"
