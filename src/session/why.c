@@ -251,8 +251,8 @@ void why_input_ticks(struct why_input *in, const struct end_sample *const *loc,
 		     const struct end_sample *const *rem, unsigned n)
 {
 	const struct end_sample *first = NULL, *last = NULL;
-	double rate = 0, lat = 0;
-	unsigned nr = 0, nl = 0;
+	double rate = 0, lat = 0, count = 0;
+	unsigned nr = 0;
 
 	for (unsigned i = 0; i < n; i++) {
 		if (!loc[i])
@@ -260,24 +260,21 @@ void why_input_ticks(struct why_input *in, const struct end_sample *const *loc,
 		if (!first)
 			first = loc[i];
 		last = loc[i];
-		if (first != loc[i] || n == 1) {
-			rate += loc[i]->rate;
-			nr++;
-		}
+		/* The first tick is the counters' baseline: judge the ones after. */
+		if (first == loc[i] && n > 1)
+			continue;
+		rate += loc[i]->rate;
+		nr++;
 		if (loc[i]->has_lat && loc[i]->lat_iv.count) {
-			lat += loc[i]->lat_iv.mean_us;
-			nl++;
+			lat += loc[i]->lat_iv.mean_us * (double)loc[i]->lat_iv.count;
+			count += (double)loc[i]->lat_iv.count;
 		}
 	}
 	if (!last)
 		return;
 	in->elapsed = n > 1 ? last->t - first->t : last->iv_secs;
 	in->throughput = nr ? rate / nr : 0;
-	in->lat_us = nl ? lat / nl : 0;
-	if (test_is_udp(in->type) && !test_is_rr(in->type)) {
-		in->udp_sent = last->total.msgs_sent;
-		in->udp_lost = 0;
-	}
+	in->lat_us = count > 0 ? lat / count : 0;
 	why_end_ticks(&in->local, loc, n);
 	if (rem)
 		why_end_ticks(&in->remote, rem, n);
