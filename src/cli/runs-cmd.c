@@ -17,8 +17,8 @@ static void runs_usage(FILE *f)
 {
 	fputs("usage: tunetop runs [--db PATH] COMMAND\n"
 	      "  list [--test TYPE] [--sweep ID] [-n N] [--json]   the stored runs, oldest first\n"
-	      "  show ID [--json]          one run: figures, both ends' knobs, its ticks\n"
-	      "  diff A B                  the knobs that differ and every figure side by side\n"
+	      "  show ID [--json]          one run: figures, both ends' knobs, its ticks, its limits\n"
+	      "  diff A B                  the knobs that differ, every figure side by side, limits\n"
 	      "  export ID --json|--csv    the whole record, or its ticks as CSV\n"
 	      "  rm ID...                  delete runs\n"
 	      "  baseline ID               make ID the baseline of its test and parameters\n"
@@ -163,6 +163,29 @@ static const char *knob_value(const json_t *result, const char *end, const char 
 	return NULL;
 }
 
+/*
+ * What limited a stored run (docs/why.md), indented under head; a run
+ * stored before tunetop judged runs, or failed, says so.
+ */
+static void print_limits(const struct store_run *r, const char *head, unsigned max)
+{
+	struct why_report w;
+	char err[ERR_MAX];
+
+	if (r->failed || !r->limits) {
+		printf("%s not judged (%s)\n", head,
+		       r->failed ? "the run failed" : "stored before tunetop named limits");
+		return;
+	}
+	if (why_report_from_json(r->limits, &w, err)) {
+		printf("%s unreadable: %s\n", head, err);
+		return;
+	}
+	printf("%s\n", head);
+	for (unsigned i = 0; i < w.n && i < max; i++)
+		printf("  %u. %s\n", i + 1, w.v[i].evidence);
+}
+
 /* Print the knobs that differ between a and b on one end; returns how many. */
 static unsigned knob_diff(const json_t *a, const json_t *b, const char *end, int64_t ida, int64_t idb)
 {
@@ -226,6 +249,7 @@ static int runs_show(struct store *st, int64_t id, bool json)
 		       fmt_num(r.rcpu, 1, x, sizeof(x)));
 	if (r.series)
 		printf("Ticks stored: %zu\n", json_array_size(json_object_get(r.series, "t")));
+	print_limits(&r, "What limited it:", WHY_MAX);
 	{
 		const json_t *k = json_object_get(json_object_get(r.result, "knobs"), "local");
 
@@ -283,6 +307,9 @@ static int runs_diff(struct store *st, int64_t ia, int64_t ib)
 	if (!n)
 		printf("Knobs: the same on both ends\n");
 	figures_diff(a.result, b.result);
+	printf("\n");
+	print_limits(&a, "What limited A:", 2);
+	print_limits(&b, "What limited B:", 2);
 	store_run_free(&a);
 	store_run_free(&b);
 	return 0;
