@@ -26,6 +26,7 @@ const struct why_thresholds why_thresholds = {
 	.latency_inflight = 4,
 	.retrans_share = 0.01,
 	.udp_lost_share = 0.01,
+	.udp_lost_direct = 0.1,
 	.ceiling_share = 0.9,
 	.irq_per_trans = 0.7,
 	.coalesce_share = 0.25,
@@ -622,7 +623,9 @@ static bool why_rule_loss(const struct why_input *in, struct why_verdict *v)
 		share = (double)in->udp_lost / (double)in->udp_sent;
 		if (share < TH.udp_lost_share)
 			return false;
-		return why_say(v, WHY_SUPPORT, share * 20,
+		/* UDP has no flow control: heavy loss is what the receiver
+		 * could not take, the direct limit of what arrives. */
+		return why_say(v, share >= TH.udp_lost_direct ? WHY_DIRECT : WHY_SUPPORT, share * 20,
 			       "loss: %.1f %% of datagrams lost (%llu of %llu)",
 			       share * 100, (unsigned long long)in->udp_lost,
 			       (unsigned long long)in->udp_sent);

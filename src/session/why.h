@@ -85,6 +85,7 @@ struct why_thresholds {
 	unsigned latency_inflight;	/* at most this many per flow: latency bound */
 	double retrans_share;		/* retransmitted / sent segments */
 	double udp_lost_share;		/* lost / sent datagrams */
+	double udp_lost_direct;		/* ... from this share on, the direct limit */
 	double ceiling_share;		/* buffer / its sysctl ceiling: at the ceiling */
 	double irq_per_trans;		/* fewer interrupts per transaction: coalesced */
 	double coalesce_share;		/* rx-usecs / transaction latency that matters */

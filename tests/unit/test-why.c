@@ -384,6 +384,20 @@ static void test_synthetic(void)
 	   "3 %% retransmitted: named (%s)", r.v[0].evidence);
 
 	plain_stream(&in);
+	in.type = TEST_UDP_STREAM;
+	in.udp_sent = 123223;
+	in.udp_lost = 51526;
+	in.remote.cpu.cpu[1].busy = 100;
+	why_eval(&in, &r);
+	ok(r.n && !strcmp(r.v[0].rule, "loss") &&
+		   !strcmp(r.v[0].evidence, "loss: 41.8 % of datagrams lost (51526 of 123223)"),
+	   "UDP_STREAM losing 42 %%: the loss first, before a busy CPU (%s)", r.v[0].evidence);
+	in.udp_lost = 6000;
+	why_eval(&in, &r);
+	ok(has_rule(&r, "loss") && strcmp(r.v[0].rule, "loss"),
+	   "losing 5 %%: the loss is named, supporting");
+
+	plain_stream(&in);
 	in.remote.tcp_rmem_max = 6291456;
 	why_eval(&in, &r);
 	ok(has_rule(&r, "buffer ceiling") &&
