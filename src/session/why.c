@@ -28,6 +28,7 @@ const struct why_thresholds why_thresholds = {
 	.udp_lost_share = 0.01,
 	.udp_lost_direct = 0.1,
 	.ceiling_share = 0.9,
+	.ceiling_strength = 0.4,
 	.irq_per_trans = 0.7,
 	.coalesce_share = 0.25,
 	.app_limited_share = 0.5,
@@ -651,20 +652,20 @@ static bool why_rule_ceiling(const struct why_input *in, struct why_verdict *v)
 		return false;
 	if (peer->rcvbuf_req < 0 && peer->tcp_rmem_max > 0 && peer->rcvbuf >= 0 &&
 	    peer->rcvbuf >= TH.ceiling_share * (double)peer->tcp_rmem_max)
-		return why_say(v, WHY_SUPPORT, 0.6,
+		return why_say(v, WHY_SUPPORT, TH.ceiling_strength,
 			       "buffer ceiling: %s SO_RCVBUF %s is at tcp_rmem max %s",
 			       pname, why_bytes(a, sizeof(a), peer->rcvbuf),
 			       why_bytes(b, sizeof(b), peer->tcp_rmem_max));
 	if (s->sndbuf_req < 0 && s->tcp_wmem_max > 0 && s->sndbuf >= 0 &&
 	    s->sndbuf >= TH.ceiling_share * (double)s->tcp_wmem_max)
-		return why_say(v, WHY_SUPPORT, 0.6,
+		return why_say(v, WHY_SUPPORT, TH.ceiling_strength,
 			       "buffer ceiling: %s SO_SNDBUF %s is at tcp_wmem max %s",
 			       sname, why_bytes(a, sizeof(a), s->sndbuf),
 			       why_bytes(b, sizeof(b), s->tcp_wmem_max));
 	/* An explicit -s/-S is capped at twice net.core.*mem_max. */
 	if (peer->rcvbuf_req > 0 && peer->rmem_max > 0 &&
 	    peer->rcvbuf >= TH.ceiling_share * 2.0 * (double)peer->rmem_max)
-		return why_say(v, WHY_SUPPORT, 0.6,
+		return why_say(v, WHY_SUPPORT, TH.ceiling_strength,
 			       "buffer ceiling: %s SO_RCVBUF %s is capped by net.core.rmem_max %s",
 			       pname, why_bytes(a, sizeof(a), peer->rcvbuf),
 			       why_bytes(b, sizeof(b), peer->rmem_max));

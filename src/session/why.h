@@ -87,6 +87,7 @@ struct why_thresholds {
 	double udp_lost_share;		/* lost / sent datagrams */
 	double udp_lost_direct;		/* ... from this share on, the direct limit */
 	double ceiling_share;		/* buffer / its sysctl ceiling: at the ceiling */
+	double ceiling_strength;	/* below weak: a ceiling alone is no clear limit */
 	double irq_per_trans;		/* fewer interrupts per transaction: coalesced */
 	double coalesce_share;		/* rx-usecs / transaction latency that matters */
 	double app_limited_share;	/* share of sockets app-limited */
