@@ -28,6 +28,7 @@
 #include "session/session.h"
 #include "session/target.h"
 #include "session/why.h"
+#include "session/why-change.h"
 #include "stats/abstat.h"
 #include "stats/hist.h"
 #include "stats/stats.h"

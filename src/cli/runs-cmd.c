@@ -186,6 +186,26 @@ static void print_limits(const struct store_run *r, const char *head, unsigned m
 		printf("  %u. %s\n", i + 1, w.v[i].evidence);
 }
 
+/* What moved between a and b with the throughput, largest first (why-change.h). */
+static void print_moved(const struct store_run *a, const struct store_run *b)
+{
+	struct why_change c;
+
+	why_change(a->result, b->result, store_result_ci(a->result),
+		   store_series_sd(a->series, "rate"), store_result_ci(b->result),
+		   store_series_sd(b->series, "rate"), &c);
+	printf("Throughput A -> B: %.6g -> %.6g %s (%+.1f %%), %s the noise (+-%.3g)\n",
+	       c.thr_a, c.thr_b, b->units, c.change_pct,
+	       c.beyond_noise ? "beyond" : "within", c.noise);
+	if (!c.n) {
+		printf("What moved with it: nothing of the mechanisms compared (docs/why.md)\n");
+		return;
+	}
+	printf("What moved with it, largest first (docs/why.md):\n");
+	for (unsigned i = 0; i < c.n; i++)
+		printf("  %u. %s\n", i + 1, c.m[i].text);
+}
+
 /* Print the knobs that differ between a and b on one end; returns how many. */
 static unsigned knob_diff(const json_t *a, const json_t *b, const char *end, int64_t ida, int64_t idb)
 {
@@ -308,6 +328,7 @@ static int runs_diff(struct store *st, int64_t ia, int64_t ib)
 		printf("Knobs: the same on both ends\n");
 	figures_diff(a.result, b.result);
 	printf("\n");
+	print_moved(&a, &b);
 	print_limits(&a, "What limited A:", 2);
 	print_limits(&b, "What limited B:", 2);
 	store_run_free(&a);

@@ -38,6 +38,9 @@ ok $? "runs export --json: the whole result, its params, knobs and series"
 ok $? "runs diff puts the figures side by side"
 grep -q "^What limited A:$" "$TMP/diff" && grep -q "^What limited B:$" "$TMP/diff"
 ok $? "runs diff names what limited each run"
+grep -qE "^Throughput A -> B: .*, (beyond|within) the noise" "$TMP/diff" &&
+	grep -q "^What moved with it" "$TMP/diff"
+ok $? "runs diff: the throughput against the noise, then what moved with it"
 
 # A regression against a baseline, in a lab: the same stream rate-limited.
 name="ttruns-$$"

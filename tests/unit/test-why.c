@@ -15,6 +15,7 @@
 #include "session/irqstat.h"
 #include "session/session.h"
 #include "session/why.h"
+#include "session/why-change.h"
 #include "tap.h"
 
 #define MAX_TICKS 64
@@ -424,6 +425,41 @@ static void test_synthetic(void)
 	json_decref(j);
 }
 
+/* A run document with the figures why_change reads. */
+static json_t *change_doc(double thr, double segs, int cpu, double rwnd_us, double softirq)
+{
+	return json_pack("{s:{s:f, s:f, s:i}, s:{s:[{s:{s:i, s:f, s:i}}], s:{s:{s:f}}}}",
+			 "result", "throughput", thr, "segs_out_per_trans", segs,
+			 "local_cpu_ran", cpu,
+			 "local", "socks", "tcp", "busy_us", 1000000, "rwnd_limited_us", rwnd_us,
+			 "sndbuf_limited_us", 0, "cpu", "total", "softirq", softirq);
+}
+
+static void test_change(void)
+{
+	json_t *a = change_doc(1000, 1.0, 0, 30000, 10);
+	json_t *b = change_doc(700, 3.0, 1, 800000, 12);
+	json_t *c = change_doc(980, 1.0, 0, 30000, 10);
+	struct why_change w;
+
+	why_change(a, b, NAN, 10, NAN, 10, &w);
+	ok(w.beyond_noise && fabs(w.change_pct + 30) < 1e-9 && w.n == 3,
+	   "change: -30 %% is beyond 3 x the combined noise (floors of 3 %%), three moved (%u)", w.n);
+	ok(w.n == 3 && !strcmp(w.m[0].text, "segments per transaction, client out: 1.00 -> 3.00 (+200 %)") &&
+		   !strcmp(w.m[1].text, "receive-window-limited share, local sender: 3 % -> 80 %") &&
+		   !strcmp(w.m[2].text, "CPU the local end ran on: CPU 0 -> CPU 1"),
+	   "change: largest first, segments, the rwnd share, the CPU (%s | %s | %s)",
+	   w.n > 0 ? w.m[0].text : "", w.n > 1 ? w.m[1].text : "", w.n > 2 ? w.m[2].text : "");
+	ok(w.n == 3, "change: a softirq share 2 points apart is not named");
+	why_change(a, c, NAN, 10, NAN, 10, &w);
+	ok(!w.beyond_noise && w.n == 0, "change: -2 %% with nothing moved is within the noise");
+	why_change(a, c, 1, 1, 1, 1, &w);
+	ok(!w.beyond_noise, "change: the noise never goes below the floor, however tight the runs");
+	json_decref(a);
+	json_decref(b);
+	json_decref(c);
+}
+
 int main(void)
 {
 	const char *top = getenv("top_srcdir");
@@ -437,5 +473,6 @@ int main(void)
 	test_plain();
 	test_coalescing();
 	test_synthetic();
+	test_change();
 	return tap_done();
 }
