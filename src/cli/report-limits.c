@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* report-limits.c - the report's "what limited each run": the stored why verdicts. */
+/* report-limits.c - the report's "what limited each run" and, for two runs, what moved between them. */
 #include "config.h"
 
 #include <inttypes.h>
@@ -41,4 +41,28 @@ void report_write_limits(FILE *f, const struct report *rp)
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n", f);
+}
+
+/* Two runs: the throughput against the noise and what moved (why-change.h). */
+void report_write_moved(FILE *f, const struct report *rp)
+{
+	const struct store_run *a = &rp->runs[0], *b = &rp->runs[1];
+	struct why_change c;
+
+	if (rp->n != 2 || a->failed || b->failed)
+		return;
+	why_change_stored(a, b, &c);
+	fprintf(f, "<h2>What moved from run %" PRId64 " to run %" PRId64 "</h2>\n<p id=\"moved-thr\">",
+		a->id, b->id);
+	svg_escf(f, "Throughput %.6g -> %.6g %s (%+.1f %%), %s the noise (+-%.3g).", c.thr_a,
+		 c.thr_b, b->units, c.change_pct, c.beyond_noise ? "beyond" : "within", c.noise);
+	fputs("</p>\n<ol id=\"moved\">", f);
+	for (unsigned i = 0; i < c.n; i++) {
+		fputs("<li>", f);
+		svg_esc(f, c.m[i].text);
+		fputs("</li>", f);
+	}
+	if (!c.n)
+		fputs("<li>nothing of the mechanisms compared (docs/why.md)</li>", f);
+	fputs("</ol>\n", f);
 }

@@ -528,6 +528,7 @@ static int report_write(FILE *f, const struct report *rp)
 	fprintf(f, ", written %s by tunetop %s.</p>\n", when, PACKAGE_VERSION);
 	write_summary(f, rp);
 	report_write_limits(f, rp);
+	report_write_moved(f, rp);
 	ret = write_time_plots(f, rp);
 	if (!ret)
 		ret = report_write_sweeps(f, rp);

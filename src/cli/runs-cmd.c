@@ -191,9 +191,7 @@ static void print_moved(const struct store_run *a, const struct store_run *b)
 {
 	struct why_change c;
 
-	why_change(a->result, b->result, store_result_ci(a->result),
-		   store_series_sd(a->series, "rate"), store_result_ci(b->result),
-		   store_series_sd(b->series, "rate"), &c);
+	why_change_stored(a, b, &c);
 	printf("Throughput A -> B: %.6g -> %.6g %s (%+.1f %%), %s the noise (+-%.3g)\n",
 	       c.thr_a, c.thr_b, b->units, c.change_pct,
 	       c.beyond_noise ? "beyond" : "within", c.noise);

@@ -8,6 +8,7 @@
 
 #include "session/why-change.h"
 #include "stats/sweep-policy.h"
+#include "store/store.h"
 
 /* How a mechanism is read from a run document. */
 enum why_mech_kind {
@@ -169,4 +170,12 @@ void why_change(const json_t *a, const json_t *b, double ci_a, double sd_a,
 		}
 		out->m[k] = m;
 	}
+}
+
+void why_change_stored(const struct store_run *a, const struct store_run *b,
+		       struct why_change *out)
+{
+	why_change(a->result, b->result, store_result_ci(a->result),
+		   store_series_sd(a->series, "rate"), store_result_ci(b->result),
+		   store_series_sd(b->series, "rate"), out);
 }
