@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "session/why-change.h"
@@ -17,12 +18,13 @@ enum why_mech_kind {
 	WM_SOFTIRQ,		/* an end's softirq share of all CPUs, % */
 	WM_RWND,		/* an end's rwnd-limited share of busy time */
 	WM_SNDBUF,		/* an end's sndbuf-limited share of busy time */
+	WM_INFLIGHT,		/* RR: transactions in flight, rate x mean latency (Little) */
 };
 
 /*
  * The mechanisms compared, a row each; a contributor adds one here.
  * min: the smallest move named (relative for figures, in share points /
- * 100 for shares).
+ * 100 for shares); weight: how much a move counts in the ranking.
  */
 static const struct why_mech {
 	const char *what;
@@ -30,26 +32,29 @@ static const struct why_mech {
 	const char *name;		/* selector, or "local"/"remote" */
 	double min;
 	int prec;
+	double weight;			/* score multiplier */
 } why_mechs[] = {
-	{ "segments per transaction, client out", WM_SEL, "segs_out_per_trans", 0.1, 2 },
-	{ "segments per transaction, client in", WM_SEL, "segs_in_per_trans", 0.1, 2 },
-	{ "segments per transaction, server out", WM_SEL, "remote_segs_out_per_trans", 0.1, 2 },
-	{ "segments per transaction, server in", WM_SEL, "remote_segs_in_per_trans", 0.1, 2 },
-	{ "NET_RX per unit of work, local", WM_PER_WORK, "local_net_rx_rate", 0.2, 3 },
-	{ "NET_RX per unit of work, remote", WM_PER_WORK, "remote_net_rx_rate", 0.2, 3 },
-	{ "softirq share, local host", WM_SOFTIRQ, "local", 0.1, 0 },
-	{ "softirq share, remote host", WM_SOFTIRQ, "remote", 0.1, 0 },
-	{ "receive-window-limited share, local sender", WM_RWND, "local", 0.1, 0 },
-	{ "receive-window-limited share, remote sender", WM_RWND, "remote", 0.1, 0 },
-	{ "send-buffer-limited share, local sender", WM_SNDBUF, "local", 0.1, 0 },
-	{ "send-buffer-limited share, remote sender", WM_SNDBUF, "remote", 0.1, 0 },
-	{ "retransmits, local", WM_SEL, "local_transport_retrans", 0.5, 0 },
-	{ "retransmits, remote", WM_SEL, "remote_transport_retrans", 0.5, 0 },
-	{ "send buffer at the end, local", WM_SEL, "lss_size_end", 0.2, 0 },
-	{ "receive buffer at the end, remote", WM_SEL, "rsr_size_end", 0.2, 0 },
-	{ "context switches/s, local", WM_SEL, "local_ctx_per_sec", 0.3, 0 },
-	{ "CPU the local end ran on", WM_SEL, "local_cpu_ran", 0, 0 },
-	{ "CPU the remote end ran on", WM_SEL, "remote_cpu_ran", 0, 0 },
+	{ "transactions in flight (rate x latency)", WM_INFLIGHT, "mean_latency", 0.3, 2, 1 },
+	{ "segments per transaction, client out", WM_SEL, "segs_out_per_trans", 0.1, 2, 1 },
+	{ "segments per transaction, client in", WM_SEL, "segs_in_per_trans", 0.1, 2, 1 },
+	{ "segments per transaction, server out", WM_SEL, "remote_segs_out_per_trans", 0.1, 2, 1 },
+	{ "segments per transaction, server in", WM_SEL, "remote_segs_in_per_trans", 0.1, 2, 1 },
+	{ "NET_RX per unit of work, local", WM_PER_WORK, "local_net_rx_rate", 0.2, 3, 1 },
+	{ "NET_RX per unit of work, remote", WM_PER_WORK, "remote_net_rx_rate", 0.2, 3, 1 },
+	{ "softirq share, local host", WM_SOFTIRQ, "local", 0.1, 0, 1 },
+	{ "softirq share, remote host", WM_SOFTIRQ, "remote", 0.1, 0, 1 },
+	{ "receive-window-limited share, local sender", WM_RWND, "local", 0.1, 0, 1 },
+	{ "receive-window-limited share, remote sender", WM_RWND, "remote", 0.1, 0, 1 },
+	{ "send-buffer-limited share, local sender", WM_SNDBUF, "local", 0.1, 0, 1 },
+	{ "send-buffer-limited share, remote sender", WM_SNDBUF, "remote", 0.1, 0, 1 },
+	{ "retransmits, local", WM_SEL, "local_transport_retrans", 0.5, 0, 1 },
+	{ "retransmits, remote", WM_SEL, "remote_transport_retrans", 0.5, 0, 1 },
+	/* autotuning moves buffers far for small causes: a quarter weight */
+	{ "send buffer at the end, local", WM_SEL, "lss_size_end", 0.2, 0, 0.25 },
+	{ "receive buffer at the end, remote", WM_SEL, "rsr_size_end", 0.2, 0, 0.25 },
+	{ "context switches/s, local", WM_SEL, "local_ctx_per_sec", 0.3, 0, 0.5 },
+	{ "CPU the local end ran on", WM_SEL, "local_cpu_ran", 0, 0, 1 },
+	{ "CPU the remote end ran on", WM_SEL, "remote_cpu_ran", 0, 0, 1 },
 };
 
 static double why_num(const json_t *j)
@@ -96,6 +101,9 @@ static double why_mech_value(const struct why_mech *m, const json_t *doc)
 	case WM_RWND:
 	case WM_SNDBUF:
 		return why_doc_share(doc, m->name, m->kind == WM_RWND);
+	case WM_INFLIGHT:
+		return why_num(json_object_get(res, "transaction_rate")) *
+		       why_num(json_object_get(res, m->name)) / 1e6;
 	}
 	return NAN;
 }
@@ -161,6 +169,7 @@ void why_change(const json_t *a, const json_t *b, double ci_a, double sd_a,
 		if (!why_mech_moved(&why_mechs[i], why_mech_value(&why_mechs[i], a),
 				    why_mech_value(&why_mechs[i], b), &m))
 			continue;
+		m.score *= why_mechs[i].weight;
 		if (out->n == WHY_CHANGE_MAX && m.score <= out->m[WHY_CHANGE_MAX - 1].score)
 			continue;
 		k = out->n < WHY_CHANGE_MAX ? out->n++ : WHY_CHANGE_MAX - 1;
@@ -172,10 +181,25 @@ void why_change(const json_t *a, const json_t *b, double ci_a, double sd_a,
 	}
 }
 
+/*
+ * The noise of a run's mean rate from its ticks: their spread over the
+ * root of their number (the standard error), NAN without ticks.  The
+ * floor of sweep_policy_noise() keeps run-to-run variation in.
+ */
+static double why_tick_se(const struct store_run *r)
+{
+	size_t n = 0, finite = 0;
+	double *v = store_series_get(r->series, "rate", &n);
+
+	for (size_t i = 0; v && i < n; i++)
+		finite += isfinite(v[i]) ? 1 : 0;
+	free(v);
+	return finite ? store_series_sd(r->series, "rate") / sqrt((double)finite) : NAN;
+}
+
 void why_change_stored(const struct store_run *a, const struct store_run *b,
 		       struct why_change *out)
 {
-	why_change(a->result, b->result, store_result_ci(a->result),
-		   store_series_sd(a->series, "rate"), store_result_ci(b->result),
-		   store_series_sd(b->series, "rate"), out);
+	why_change(a->result, b->result, store_result_ci(a->result), why_tick_se(a),
+		   store_result_ci(b->result), why_tick_se(b), out);
 }

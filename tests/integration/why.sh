@@ -74,6 +74,17 @@ st=$?
 ok $st "human: 'What limits this run' last, after the figures, verdicts numbered"
 [ $st -eq 0 ] || diag "$TMP/human.out"
 
+# What moved: the same RR with -b 7 against the rr scenario's run (id 4).
+"$TUNETOP" run --lab "$LAB" -l 2 -t TCP_RR -- -b 7 >"$TMP/b7.out" 2>&1
+ok $? "burst: an RR with -b 7 exits 0"
+last=$(python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT max(id) FROM runs").fetchone()[0])' "$TUNETOP_DB")
+"$TUNETOP" runs diff 4 "$last" >"$TMP/diff.out" 2>&1 &&
+	sed -n '/^What moved with it/,$p' "$TMP/diff.out" | sed -n 2p |
+	grep -q "^  1\. transactions in flight (rate x latency): [0-9.]* -> [0-9.]* "
+st=$?
+ok $st "burst: runs diff names the transactions in flight first"
+[ $st -eq 0 ] || diag "$TMP/diff.out"
+
 "$TUNETOP" lab down "$LAB" "$LAB_TBF" >/dev/null 2>&1
 ok $? "lab down"
 done_testing

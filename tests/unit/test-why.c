@@ -458,6 +458,19 @@ static void test_change(void)
 	json_decref(a);
 	json_decref(b);
 	json_decref(c);
+
+	/* -b 0 -> -b 7 on an RR: 1 -> 8 in flight, by the run's own figures */
+	a = json_pack("{s:{s:f, s:f, s:f}}", "result", "throughput", 60000.0,
+		      "transaction_rate", 60000.0, "mean_latency", 16.5);
+	b = json_pack("{s:{s:f, s:f, s:f}}", "result", "throughput", 160000.0,
+		      "transaction_rate", 160000.0, "mean_latency", 50.0);
+	why_change(a, b, NAN, 1000, NAN, 1000, &w);
+	ok(w.beyond_noise && w.n >= 1 &&
+		   !strcmp(w.m[0].text, "transactions in flight (rate x latency): 0.99 -> 8.00 (+708 %)"),
+	   "change: a burst change names the transactions in flight first (%s)",
+	   w.n ? w.m[0].text : "none");
+	json_decref(a);
+	json_decref(b);
 }
 
 int main(void)
