@@ -134,6 +134,8 @@ struct end_sample {
 struct end_result {
 	double elapsed;			/* seconds of the measured interval */
 	struct flow_counters total;
+	uint64_t send_errors;		/* UDP sends refused (ENOBUFS, ECONNREFUSED);
+					 * local end only, not on the wire */
 	bool has_lat;
 	struct lat_summary lat;
 	struct hist *hist;		/* full latency histogram, NULL if none */

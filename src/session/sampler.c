@@ -437,6 +437,9 @@ int sampler_final(struct sampler *s, struct end_result *r, char *err)
 
 	sampler_stop(s);
 	sampler_gather(s, &r->total, &has_lat);
+	r->send_errors = 0;
+	for (unsigned i = 0; i < s->n; i++)
+		r->send_errors += __atomic_load_n(&s->flows[i].send_errors, __ATOMIC_RELAXED);
 	r->has_lat = has_lat;
 	if (has_lat) {
 		r->hist = malloc(sizeof(*r->hist));
