@@ -554,6 +554,21 @@ static void session_check_counts(struct session *s)
 }
 
 /* Throughput, service demand and segments per transaction. */
+/* Judge what limited the finished run: res.why (docs/why.md). */
+static void session_why(struct session *s)
+{
+	struct session_result *r = &s->res;
+	struct why_input in;
+	struct lab_info li;
+	char err[ERR_MAX];
+	uint64_t tbf = 0;
+
+	if (s->o.lab && !s->o.host && lab_info(s->o.lab, &li, err) == 0)
+		tbf = li.rate_bps;
+	why_input_result(&in, &s->p, r, tbf);
+	why_eval(&in, &r->why);
+}
+
 static void session_derive(struct session *s)
 {
 	struct session_result *r = &s->res;
@@ -586,6 +601,7 @@ static void session_derive(struct session *s)
 	r->local_ncpu = r->local.cpu.ncpu;
 	session_segs_per_trans(&r->local, test_is_rr(s->p.type), &r->segs_local);
 	session_segs_per_trans(&r->remote, test_is_rr(s->p.type), &r->segs_remote);
+	session_why(s);
 }
 
 struct embed_ctx {

@@ -9,6 +9,7 @@
 #include "lab/lab.h"
 #include "core/params.h"
 #include "session/sample.h"
+#include "session/why.h"
 #include "core/util.h"
 
 struct session_opts {
@@ -60,6 +61,8 @@ struct session_result {
 	struct catalog *catalog;
 	struct knob_snapshot *knobs_local, *knobs_remote;
 	char knobs_note[ERR_MAX];
+	/* What limited the run, best first (why.h, docs/why.md). */
+	struct why_report why;
 };
 
 enum session_event_kind { SESSION_EV_SAMPLE, SESSION_EV_END };

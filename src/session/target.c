@@ -23,9 +23,10 @@ static void target_describe(struct target *t)
 		break;
 	case TARGET_LAB:
 	case TARGET_OWN_LAB:
-		if (lab_info(t->lab, &li, NULL) == 0)
+		if (lab_info(t->lab, &li, NULL) == 0) {
 			lab_describe(&li, t->desc, sizeof(t->desc));
-		else
+			t->tbf_bps = li.rate_bps;
+		} else
 			snprintf(t->desc, sizeof(t->desc), "lab: %s", lab_name(t->lab));
 		break;
 	}

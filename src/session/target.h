@@ -36,6 +36,7 @@ struct target {
 	char host[256], port[16];	/* TARGET_REMOTE */
 	char why[ERR_MAX + 32];		/* why loopback: "asked for with --loopback" */
 	char desc[160];			/* "lab: tunetop-123 (veth, MTU 1500, no rate limit)" */
+	uint64_t tbf_bps;		/* a lab's tbf rate when opened; 0 none or not a lab */
 };
 
 /*

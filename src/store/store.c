@@ -174,7 +174,8 @@ void store_run_free(struct store_run *r)
 	json_decref(r->params);
 	json_decref(r->result);
 	json_decref(r->series);
-	r->params = r->result = r->series = NULL;
+	json_decref(r->limits);
+	r->params = r->result = r->series = r->limits = NULL;
 }
 
 /* Bind a figure: NAN (n/a) is NULL. */
@@ -260,8 +261,8 @@ static int add_rows(struct store *s, struct store_run *r, char *err)
 	static const char sql_run[] =
 		"INSERT INTO runs (time, test, target, source, failed, throughput, units, "
 		"p50_us, p99_us, lcpu, rcpu, lsd, rsd, params, result, sweep_id, point, params_key, "
-		"target_short) "
-		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)";
+		"target_short, limits) "
+		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)";
 	sqlite3_stmt *st;
 	char *key;
 	int rc;
@@ -293,7 +294,8 @@ static int add_rows(struct store *s, struct store_run *r, char *err)
 	sqlite3_bind_text(st, 17, r->point, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 18, key, -1, free);
 	sqlite3_bind_text(st, 19, r->target_short, -1, SQLITE_TRANSIENT);
-	if (bind_json(st, 14, r->params) || bind_json(st, 15, r->result)) {
+	if (bind_json(st, 14, r->params) || bind_json(st, 15, r->result) ||
+	    bind_json(st, 20, r->limits)) {
 		sqlite3_finalize(st);
 		return err_set(err, -ENOMEM, "%s: add run: out of memory",
 			       s->path);
@@ -359,7 +361,7 @@ int store_add(struct store *s, struct store_run *r, char *err)
 	"r.id, r.time, r.test, r.target, r.source, r.sweep_id, r.point, "     \
 	"b.run_id IS NOT NULL AS baseline, r.failed, r.throughput, r.units, " \
 	"r.p50_us, r.p99_us, r.lcpu, r.rcpu, r.lsd, r.rsd, r.target_short, "    \
-	"r.params"
+	"r.limits, r.params"
 #define RUN_FROM " FROM runs r LEFT JOIN baselines b ON b.run_id = r.id "
 
 /* Fill r from a row of RUN_COLUMNS (params decoded; no result or series). */
@@ -385,7 +387,9 @@ static int read_run(struct store *s, sqlite3_stmt *st, struct store_run *r,
 	r->lsd = col_figure(st, 15);
 	r->rsd = col_figure(st, 16);
 	col_str(st, 17, r->target_short, sizeof(r->target_short));
-	return col_json(s, st, 18, r->id, "params", &r->params, err);
+	if (col_json(s, st, 18, r->id, "limits", &r->limits, err))
+		return -EBADMSG;
+	return col_json(s, st, 19, r->id, "params", &r->params, err);
 }
 
 /* Read one run whole, with its series. */
@@ -409,7 +413,7 @@ int store_get(struct store *s, int64_t id, struct store_run *out, char *err)
 	else if (rc != SQLITE_ROW)
 		rc = store_fail(s, rc, "get run", err);
 	else if (!(rc = read_run(s, st, out, err)))
-		rc = col_json(s, st, 19, id, "result", &out->result, err);
+		rc = col_json(s, st, 20, id, "result", &out->result, err);
 	sqlite3_finalize(st);
 	if (rc)
 		goto fail;

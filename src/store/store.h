@@ -13,11 +13,11 @@
  * The schema is versioned with PRAGMA user_version and migrated forward on
  * open, in one transaction per step; version 1 is the first schema (runs
  * only), version 2 adds sweeps and baselines, version 3 the short target
- * of each run (docs/store.md).  The
+ * of each run, version 4 what limited it (docs/store.md).  The
  * database is in WAL mode with a busy timeout, so two tunetop processes
  * writing at once both succeed.
  */
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 
 struct store;
 
@@ -62,6 +62,7 @@ struct store_run {
 	json_t *params;			/* params_to_json() of the test */
 	json_t *result;			/* the whole `tunetop run --json` document; NULL in lists */
 	json_t *series;			/* {"t": [...], "rate": [...], "p50_us": [...], ...}; NULL none or in lists */
+	json_t *limits;			/* what limited it: why_report_to_json()'s array; NULL not judged */
 };
 
 /*

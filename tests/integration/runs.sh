@@ -23,6 +23,8 @@ r=$(jq_py "$TMP/list.json" "[x['id'] for x in j] == [1, 2] and all(x['source'] =
 ok $? "runs list --json: ids, source, the throughput printed by the run"
 "$TUNETOP" runs show 1 >"$TMP/show" 2>&1 && grep -q "^Run 1: " "$TMP/show" && grep -q "Ticks stored: 10" "$TMP/show"
 ok $? "runs show names the run and its 10 ticks"
+sed -n '/^What limited it:$/,$p' "$TMP/show" | sed -n 2p | grep -q "^  1\. "
+ok $? "runs show lists what limited the run, numbered"
 "$TUNETOP" runs export 1 --csv >"$TMP/csv" && head -1 "$TMP/csv" | grep -q "^t,rate,p50_us,p99_us" &&
 	[ "$(grep -c . "$TMP/csv")" -eq 11 ]
 ok $? "runs export --csv: a header and a row per tick"
@@ -34,6 +36,11 @@ ok $? "runs export --json: the whole result, its params, knobs and series"
 "$TUNETOP" runs diff 1 2 >"$TMP/diff" 2>&1 && grep -q "The tests differ" "$TMP/diff" &&
 	grep -qE "^request_size +1 +64 " "$TMP/diff"
 ok $? "runs diff puts the figures side by side"
+grep -q "^What limited A:$" "$TMP/diff" && grep -q "^What limited B:$" "$TMP/diff"
+ok $? "runs diff names what limited each run"
+grep -qE "^Throughput A -> B: .*, (beyond|within) the noise" "$TMP/diff" &&
+	grep -q "^What moved with it" "$TMP/diff"
+ok $? "runs diff: the throughput against the noise, then what moved with it"
 
 # A regression against a baseline, in a lab: the same stream rate-limited.
 name="ttruns-$$"

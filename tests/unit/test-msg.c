@@ -303,6 +303,12 @@ static void fill_socks(struct sock_sample *s, unsigned n)
 		t->rcv_space = 65483;
 		t->snd_mss = 65483;
 		t->rcv_mss = 536;
+		/* flow 1 from a kernel without the limiter times (n/a) */
+		t->has_chrono = i != 1;
+		t->busy_us = t->has_chrono ? 2000000 + i : 0;
+		t->rwnd_limited_us = t->has_chrono ? 1500000 : 0;
+		t->sndbuf_limited_us = t->has_chrono ? 250000 : 0;
+		t->app_limited = i == 0;
 	}
 }
 
@@ -354,7 +360,11 @@ static bool tcp_equal(const struct tcp_figures *a, const struct tcp_figures *b)
 		a->delivery_rate == b->delivery_rate &&
 		a->notsent_bytes == b->notsent_bytes &&
 		a->rcv_space == b->rcv_space && a->snd_mss == b->snd_mss &&
-		a->rcv_mss == b->rcv_mss);
+		a->rcv_mss == b->rcv_mss && a->has_chrono == b->has_chrono &&
+		a->busy_us == b->busy_us &&
+		a->rwnd_limited_us == b->rwnd_limited_us &&
+		a->sndbuf_limited_us == b->sndbuf_limited_us &&
+		a->app_limited == b->app_limited);
 }
 
 static bool socks_equal(const struct sock_sample *a, const struct sock_sample *b,

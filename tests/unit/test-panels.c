@@ -517,6 +517,40 @@ static void test_interrupts(struct model *m)
 	ok(find_row("knobs not read") > 0, "interrupts: without knobs says so");
 }
 
+/* The rate panel's line of what limits the run: live, then final. */
+static void test_rate_why(struct model *m)
+{
+	struct model_run *r = make_run(m, true);
+	struct session_result res;
+	int y;
+
+	u.cur = r;
+	u.compare = NULL;
+	panel_at(&panel_rate, 100, 20, true);
+	draw();
+	y = find_row("limit now: ");
+	ok(y == 2 && r->why_live.n && find_col(y, r->why_live.v[0].evidence) > 0,
+	   "rate: the live top verdict under the rate line (%s)",
+	   r->why_live.n ? r->why_live.v[0].evidence : "none");
+	check_sizes(&panel_rate, "with a live verdict");
+	panel_at(&panel_rate, 60, 9, true);
+	draw();
+	ok(find_row("limit") < 0, "rate: a panel under 8 rows inside gives the plot the row");
+
+	memset(&res, 0, sizeof(res));
+	res.throughput = 10000;
+	res.why.n = 1;
+	snprintf(res.why.v[0].rule, sizeof(res.why.v[0].rule), "link");
+	res.why.v[0].tier = WHY_DIRECT;
+	snprintf(res.why.v[0].evidence, sizeof(res.why.v[0].evidence),
+		 "link: 943 of 1000 Mbit/s tbf (94 %%)");
+	model_end(m, r, 0, NULL, &res);
+	panel_at(&panel_rate, 100, 20, true);
+	draw();
+	ok(find_row("limit: link: 943 of 1000 Mbit/s tbf (94 %)") == 2 && find_row("limit now") < 0,
+	   "rate: once ended, the session's own top verdict");
+}
+
 int main(void)
 {
 	model_init(&u.model);
@@ -525,6 +559,7 @@ int main(void)
 	test_segments_many_sizes(&u.model);
 	test_buffers(&u.model);
 	test_interrupts(&u.model);
+	test_rate_why(&u.model);
 	for (int d = 0; d < CAP_NDIRS; d++) {
 		seghist_free(&lcap.dir[d]);
 		seghist_free(&rcap.dir[d]);

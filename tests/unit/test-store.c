@@ -260,6 +260,9 @@ static void run_round_trips(void)
 	r.rsd = NAN;
 	r.series = json_pack("{s:[f,f], s:[i,i], s:[f,f]}", "t", 0.0, 0.1,
 			     "rate", 10, 20, "p50_us", 20.5, 22.5);
+	r.limits = json_pack("[{s:s, s:i, s:f, s:s}]", "rule", "latency", "tier", 1,
+			     "strength", 1.0, "evidence",
+			     "latency bound: 1 transaction in flight, RTT 14 us");
 	rc = store_add(s, &r, err);
 	ok(rc == 0 && r.id > 0, "add_sets_id (%lld, %s)", (long long)r.id, err);
 	rc = store_get(s, r.id, &g, err);
@@ -281,6 +284,7 @@ static void run_round_trips(void)
 		ok(json_equal(g.params, r.params), "params_json_round_trips");
 		ok(json_equal(g.result, r.result), "result_json_round_trips");
 		ok(json_equal(g.series, r.series), "series_json_round_trips");
+		ok(json_equal(g.limits, r.limits), "limits_json_round_trips");
 		store_run_free(&g);
 	}
 	snprintf(q, sizeof(q),
@@ -624,7 +628,7 @@ static void refuses_newer_version(void)
 	rc = store_open(&s, p, err);
 	ok(rc == -ENOTSUP && s == NULL &&
 		   strstr(err,
-			  "v99.db: schema version 99 is newer than this tunetop's (3)"),
+			  "v99.db: schema version 99 is newer than this tunetop's (4)"),
 	   "newer_version_is_refused (%s)", err);
 	ok(sql_int(p, "PRAGMA user_version") == 99,
 	   "newer_file_keeps_its_version");
@@ -944,6 +948,30 @@ static void migrates_target_short(void)
 	store_close(s);
 }
 
+/* Version 4 adds the limits column: old runs have none (NULL), not []. */
+static void migrates_limits(void)
+{
+	const char *p = tpath("v1l.db");
+	struct store *s = NULL;
+	struct store_run g;
+	char err[ERR_MAX] = "";
+
+	ok(sql_exec(p, schema_v1) == SQLITE_OK &&
+		   sql_exec(p, "PRAGMA user_version = 1") == 0 &&
+		   sql_exec(p, "INSERT INTO runs VALUES (1, 1.0, 'TCP_RR', 'x', 'run', 0, 1, "
+			       "'Trans/s', NULL, NULL, NULL, NULL, NULL, NULL, '{}', '{}');") ==
+			   SQLITE_OK,
+	   "build a version-1 file with a run");
+	if (!ok(store_open(&s, p, err) == 0, "open migrates to 4 (%s)", err))
+		return;
+	ok(sql_int(p, "SELECT count(*) FROM runs WHERE limits IS NULL") == 1,
+	   "v4: an old run's limits are NULL (not judged)");
+	ok(store_get(s, 1, &g, err) == 0 && g.limits == NULL,
+	   "v4: store_get gives NULL limits for it (%s)", err);
+	store_run_free(&g);
+	store_close(s);
+}
+
 int main(void)
 {
 	snprintf(tmpdir, sizeof(tmpdir), "/tmp/tunetop-store-XXXXXX");
@@ -959,6 +987,7 @@ int main(void)
 	sweeps_round_trip();
 	migrates_from_v1();
 	migrates_target_short();
+	migrates_limits();
 	refuses_newer_version();
 	refuses_corrupt_file();
 	refuses_other_application();
