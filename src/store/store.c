@@ -192,12 +192,16 @@ static double col_figure(sqlite3_stmt *st, int i)
 		       : sqlite3_column_double(st, i);
 }
 
-/* A text column into a fixed buffer ("" for NULL, cut to fit). */
+/*
+ * A text column into a fixed buffer ("" for NULL, cut to fit), control
+ * characters escaped: a database is a file anyone may have written.
+ */
 static void col_str(sqlite3_stmt *st, int i, char *buf, size_t len)
 {
 	const unsigned char *t = sqlite3_column_text(st, i);
 
-	snprintf(buf, len, "%s", t ? (const char *)t : "");
+	str_escape(buf, len, t ? (const char *)t : "",
+		   t ? (size_t)sqlite3_column_bytes(st, i) : 0);
 }
 
 /* Bind JSON as compact text (NULL json binds NULL); -ENOMEM when it cannot. */
@@ -225,9 +229,11 @@ static int col_json(struct store *s, sqlite3_stmt *st, int i, int64_t id,
 	if (!text)
 		return 0;
 	*out = json_loads(text, JSON_DECODE_ANY, &jerr);
-	if (!*out)
+	if (!*out) {
+		str_sanitize(jerr.text, sizeof(jerr.text));
 		return err_set(err, -EBADMSG, "%s: run %lld: %s: bad JSON (%s)",
 			       s->path, (long long)id, what, jerr.text);
+	}
 	return 0;
 }
 
@@ -385,7 +391,14 @@ static int read_run(struct store *s, sqlite3_stmt *st, struct store_run *r,
 	r->lsd = col_figure(st, 15);
 	r->rsd = col_figure(st, 16);
 	col_str(st, 17, r->target_short, sizeof(r->target_short));
-	return col_json(s, st, 18, r->id, "params", &r->params, err);
+	if (col_json(s, st, 18, r->id, "params", &r->params, err))
+		return -EBADMSG;
+	if (r->params && !json_is_object(r->params)) {
+		store_run_free(r);
+		return err_set(err, -EBADMSG, "%s: run %lld: params: not a JSON object",
+			       s->path, (long long)r->id);
+	}
+	return 0;
 }
 
 /* Read one run whole, with its series. */
@@ -450,9 +463,9 @@ int store_rm(struct store *s, int64_t id, char *err)
 	return store_tx_end(s, rc, "remove run", err);
 }
 
-/* The runs matching f, oldest first, without result and series. */
-int store_list(struct store *s, const struct store_filter *f,
-	       struct store_run **out, unsigned *n, char *err)
+/* The runs matching f, oldest first, without result and series; bad rows left out. */
+int store_list_all(struct store *s, const struct store_filter *f,
+		   struct store_run **out, unsigned *n, unsigned *nbad, char *err)
 {
 	/* The newest `limit` (-1: all), then oldest first. */
 	static const char sql[] =
@@ -461,11 +474,13 @@ int store_list(struct store *s, const struct store_filter *f,
 		"ORDER BY r.time DESC, r.id DESC LIMIT ?3) ORDER BY time, id";
 	struct store_run *runs = NULL, *grown;
 	unsigned count = 0, cap = 0;
+	char why[ERR_MAX];
 	sqlite3_stmt *st;
 	int rc;
 
 	*out = NULL;
 	*n = 0;
+	*nbad = 0;
 	rc = store_prepare(s, sql, &st, "list runs", err);
 	if (rc)
 		return rc;
@@ -485,10 +500,13 @@ int store_list(struct store *s, const struct store_filter *f,
 			}
 			runs = grown;
 		}
-		rc = read_run(s, st, &runs[count], err);
+		if (read_run(s, st, &runs[count], why)) {
+			/* Name the first bad row; the rest are counted. */
+			if (!(*nbad)++)
+				snprintf(err, ERR_MAX, "%s", why);
+			continue;
+		}
 		count++;
-		if (rc)
-			goto fail;
 	}
 	if (rc != SQLITE_DONE) {
 		rc = store_fail(s, rc, "list runs", err);
@@ -504,6 +522,23 @@ fail:
 		store_run_free(&runs[i]);
 	free(runs);
 	return rc;
+}
+
+/* The runs matching f, or -EBADMSG naming the first row that cannot be read. */
+int store_list(struct store *s, const struct store_filter *f,
+	       struct store_run **out, unsigned *n, char *err)
+{
+	unsigned nbad;
+	int rc = store_list_all(s, f, out, n, &nbad, err);
+
+	if (rc || !nbad)
+		return rc;
+	for (unsigned i = 0; i < *n; i++)
+		store_run_free(&(*out)[i]);
+	free(*out);
+	*out = NULL;
+	*n = 0;
+	return -EBADMSG;
 }
 
 /* Make run id the baseline of its test and parameters. */
