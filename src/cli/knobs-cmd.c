@@ -83,8 +83,15 @@ static int knobs_parse(int argc, char **argv, struct knobs_opts *o)
 			}
 			if (!strcmp(a, "--side"))
 				side = argv[++i];
-			else if (!strcmp(a, "--lab"))
+			else if (!strcmp(a, "--lab")) {
+				char err[ERR_MAX];
+
 				o->lab = argv[++i];
+				if (lab_name_check(o->lab, err)) {
+					fprintf(stderr, "tunetop knobs: option --lab: %s\n", err);
+					return 2;
+				}
+			}
 			else if (!strcmp(a, "-H") || !strcmp(a, "--host"))
 				o->host = argv[++i];
 			else if (!strcmp(a, "-p") || !strcmp(a, "--port"))
