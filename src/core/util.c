@@ -244,12 +244,12 @@ int util_mkdir_p(const char *path)
 }
 
 /*
- * The length of the valid, printable UTF-8 character at p (n bytes left),
- * or 0 when its first byte is to be escaped.  RFC 3629 section 4 gives the
- * well-formed sequences; U+0080..U+009F (C2 80..C2 9F) are the C1 controls.
+ * RFC 3629 section 4 gives the well-formed sequences; U+0080..U+009F
+ * (C2 80..C2 9F) are the C1 controls.
  */
-static size_t utf8_printable(const unsigned char *p, size_t n)
+size_t str_printable_len(const char *s, size_t n)
 {
+	const unsigned char *p = (const unsigned char *)s;
 	unsigned char lo = 0x80, hi = 0xbf;
 	size_t len, i;
 
@@ -289,7 +289,7 @@ size_t str_escape(char *out, size_t size, const char *in, size_t len)
 	if (!size)
 		return 0;
 	while (i < len) {
-		n = utf8_printable(p + i, len - i);
+		n = str_printable_len(in + i, len - i);
 		if (n) {
 			if (o + n >= size)
 				break;
@@ -315,7 +315,7 @@ size_t str_sanitize(char *buf, size_t size)
 	char *copy;
 
 	for (i = 0; i < len; i += n) {
-		n = utf8_printable((const unsigned char *)buf + i, len - i);
+		n = str_printable_len(buf + i, len - i);
 		if (!n)
 			break;
 	}
@@ -325,7 +325,7 @@ size_t str_sanitize(char *buf, size_t size)
 	if (!copy) {
 		/* No room to expand: blank what would have been escaped. */
 		for (escaped = 0; i < len; i += n ? n : 1) {
-			n = utf8_printable((const unsigned char *)buf + i, len - i);
+			n = str_printable_len(buf + i, len - i);
 			if (!n) {
 				buf[i] = '?';
 				escaped++;

@@ -70,6 +70,12 @@ int proc_slurp(const char *path, _Atomic size_t *hint, char **bufp);
  */
 size_t str_escape(char *out, size_t size, const char *in, size_t len);
 
+/*
+ * The length of the printable UTF-8 character at s (n > 0 bytes left), or
+ * 0 when str_escape() would escape its first byte.
+ */
+size_t str_printable_len(const char *s, size_t n);
+
 /* str_escape() of the string in buf (size bytes) onto itself. */
 size_t str_sanitize(char *buf, size_t size);
 
