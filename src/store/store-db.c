@@ -33,6 +33,9 @@ static int cantopen_fail(const char *path, int sys, char *err)
 	}
 	if (access(dir, W_OK | X_OK)) {
 		sys = errno;
+		if (sys == ENOENT)
+			return err_set(err, -sys, "%s: cannot open the database: its directory %s does not exist",
+				       path, dir);
 		return err_set(err, -sys, "%s: cannot open the database: its directory %s is not writable (%s); the database and its -wal and -shm files need it",
 			       path, dir, strerror(sys));
 	}
