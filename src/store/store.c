@@ -218,6 +218,45 @@ static int bind_json(sqlite3_stmt *st, int i, const json_t *j)
 								     : -ENOMEM;
 }
 
+/*
+ * Escape, in place, every string value in j that holds a control
+ * character or invalid UTF-8 (str_escape): a stored document is printed
+ * by runs show and diff.  -ENOMEM when a string cannot be replaced.
+ */
+static int json_escape_strings(json_t *j)
+{
+	const char *key, *text;
+	size_t i, len, n;
+	json_t *v;
+	char *esc;
+	int rc = 0;
+
+	if (json_is_object(j)) {
+		json_object_foreach(j, key, v)
+			if ((rc = json_escape_strings(v)))
+				return rc;
+	} else if (json_is_array(j)) {
+		json_array_foreach(j, i, v)
+			if ((rc = json_escape_strings(v)))
+				return rc;
+	} else if (json_is_string(j)) {
+		text = json_string_value(j);
+		len = json_string_length(j);
+		for (i = 0; i < len; i += n)
+			if (!(n = str_printable_len(text + i, len - i)))
+				break;
+		if (i == len)
+			return 0;
+		esc = malloc(4 * len + 1);
+		if (!esc)
+			return -ENOMEM;
+		str_escape(esc, 4 * len + 1, text, len);
+		rc = json_string_set(j, esc) ? -ENOMEM : 0;
+		free(esc);
+	}
+	return rc;
+}
+
 /* Decode a JSON text column of run id; a NULL column gives NULL. */
 static int col_json(struct store *s, sqlite3_stmt *st, int i, int64_t id,
 		    const char *what, json_t **out, char *err)
@@ -233,6 +272,12 @@ static int col_json(struct store *s, sqlite3_stmt *st, int i, int64_t id,
 		str_sanitize(jerr.text, sizeof(jerr.text));
 		return err_set(err, -EBADMSG, "%s: run %lld: %s: bad JSON (%s)",
 			       s->path, (long long)id, what, jerr.text);
+	}
+	if (json_escape_strings(*out)) {
+		json_decref(*out);
+		*out = NULL;
+		return err_set(err, -ENOMEM, "%s: run %lld: %s: out of memory",
+			       s->path, (long long)id, what);
 	}
 	return 0;
 }

@@ -943,6 +943,19 @@ static void bad_row_is_named(void)
 		store_run_free(&l[i]);
 	free(l);
 	store_close(s);
+	ok(sql_exec(p, "UPDATE runs SET result = '{\"k\":[\"a\\u001b[31m\",{\"v\":\"1\\n2\"}]}' WHERE id = 3") == SQLITE_OK,
+	   "put escapes in the result of run 3");
+	rc = store_open(&s, p, err);
+	if (rc == 0)
+		rc = store_get(s, 3, &r, err);
+	ok(rc == 0 && r.result &&
+	   !strcmp(json_string_value(json_array_get(json_object_get(r.result, "k"), 0)) ?: "", "a\\x1b[31m") &&
+	   !strcmp(json_string_value(json_object_get(json_array_get(json_object_get(r.result, "k"), 1), "v")) ?: "",
+		   "1\\x0a2"),
+	   "strings in a stored document come back escaped (%d, %s)", rc, err);
+	if (rc == 0)
+		store_run_free(&r);
+	store_close(s);
 }
 
 /* Version 3 derives the short target of old rows from their line. */
