@@ -115,7 +115,7 @@ rc=$?
 [ $rc -ne 0 ] && grep -q 'capture on lo: permission denied (needs CAP_NET_RAW' "$TMP/np.txt"
 ok $? "unprivileged --capture: exit $rc and one line naming the device and the privilege"
 [ $? -eq 0 ] || diag "$TMP/np.txt"
-setpriv --reuid=65534 --regid=65534 --clear-groups "$TUNETOP" run -t TCP_RR -l 1 --capture=auto >"$TMP/na.txt" 2>&1
+setpriv --reuid=65534 --regid=65534 --clear-groups "$TUNETOP" run -t TCP_RR -l 1 --capture=auto --no-db >"$TMP/na.txt" 2>&1
 rc=$?
 [ $rc -eq 0 ] && grep -q '^Capture, local end: none: capture on lo: permission denied' "$TMP/na.txt"
 ok $? "unprivileged --capture=auto: the run goes on and says why there is no capture"
