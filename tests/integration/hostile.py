@@ -4,13 +4,14 @@
 # string it can: a rewriting proxy in front of tunetopd, and clients that
 # put them in HELLO and KNOB_SET.
 #   hostile.py proxy LISTEN_PORT DAEMON_PORT   relay, rewriting HELLO_OK's host
+#                                              and a remote knob's value
 #   hostile.py hello PORT                      HELLO with a hostile member name
 #   hostile.py knobset PORT KEYFILE KNOB       KNOB_SET KNOB to a value with a newline
 import hashlib, hmac, json, socket, struct, sys, threading
 
 EVIL = "\x1b]0;pwned\x07\x1b[31mevil\nhost"
-HELLO, HELLO_OK, ERROR, AUTH_BEGIN, AUTH_CHALLENGE, AUTH_RESPONSE, AUTH_OK, KNOB_SET, KNOB_RESULT = \
-    1, 2, 9, 13, 14, 15, 16, 17, 18
+HELLO, HELLO_OK, ERROR, KNOB_VALUES, AUTH_BEGIN, AUTH_CHALLENGE, AUTH_RESPONSE, AUTH_OK, KNOB_SET, KNOB_RESULT = \
+    1, 2, 9, 12, 13, 14, 15, 16, 17, 18
 
 
 def frame(t, body):
@@ -46,6 +47,13 @@ def relay(src, dst, rewrite):
             if rewrite and t == HELLO_OK:
                 j = json.loads(body)
                 j["host"] = EVIL
+                dst.sendall(frame(t, j))
+            elif rewrite and t == KNOB_VALUES:
+                # The remote knobs go into the stored result.
+                j = json.loads(body)
+                for v in j["values"]:
+                    if v["name"] == "net.ipv4.tcp_congestion_control":
+                        v["present"], v["text"], v["reason"] = True, EVIL, ""
                 dst.sendall(frame(t, j))
             else:
                 dst.sendall(hdr + body)

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # A hostile peer's strings never reach a terminal, a log or the store raw:
 # a rewriting proxy puts a window-title sequence, a colour and a newline in
-# HELLO_OK's host; clients put them in HELLO and in a KNOB_SET value.
+# HELLO_OK's host and in a remote knob's value; clients put them in HELLO and in a KNOB_SET value.
 # Everything they reach shows them escaped as \xNN, on one line.
 . "$(dirname "$0")/lib.sh"
 
@@ -42,6 +42,9 @@ rc=$?
 [ $rc -eq 0 ] && [ "$(grep -c 'host:127.0.0.1' "$TMP/list")" -eq 3 ] &&
 	! raw "$TMP/list" "$TMP/show" "$TMP/export" "$TMP/j.json"
 ok $? "runs list, show and export of those runs: no escape or bell byte (exit $rc)"
+r=$(jq_py "$TMP/export" "[k.get('value') for k in j['result']['knobs']['remote']['knobs'] if k['name'] == 'net.ipv4.tcp_congestion_control'] == [r'$WANT']")
+[ "$r" = True ]
+ok $? "a remote knob's value rewritten by the proxy is stored escaped ($r)"
 
 python3 "$HOSTILE" hello "$PORT" >"$TMP/hello" 2>&1
 grep -qF "hello: unknown member '$(printf '%s' "$WANT" | sed 's/\\/\\\\/g')'" "$TMP/hello" &&
