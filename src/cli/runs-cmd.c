@@ -143,9 +143,6 @@ static int runs_list(struct store *st, int argc, char **argv)
 	free(a);
 	if (nbad) {
 		fprintf(stderr, "tunetop runs list: %s\n", err);
-		if (nbad > 1)
-			fprintf(stderr, "tunetop runs list: %u more rows cannot be read (runs show ID names each)\n",
-				nbad - 1);
 		return 1;
 	}
 	return 0;

@@ -519,7 +519,7 @@ int store_list_all(struct store *s, const struct store_filter *f,
 		"ORDER BY r.time DESC, r.id DESC LIMIT ?3) ORDER BY time, id";
 	struct store_run *runs = NULL, *grown;
 	unsigned count = 0, cap = 0;
-	char why[ERR_MAX];
+	char why[ERR_MAX], first[ERR_MAX], more[ERR_MAX] = "";
 	sqlite3_stmt *st;
 	int rc;
 
@@ -546,9 +546,12 @@ int store_list_all(struct store *s, const struct store_filter *f,
 			runs = grown;
 		}
 		if (read_run(s, st, &runs[count], why)) {
-			/* Name the first bad row; the rest are counted. */
+			/* Name the first bad row and what is wrong; the rest by id. */
 			if (!(*nbad)++)
-				snprintf(err, ERR_MAX, "%s", why);
+				snprintf(first, sizeof(first), "%s", why);
+			else
+				snprintf(more + strlen(more), sizeof(more) - strlen(more), "%s%lld",
+					 *nbad > 2 ? ", " : "", (long long)runs[count].id);
 			continue;
 		}
 		count++;
@@ -558,6 +561,10 @@ int store_list_all(struct store *s, const struct store_filter *f,
 		goto fail;
 	}
 	sqlite3_finalize(st);
+	if (*nbad == 1)
+		err_set(err, 0, "%s", first);
+	else if (*nbad > 1)
+		err_set(err, 0, "%s; also unreadable: run%s %s", first, *nbad > 2 ? "s" : "", more);
 	*out = runs;
 	*n = count;
 	return 0;

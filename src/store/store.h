@@ -119,7 +119,8 @@ int store_list(struct store *s, const struct store_filter *f, struct store_run *
 	       unsigned *n, char *err);
 /*
  * The same, but the rows that cannot be read are left out and counted in
- * *nbad, err naming the first ("PATH: run 3: params: bad JSON (...)").
+ * *nbad, err naming the first and what is wrong, then the others' ids
+ * ("PATH: run 3: params: bad JSON (...); also unreadable: runs 5, 7").
  * Fails only when the query does.
  */
 int store_list_all(struct store *s, const struct store_filter *f, struct store_run **out,

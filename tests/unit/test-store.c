@@ -943,6 +943,18 @@ static void bad_row_is_named(void)
 		store_run_free(&l[i]);
 	free(l);
 	store_close(s);
+	ok(sql_exec(p, "UPDATE runs SET params = '[1]' WHERE id = 1") == SQLITE_OK,
+	   "make the params of run 1 an array");
+	rc = store_open(&s, p, err);
+	if (rc == 0)
+		rc = store_list_all(s, NULL, &l, &n, &nbad, err);
+	ok(rc == 0 && n == 1 && nbad == 2 &&
+	   strstr(err, "run 1: params: not a JSON object; also unreadable: run 2"),
+	   "two bad rows: the first named with why, the other by id (%d, %u, %u, %s)", rc, n, nbad, err);
+	for (unsigned i = 0; i < n; i++)
+		store_run_free(&l[i]);
+	free(l);
+	store_close(s);
 	ok(sql_exec(p, "UPDATE runs SET result = '{\"k\":[\"a\\u001b[31m\",{\"v\":\"1\\n2\"}]}' WHERE id = 3") == SQLITE_OK,
 	   "put escapes in the result of run 3");
 	rc = store_open(&s, p, err);
