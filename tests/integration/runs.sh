@@ -85,6 +85,15 @@ ok $? "a corrupt database: the results are printed, one line says why nothing wa
 [ $? -ne 0 ]
 ok $? "tunetop run ... && tunetop runs check N: the && does not go on when the run was not stored"
 
+# A full database (capped at the pages it has): exit 3 naming it.
+"$TUNETOP" run --loopback -l 1 -P 0 --db "$TMP/full.db" -- -o THROUGHPUT >/dev/null 2>&1
+pages=$(python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("PRAGMA page_count").fetchone()[0])' "$TMP/full.db")
+TUNETOP_DB_MAX_PAGES=$pages "$TUNETOP" run --loopback -l 1 -P 0 --db "$TMP/full.db" -- -o THROUGHPUT >"$TMP/o" 2>"$TMP/e"
+rc=$?
+[ $rc -eq 3 ] && grep -qE '^[0-9.]+$' "$TMP/o" && grep -q "not stored: $TMP/full.db: add run: disk full" "$TMP/e"
+ok $? "a full database: the results are printed, exit 3 naming the file and 'disk full' (exit $rc)"
+[ $? -eq 0 ] || diag "$TMP/e"
+
 # A read-only database (a read-only bind mount in a mount namespace of
 # this test's own): the real cause and the path, exit 3.
 mkdir -p "$TMP/ro"
