@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "options.h"
+#include "selectors-netperf.h"
 #include "engine.h"
 
 /*
@@ -397,7 +398,12 @@ static int opt_selectors(struct parse_state *st, char c, const char *val)
 	const char *name;
 	int ret;
 
-	if (!strcasecmp(val, "help") || !strcmp(val, "?")) {
+	if (!strcmp(val, "?")) {
+		np_sel_list(st->out);
+		o->help = true;
+		return 1;
+	}
+	if (!strcasecmp(val, "help")) {
 		selectors_help(st->out);
 		o->help = true;
 		return 1;

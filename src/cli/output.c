@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "engine.h"
 #include "output.h"
 #include "selectors.h"
+#include "selectors-netperf.h"
 
 /* jansson prints reals with 17 digits by default (18123.450000000001). */
 #define JSON_FLAGS_REAL JSON_REAL_PRECISION(15)
@@ -47,17 +49,6 @@ static bool sv_na(const struct run_summary *r, const char *name)
 		return true;
 	selector_eval((unsigned)i, r, &v);
 	return v.kind == SEL_NA;
-}
-
-/* "a -> b" of two selector values, for initial and final socket sizes. */
-static const char *sv_pair(struct vbufs *b, const struct run_summary *r,
-			   const char *first, const char *second)
-{
-	const char *x = sv(b, r, first), *y = sv(b, r, second);
-	char *buf = b->s[b->next++ % VBUF_N];
-
-	snprintf(buf, SEL_STR_MAX, "%s -> %s", x, y);
-	return buf;
 }
 
 /* The named value with its unit ("45.50%", "25.300 us/Tran"), or "n/a". */
@@ -163,13 +154,16 @@ static json_t *ci_json(const struct ci *c)
 
 /* result_to_json of one end, with its service demand beside it and its
  * capture with the size classes. */
-static json_t *end_json(const struct end_result *e, double sd, bool udp)
+static json_t *end_json(const struct end_result *e, double sd, bool udp, bool local)
 {
 	json_t *j = result_to_json(e);
 
 	if (!j)
 		return json_null();
 	json_object_set_new(j, "service_demand", sd >= 0 ? json_num(sd) : json_null());
+	/* Counted where tunetop sends (the local end); the protocol does not
+	 * carry the remote end's. */
+	json_object_set_new(j, "send_errors", local ? json_integer((json_int_t)e->send_errors) : json_null());
 	json_object_set_new(j, "capture", output_capture_json(e, udp));
 	return j;
 }
@@ -246,8 +240,8 @@ json_t *output_result_json(const struct cli_opts *o,
 				"local", res->metrics_local, "remote", res->metrics_remote,
 				"note", res->state_note[0] ? res->state_note : NULL)),
 			"result", result_selectors_json(m),
-			"local", end_json(&res->local, res->local_sd, test_is_udp(res->p.type)),
-			"remote", end_json(&res->remote, res->remote_sd, test_is_udp(res->p.type)),
+			"local", end_json(&res->local, res->local_sd, test_is_udp(res->p.type), true),
+			"remote", end_json(&res->remote, res->remote_sd, test_is_udp(res->p.type), false),
 			"iterations", (json_int_t)m->iterations,
 			"confidence", conf,
 			"counts_agree", res->counts_agree,
@@ -294,7 +288,30 @@ static int output_json(FILE *f, const struct cli_opts *o,
 	return print_json(f, line, true);
 }
 
-/* -o: a header of selector names (unless -P 0), then one line of values. */
+/*
+ * Selector idx of the list as netperf prints it: its format, and -1
+ * style placeholders where netperf has no figure, as for a CPU
+ * utilisation without -c (-C).
+ */
+static const char *sel_text(const struct cli_opts *o, const struct run_summary *r,
+			    unsigned idx, char *buf, size_t len)
+{
+	const struct selector *tab;
+	struct sel_value v;
+	unsigned n;
+
+	tab = selector_table(&n);
+	selector_eval(idx, r, &v);
+	if ((!o->local_cpu && (!strcmp(tab[idx].name, "LOCAL_CPU_UTIL") ||
+			       !strcmp(tab[idx].name, "LOCAL_CPU_CONFID"))) ||
+	    (!o->remote_cpu && (!strcmp(tab[idx].name, "REMOTE_CPU_UTIL") ||
+				!strcmp(tab[idx].name, "REMOTE_CPU_CONFID"))))
+		v.kind = SEL_NA;
+	return np_sel_format(&tab[idx], &v, buf, len);
+}
+
+/* -o: netperf's titles on one line, comma-separated (unless -P 0), then
+ * the values. */
 static void output_csv(FILE *f, const struct cli_opts *o,
 		       const struct run_summary *r)
 {
@@ -303,16 +320,18 @@ static void output_csv(FILE *f, const struct cli_opts *o,
 
 	tab = selector_table(&n);
 	if (o->headers) {
-		for (unsigned i = 0; i < o->sel.n; i++)
-			fprintf(f, "%s%s", i ? "," : "", tab[o->sel.idx[i]].name);
+		for (unsigned i = 0; i < o->sel.n; i++) {
+			char t[SEL_STR_MAX];
+
+			fprintf(f, "%s%s", i ? "," : "",
+				np_sel_title_line(&tab[o->sel.idx[i]], t, sizeof(t)));
+		}
 		fputc('\n', f);
 	}
 	for (unsigned i = 0; i < o->sel.n; i++) {
 		char buf[SEL_STR_MAX];
-		struct sel_value v;
 
-		selector_eval(o->sel.idx[i], r, &v);
-		sel_value_format(&v, buf, sizeof(buf));
+		sel_text(o, r, o->sel.idx[i], buf, sizeof(buf));
 		sanitize(buf, true);
 		fprintf(f, "%s%s", i ? "," : "", buf);
 	}
@@ -329,45 +348,54 @@ static void output_keyval(FILE *f, const struct cli_opts *o,
 	tab = selector_table(&n);
 	for (unsigned i = 0; i < o->sel.n; i++) {
 		char buf[SEL_STR_MAX];
-		struct sel_value v;
 
-		selector_eval(o->sel.idx[i], r, &v);
-		sel_value_format(&v, buf, sizeof(buf));
+		sel_text(o, r, o->sel.idx[i], buf, sizeof(buf));
 		sanitize(buf, false);
 		fprintf(f, "%s=%s\n", tab[o->sel.idx[i]].name, buf);
 	}
 }
 
-/* -O: the named selectors as aligned columns under their names. */
+/*
+ * -O: netperf's print_omni_human(): four title lines and a value line;
+ * each column is as wide as its longest title line or its value plus one,
+ * and one blank follows every column, the last too.
+ */
 static int output_columns(FILE *f, const struct cli_opts *o,
 			  const struct run_summary *r)
 {
 	char (*vals)[SEL_STR_MAX] = calloc(o->sel.n + 1, SEL_STR_MAX);
+	size_t *w = calloc(o->sel.n + 1, sizeof(*w));
 	const struct selector *tab;
 	unsigned n;
 
-	if (!vals)
+	if (!vals || !w) {
+		free(vals);
+		free(w);
 		return -ENOMEM;
+	}
 	tab = selector_table(&n);
 	for (unsigned i = 0; i < o->sel.n; i++) {
-		struct sel_value v;
+		const char *line[4];
 
-		selector_eval(o->sel.idx[i], r, &v);
-		sel_value_format(&v, vals[i], SEL_STR_MAX);
+		sel_text(o, r, o->sel.idx[i], vals[i], SEL_STR_MAX);
 		sanitize(vals[i], false);
+		np_sel_title(&tab[o->sel.idx[i]], line);
+		w[i] = strlen(vals[i]) + 1;
+		for (int k = 0; k < 4; k++)
+			if (strlen(line[k]) > w[i])
+				w[i] = strlen(line[k]);
 	}
-	for (int line = o->headers ? 0 : 1; line < 2; line++) {
+	for (int k = o->headers ? 0 : 4; k < 5; k++) {
 		for (unsigned i = 0; i < o->sel.n; i++) {
-			const char *name = tab[o->sel.idx[i]].name;
-			size_t w = strlen(name) > strlen(vals[i]) ?
-				   strlen(name) : strlen(vals[i]);
+			const char *line[4];
 
-			fprintf(f, "%-*s%s", (int)w, line ? vals[i] : name,
-				i + 1 < o->sel.n ? "  " : "");
+			np_sel_title(&tab[o->sel.idx[i]], line);
+			fprintf(f, "%-*s ", (int)w[i], k < 4 ? line[k] : vals[i]);
 		}
 		fputc('\n', f);
 	}
 	free(vals);
+	free(w);
 	return 0;
 }
 
@@ -383,34 +411,52 @@ static const char *banner_name(enum test_type t)
 	}
 }
 
-/* netperf's first line, with the test's modifiers after colons. */
-static void print_banner(FILE *f, const struct cli_opts *o,
-			 const struct run_summary *r)
+/* The address the test goes to, before the run: -H's host, the lab's
+ * server side, or loopback. */
+static const char *banner_remote(const struct session_opts *so, bool v6)
 {
-	const struct test_params *p = &r->res.p;
-	struct vbufs *b = calloc(1, sizeof(*b));
+	const char *a;
 
-	if (!b)
+	if (so->host && so->host[0])
+		return so->host;
+	if (so->lab) {
+		a = lab_addr(so->lab, LAB_B, v6 ? AF_INET6 : AF_INET);
+		if (a && a[0])
+			return a;
+	}
+	return v6 ? "::1" : "127.0.0.1";
+}
+
+/*
+ * netperf's banner, as its print_top_test_header() prints it for a
+ * MIGRATED test: the local end unbound (port 0), the remote by the name
+ * it was given with an empty address, then the modifiers in netperf's
+ * order.  tunetop always keeps latency histograms and can print interim
+ * results, netperf's "histogram" and "demo" builds.
+ */
+void output_banner(FILE *f, const struct cli_opts *o)
+{
+	const struct test_params *p = &o->so.p;
+	bool v6 = p->family == AF_INET6;
+	const char *fam = v6 ? "AF_INET6" : "AF_INET";
+
+	if (!o->headers || o->fmt == OUT_JSON || o->fmt == OUT_JSON_STREAM)
 		return;
-	fprintf(f, "MIGRATED %s TEST from %s to %s (%s) %s",
-		banner_name(p->type), sv(b, r, "LOCAL_HOST"),
-		sv(b, r, "REMOTE_HOST"), sv(b, r, "REMOTE_ADDR"),
-		p->family == AF_INET6 ? "AF_INET6" : "AF_INET");
+	fprintf(f, "MIGRATED %s TEST from %s (%s) port 0 %s to %s () port 0 %s",
+		banner_name(p->type), v6 ? "::" : "0.0.0.0", v6 ? "::" : "0.0.0.0",
+		fam, banner_remote(&o->so, v6), fam);
+	if (o->iterating)
+		fprintf(f, " : +/-%.3f%% @ %2.0f%% conf. ", o->it.width_pct / 2,
+			o->it.level);
 	if (p->nodelay)
 		fprintf(f, " : nodelay");
-	if (test_is_rr(p->type))
+	fprintf(f, " : histogram : demo");
+	if (p->type == TEST_TCP_RR || p->type == TEST_UDP_RR)
 		fprintf(f, " : first burst %u", p->burst);
-	if (p->flows > 1)
-		fprintf(f, " : %u flows", p->flows);
-	if (r->iterating)
-		fprintf(f, " : +/-%.3f%% @ %.0f%% conf.", r->it.width_pct / 2,
-			r->it.level);
-	if (o->interim > 0)
-		fprintf(f, " : demo");
+	if (p->lcpu >= 0 || p->rcpu >= 0)
+		fprintf(f, " : cpu bind");
 	fputc('\n', f);
-	if (r->res.target[0])
-		fprintf(f, "Target: %s\n", r->res.target);
-	free(b);
+	fflush(f);
 }
 
 /* The width a confidence interval reached; needs two iterations. */
@@ -419,121 +465,176 @@ static double ci_width(const struct ci *c)
 	return c->n >= 2 ? c->width_pct : NAN;
 }
 
-/* The loud netperf warning when -i/-I did not reach the asked-for width. */
-static void print_confidence_warning(FILE *f, const struct cli_opts *o,
-				     const struct run_summary *r)
+/* The number the named selector holds, or -1 (netperf's "no figure"). */
+static double nv(const struct run_summary *r, const char *name)
 {
-	char a[32];
+	int i = selector_find(name);
+	struct sel_value v;
+
+	if (i < 0)
+		return -1;
+	selector_eval((unsigned)i, r, &v);
+	if (v.kind == SEL_INT)
+		return (double)v.i;
+	return v.kind == SEL_REAL ? v.d : -1;
+}
+
+static int nvi(const struct run_summary *r, const char *name)
+{
+	return (int)llround(nv(r, name));
+}
+
+/* netperf's loud warning when -i/-I did not reach the asked-for width. */
+static void print_confidence_warning(FILE *f, const struct run_summary *r)
+{
+	double t = ci_width(&r->thr), l = ci_width(&r->lcpu), m = ci_width(&r->rcpu);
 
 	fprintf(f, "!!! WARNING\n"
 		"!!! Desired confidence was not achieved within the specified iterations.\n"
 		"!!! This implies that there was variability in the test environment that\n"
-		"!!! must be investigated before going further.\n");
-	fprintf(f, "!!! Confidence intervals: Throughput      : %s\n",
-		pct(a, sizeof(a), ci_width(&r->thr), 3));
-	if (o->local_cpu)
-		fprintf(f, "!!!                       Local CPU util  : %s\n",
-			pct(a, sizeof(a), ci_width(&r->lcpu), 3));
-	if (o->remote_cpu)
-		fprintf(f, "!!!                       Remote CPU util : %s\n",
-			pct(a, sizeof(a), ci_width(&r->rcpu), 3));
-	fprintf(f, "!!! (asked for a %.3f%% wide interval at %.0f%% confidence; %u of at most %u iterations run)\n\n",
-		r->it.width_pct, r->it.level, r->iterations, r->it.max_iter);
+		"!!! must be investigated before going further.\n"
+		"!!! Confidence intervals: Throughput      : %4.3f%%\n"
+		"!!!                       Local CPU util  : %4.3f%%\n"
+		"!!!                       Remote CPU util : %4.3f%%\n\n",
+		isfinite(t) ? t : 0.0, isfinite(l) ? l : 0.0, isfinite(m) ? m : 0.0);
 }
 
-static void print_confidence_reached(FILE *f, const struct cli_opts *o,
-				     const struct run_summary *r)
+/* CPU columns: the figure with -c (-C), else netperf's -1. */
+static double cpu_col(const struct cli_opts *o, const struct run_summary *r, bool local)
 {
-	char a[32];
-
-	fprintf(f, "%u iterations, %.0f%% confidence interval width %s of the mean throughput (asked for %.1f%%)",
-		r->iterations, r->it.level,
-		pct(a, sizeof(a), ci_width(&r->thr), 1),
-		r->it.width_pct);
-	if (o->local_cpu)
-		fprintf(f, ", local CPU %s",
-			pct(a, sizeof(a), ci_width(&r->lcpu), 1));
-	if (o->remote_cpu)
-		fprintf(f, ", remote CPU %s",
-			pct(a, sizeof(a), ci_width(&r->rcpu), 1));
-	fputc('\n', f);
+	if (local ? !o->local_cpu : !o->remote_cpu)
+		return -1;
+	return nv(r, local ? "LOCAL_CPU_UTIL" : "REMOTE_CPU_UTIL");
 }
 
-static void print_rr_table(FILE *f, const struct cli_opts *o,
-			   const struct run_summary *r, struct vbufs *b)
+/* netperf's RR table (TCP_RR, TCP_CRR, UDP_RR): initial socket sizes. */
+static void print_rr_block(FILE *f, const struct cli_opts *o,
+			   const struct run_summary *r)
 {
-	static const char *const fmt = "%-22s %-22s %-8s %-8s %-6s %-8s %s\n";
-
-	if (o->headers) {
-		fprintf(f, "Local /Remote (socket sizes: initial -> final)\n");
-		fprintf(f, fmt, "Socket Size", "", "Request", "Resp.", "Burst", "Elapsed", "Trans.");
-		fprintf(f, fmt, "Send", "Recv", "Size", "Size", "Reqs", "Time", "Rate");
-		fprintf(f, fmt, "bytes", "bytes", "bytes", "bytes", "", "secs.", "per sec");
-		fputc('\n', f);
-	}
-	fprintf(f, fmt, sv_pair(b, r, "LSS_SIZE", "LSS_SIZE_END"),
-		sv_pair(b, r, "LSR_SIZE", "LSR_SIZE_END"),
-		sv(b, r, "REQUEST_SIZE"), sv(b, r, "RESPONSE_SIZE"),
-		sv(b, r, "BURST_SIZE"), sv(b, r, "ELAPSED_TIME"),
-		sv(b, r, "THROUGHPUT"));
-	fprintf(f, "%-22s %s\n", sv_pair(b, r, "RSS_SIZE", "RSS_SIZE_END"),
-		sv_pair(b, r, "RSR_SIZE", "RSR_SIZE_END"));
-}
-
-/* One row of the stream table, trailing blanks cut: five columns, and the
- * four CPU columns (u[0..3]) when -c or -C asked for them; u[1] NULL makes
- * u[0] and u[2] titles two columns wide. */
-static void stream_row(FILE *f, const char *const c[5], const char *const *u)
-{
-	char line[512];
-	size_t n;
-
-	n = (size_t)snprintf(line, sizeof(line), "%-10s %-10s %-8s %-8s %-11s",
-			     c[0], c[1], c[2], c[3], c[4]);
-	if (u && !u[1] && n < sizeof(line))	/* two-column titles */
-		snprintf(line + n, sizeof(line) - n, " %-18s %s", u[0], u[2]);
-	else if (u && n < sizeof(line))
-		snprintf(line + n, sizeof(line) - n, " %-8s %-9s %-8s %s",
-			 u[0], u[1], u[2], u[3]);
-	n = strlen(line);
-	while (n && line[n - 1] == ' ')
-		line[--n] = '\0';
-	fprintf(f, "%s\n", line);
-}
-
-/* netperf's TCP_STREAM table: receiver's and sender's final buffers. */
-static void print_stream_table(FILE *f, const struct cli_opts *o,
-			       const struct run_summary *r, struct vbufs *b)
-{
-	bool client_sends = test_client_sends(r->res.p.type);
+	enum test_type t = r->res.p.type;
 	bool cpu = o->local_cpu || o->remote_cpu;
-	const char *sd = sv(b, r, "SD_UNITS");
 
-	if (o->headers) {
-		stream_row(f, (const char *[]){ "Recv", "Send", "Send", "", "" },
-			   cpu ? (const char *[]){ "Utilization", NULL, "Service Demand", NULL } : NULL);
-		stream_row(f, (const char *[]){ "Socket", "Socket", "Message", "Elapsed", "" },
-			   cpu ? (const char *[]){ "local", "remote", "local", "remote" } : NULL);
-		stream_row(f, (const char *[]){ "Size", "Size", "Size", "Time", "Throughput" },
-			   cpu ? (const char *[]){ "%", "%", sd, sd } : NULL);
-		stream_row(f, (const char *[]){ "bytes", "bytes", "bytes", "secs.",
-						sv(b, r, "THROUGHPUT_UNITS") }, NULL);
-		fputc('\n', f);
+	if (o->headers && !cpu)
+		fprintf(f, "Local /Remote\n"
+			"Socket Size   Request  Resp.   Elapsed  Trans.\n"
+			"Send   Recv   Size     Size    Time     Rate         \n"
+			"bytes  Bytes  bytes    bytes   secs.    per sec   \n\n");
+	else if (o->headers)
+		fprintf(f, "Local /Remote\n"
+			"Socket Size   Request Resp.  Elapsed Trans.   CPU    CPU    S.dem   S.dem\n"
+			"Send   Recv   Size    Size   Time    Rate     local  remote local   remote\n"
+			"bytes  bytes  bytes   bytes  secs.   per sec  %s    %s    us/Tr   us/Tr\n\n",
+			t == TEST_TCP_CRR ? "%  " : "% S", t == TEST_TCP_CRR ? "%  " : "% S");
+	if (!cpu)
+		fprintf(f, "%-6d %-6d %-6d   %-6d  %-6.2f   %7.2f   \n",
+			nvi(r, "LSS_SIZE"), nvi(r, "LSR_SIZE"), nvi(r, "REQUEST_SIZE"),
+			nvi(r, "RESPONSE_SIZE"), nv(r, "ELAPSED_TIME"), nv(r, "THROUGHPUT"));
+	else
+		fprintf(f, t == TEST_TCP_RR ?
+			"%-6d %-6d %-6d  %-6d %-6.2f  %-6.2f  %-6.2f %-6.2f %-6.3f  %-6.3f \n" :
+			t == TEST_UDP_RR ?
+			"%-6d %-6d %-6d  %-6d %-6.2f  %-6.2f   %-6.2f %-6.2f %-6.3f  %-6.3f \n" :
+			"%-6d %-6d %-6d  %-6d %-6.2f  %-6.2f   %-6.2f %-6.2f %-6.3f  %-6.3f\n",
+			nvi(r, "LSS_SIZE"), nvi(r, "LSR_SIZE"), nvi(r, "REQUEST_SIZE"),
+			nvi(r, "RESPONSE_SIZE"), nv(r, "ELAPSED_TIME"), nv(r, "THROUGHPUT"),
+			cpu_col(o, r, true), cpu_col(o, r, false),
+			nv(r, "LOCAL_SD"), nv(r, "REMOTE_SD"));
+	fprintf(f, "%-6d %-6d\n", nvi(r, "RSS_SIZE"), nvi(r, "RSR_SIZE"));
+}
+
+/* netperf's TCP_STREAM / TCP_MAERTS table: the receiver's and the sender's
+ * initial socket sizes, the sender's message size. */
+static void print_stream_block(FILE *f, const struct cli_opts *o,
+			       const struct run_summary *r)
+{
+	bool maerts = r->res.p.type == TEST_TCP_MAERTS;
+	bool cpu = o->local_cpu || o->remote_cpu;
+
+	if (o->headers && !cpu)
+		fprintf(f, "Recv   Send    Send                          \n"
+			"Socket Socket  Message  Elapsed              \n"
+			"Size   Size    Size     Time     Throughput  \n"
+			"bytes  bytes   bytes    secs.    10^6bits/sec  \n\n");
+	else if (o->headers)
+		fprintf(f, "Recv   Send    Send                          Utilization       Service Demand\n"
+			"Socket Socket  Message  Elapsed              %s\n"
+			"Size   Size    Size     Time     Throughput  local    remote   local   remote\n"
+			"bytes  bytes   bytes    secs.    10^6bits/s  %% S      %% S      us/KB   us/KB\n\n",
+			maerts ? "Recv     Send     Recv    Send" : "Send     Recv     Send    Recv");
+	if (!cpu)
+		fprintf(f, "%6d %6d %6d    %-6.2f   %7.2f   \n",
+			nvi(r, maerts ? "LSR_SIZE" : "RSR_SIZE"),
+			nvi(r, maerts ? "RSS_SIZE" : "LSS_SIZE"),
+			nvi(r, maerts ? "REMOTE_SEND_SIZE" : "LOCAL_SEND_SIZE"),
+			nv(r, "ELAPSED_TIME"), nv(r, "THROUGHPUT"));
+	else
+		fprintf(f, "%6d %6d %6d    %-6.2f     %7.2f   %-6.2f   %-6.2f   %-6.3f  %-6.3f \n",
+			nvi(r, maerts ? "LSR_SIZE" : "RSR_SIZE"),
+			nvi(r, maerts ? "RSS_SIZE" : "LSS_SIZE"),
+			nvi(r, maerts ? "REMOTE_SEND_SIZE" : "LOCAL_SEND_SIZE"),
+			nv(r, "ELAPSED_TIME"), nv(r, "THROUGHPUT"),
+			cpu_col(o, r, true), cpu_col(o, r, false),
+			nv(r, "LOCAL_SD"), nv(r, "REMOTE_SD"));
+}
+
+/* Megabits per second of bytes over secs, or -1. */
+static double mbits(uint64_t bytes, double secs)
+{
+	return secs > 0 ? (double)bytes * 8 / secs / 1e6 : -1;
+}
+
+/* netperf's UDP_STREAM table: the sending end's line (datagrams sent and
+ * refused), then the receiving end's; a blank line closes it. */
+static void print_udp_stream_block(FILE *f, const struct cli_opts *o,
+				   const struct run_summary *r)
+{
+	const struct session_result *res = &r->res;
+	bool cpu = o->local_cpu || o->remote_cpu;
+	double el = res->elapsed;	/* both lines: THROUGHPUT is the receiver's bytes over it */
+
+	if (o->headers && !cpu)
+		fprintf(f, "Socket  Message  Elapsed      Messages                \n"
+			"Size    Size     Time         Okay Errors   Throughput\n"
+			"bytes   bytes    secs            #      #   10^6bits/sec\n\n");
+	else if (o->headers)
+		fprintf(f, "Socket  Message  Elapsed      Messages                   CPU      Service\n"
+			"Size    Size     Time         Okay Errors   Throughput   Util     Demand\n"
+			"bytes   bytes    secs            #      #   10^6bits/sec %% SS     us/KB\n\n");
+	if (!cpu) {
+		fprintf(f, "%6d  %6d   %-7.2f   %7" PRIu64 " %6" PRIu64 "    %7.2f\n",
+			nvi(r, "LSS_SIZE"), nvi(r, "LOCAL_SEND_SIZE"), el,
+			res->local.total.msgs_sent, res->local.send_errors,
+			mbits(res->local.total.bytes_sent, el));
+		fprintf(f, "%6d           %-7.2f   %7" PRIu64 "           %7.2f\n\n",
+			nvi(r, "RSR_SIZE"), el, res->remote.total.msgs_recv,
+			mbits(res->remote.total.bytes_recv, el));
+		return;
 	}
-	stream_row(f, (const char *[]){
-			sv(b, r, client_sends ? "RSR_SIZE_END" : "LSR_SIZE_END"),
-			sv(b, r, client_sends ? "LSS_SIZE_END" : "RSS_SIZE_END"),
-			sv(b, r, client_sends ? "LOCAL_SEND_SIZE" : "REMOTE_SEND_SIZE"),
-			sv(b, r, "ELAPSED_TIME"), sv(b, r, "THROUGHPUT") },
-		   cpu ? (const char *[]){
-			o->local_cpu ? sv(b, r, "LOCAL_CPU_UTIL") : "-",
-			o->remote_cpu ? sv(b, r, "REMOTE_CPU_UTIL") : "-",
-			sv(b, r, "LOCAL_SD"), sv(b, r, "REMOTE_SD") } : NULL);
-	fprintf(f, "Socket buffers (initial -> final): local send %s, recv %s; remote send %s, recv %s\n",
-		sv_pair(b, r, "LSS_SIZE", "LSS_SIZE_END"),
-		sv_pair(b, r, "LSR_SIZE", "LSR_SIZE_END"),
-		sv_pair(b, r, "RSS_SIZE", "RSS_SIZE_END"),
-		sv_pair(b, r, "RSR_SIZE", "RSR_SIZE_END"));
+	fprintf(f, "%6d  %6d   %-7.2f   %7" PRIu64 " %6" PRIu64 "    %7.1f     %-6.2f   %-6.3f\n",
+		nvi(r, "LSS_SIZE"), nvi(r, "LOCAL_SEND_SIZE"), el,
+		res->local.total.msgs_sent, res->local.send_errors,
+		mbits(res->local.total.bytes_sent, el), cpu_col(o, r, true),
+		nv(r, "LOCAL_SD"));
+	fprintf(f, "%6d           %-7.2f   %7" PRIu64 "           %7.1f     %-6.2f   %-6.3f\n\n",
+		nvi(r, "RSR_SIZE"), el, res->remote.total.msgs_recv,
+		mbits(res->remote.total.bytes_recv, el), cpu_col(o, r, false),
+		nv(r, "REMOTE_SD"));
+}
+
+/* netperf's whole block: the -i warning, the titles, the rows. */
+static void print_netperf_block(FILE *f, const struct cli_opts *o,
+				const struct run_summary *r)
+{
+	enum test_type t = r->res.p.type;
+
+	if (r->iterating && !r->ci_reached)
+		print_confidence_warning(f, r);
+	if (test_is_rr(t))
+		print_rr_block(f, o, r);
+	else if (t == TEST_UDP_STREAM)
+		print_udp_stream_block(f, o, r);
+	else
+		print_stream_block(f, o, r);
 }
 
 /* One end's placement: "CPU 0 (pinned)", "CPU 1", "CPUs 0 and 1 (2 used)". */
@@ -642,63 +743,154 @@ static void print_cpu(FILE *f, const struct cli_opts *o,
 	print_placement(f, r);
 }
 
-static int output_human(FILE *f, const struct cli_opts *o,
-			const struct run_summary *r)
+static void print_confidence_reached(FILE *f, const struct cli_opts *o,
+				     const struct run_summary *r)
 {
-	const struct session_result *res = &r->res;
-	struct vbufs *b = calloc(1, sizeof(*b));
-	bool rr = test_is_rr(res->p.type);
+	char a[32];
 
-	if (!b)
-		return -ENOMEM;
-	if (r->failed) {
-		char why[ERR_MAX];
+	fprintf(f, "%u iterations, %.0f%% confidence interval width %s of the mean throughput (asked for %.1f%%)",
+		r->iterations, r->it.level,
+		pct(a, sizeof(a), ci_width(&r->thr), 1),
+		r->it.width_pct);
+	if (o->local_cpu)
+		fprintf(f, ", local CPU %s",
+			pct(a, sizeof(a), ci_width(&r->lcpu), 1));
+	if (o->remote_cpu)
+		fprintf(f, ", remote CPU %s",
+			pct(a, sizeof(a), ci_width(&r->rcpu), 1));
+	fputc('\n', f);
+}
 
-		snprintf(why, sizeof(why), "%s", r->failure);
-		sanitize(why, false);
-		fprintf(f, "!!! The run failed: %s\n!!! The figures below are partial.\n",
-			why);
-	}
-	if (o->headers)
-		print_banner(f, o, r);
-	if (r->iterating && !r->ci_reached)
-		print_confidence_warning(f, o, r);
-	if (rr)
-		print_rr_table(f, o, r, b);
-	else
-		print_stream_table(f, o, r, b);
-	if (!sv_na(r, "MEAN_LATENCY"))
-		fprintf(f, "Latency (us): min %s, mean %s, p50 %s, p90 %s, p99 %s, p99.9 %s, max %s, stddev %s\n",
-			sv(b, r, "MIN_LATENCY"), sv(b, r, "MEAN_LATENCY"),
-			sv(b, r, "P50_LATENCY"), sv(b, r, "P90_LATENCY"),
-			sv(b, r, "P99_LATENCY"), sv(b, r, "P999_LATENCY"),
-			sv(b, r, "MAX_LATENCY"), sv(b, r, "STDDEV_LATENCY"));
-	print_cpu(f, o, r, b);
-	if (rr && !test_is_udp(res->p.type))
+/* How the socket buffers grew: netperf's rows show the initial sizes. */
+static void print_buffer_growth(FILE *f, const struct run_summary *r,
+				struct vbufs *b)
+{
+	fprintf(f, "Socket buffers (before connect -> after connect -> final): local send %s -> %s -> %s, recv %s -> %s -> %s; remote send %s -> %s -> %s, recv %s -> %s -> %s\n",
+		sv(b, r, "LSS_SIZE"), sv(b, r, "LSS_SIZE_CONN"), sv(b, r, "LSS_SIZE_END"),
+		sv(b, r, "LSR_SIZE"), sv(b, r, "LSR_SIZE_CONN"), sv(b, r, "LSR_SIZE_END"),
+		sv(b, r, "RSS_SIZE"), sv(b, r, "RSS_SIZE_CONN"), sv(b, r, "RSS_SIZE_END"),
+		sv(b, r, "RSR_SIZE"), sv(b, r, "RSR_SIZE_CONN"), sv(b, r, "RSR_SIZE_END"));
+}
+
+static void print_latency(FILE *f, const struct run_summary *r, struct vbufs *b)
+{
+	if (sv_na(r, "MEAN_LATENCY"))
+		return;
+	fprintf(f, "Latency (us): min %s, mean %s, p50 %s, p90 %s, p99 %s, p99.9 %s, max %s, stddev %s\n",
+		sv(b, r, "MIN_LATENCY"), sv(b, r, "MEAN_LATENCY"),
+		sv(b, r, "P50_LATENCY"), sv(b, r, "P90_LATENCY"),
+		sv(b, r, "P99_LATENCY"), sv(b, r, "P999_LATENCY"),
+		sv(b, r, "MAX_LATENCY"), sv(b, r, "STDDEV_LATENCY"));
+}
+
+static void print_segments(FILE *f, const struct run_summary *r, struct vbufs *b)
+{
+	enum test_type t = r->res.p.type;
+
+	if (test_is_rr(t) && !test_is_udp(t))
 		fprintf(f, "Segments per transaction (TCP_INFO, data segments in brackets): client out %s (%s), in %s (%s); server out %s (%s), in %s (%s)\n",
 			sv(b, r, "SEGS_OUT_PER_TRANS"), sv(b, r, "DATA_SEGS_OUT_PER_TRANS"),
 			sv(b, r, "SEGS_IN_PER_TRANS"), sv(b, r, "DATA_SEGS_IN_PER_TRANS"),
 			sv(b, r, "REMOTE_SEGS_OUT_PER_TRANS"), sv(b, r, "REMOTE_DATA_SEGS_OUT_PER_TRANS"),
 			sv(b, r, "REMOTE_SEGS_IN_PER_TRANS"), sv(b, r, "REMOTE_DATA_SEGS_IN_PER_TRANS"));
-	if (!test_is_udp(res->p.type))
+	if (!test_is_udp(t))
 		fprintf(f, "Retransmitted segments: local %s, remote %s\n",
 			sv(b, r, "LOCAL_TRANSPORT_RETRANS"),
 			sv(b, r, "REMOTE_TRANSPORT_RETRANS"));
 	else
-		fprintf(f, "UDP datagrams lost: %s\n", sv(b, r, "UDP_LOST"));
+		fprintf(f, "UDP datagrams lost: %s; sends refused: %s\n"
+			"Stray datagrams at the server (other senders; not answered, not counted): %llu\n",
+			sv(b, r, "UDP_LOST"), sv(b, r, "LOCAL_SEND_ERRORS"),
+			(unsigned long long)r->res.remote.strays);
+}
+
+/* A failed run: its figures are partial. */
+static void print_failure(FILE *f, const struct run_summary *r)
+{
+	char why[ERR_MAX];
+
+	if (!r->failed)
+		return;
+	snprintf(why, sizeof(why), "%s", r->failure);
+	sanitize(why, false);
+	fprintf(f, "!!! The run failed: %s\n!!! The figures above are partial.\n", why);
+}
+
+/* The counts check: agreement (extras only), or a disagreement (warning). */
+static void print_counts(FILE *f, const struct session_result *res, bool warnings_only)
+{
+	if (!res->counts[0]) {
+		if (!warnings_only)
+			fprintf(f, "Counts: n/a (not compared)\n");
+	} else if (res->counts_agree) {
+		if (!warnings_only)
+			fprintf(f, "Counts agree: %s\n", res->counts);
+	} else if (!strncmp(res->counts, "COUNTS DISAGREE", 15)) {
+		fprintf(f, "!!! %s\n", res->counts);
+	} else {
+		fprintf(f, "!!! COUNTS DISAGREE: %s\n", res->counts);
+	}
+}
+
+/*
+ * What tunetop adds to netperf's block, after it and a blank line (-P 1):
+ * where the run went, buffer growth, latency percentiles, CPU, knobs,
+ * interrupts, placement, segments, the state note, the capture, counts.
+ */
+static void print_extras(FILE *f, const struct cli_opts *o,
+			 const struct run_summary *r, struct vbufs *b)
+{
+	const struct session_result *res = &r->res;
+
+	if (res->p.type != TEST_UDP_STREAM)
+		fputc('\n', f);
+	if (res->target[0])
+		fprintf(f, "Target: %s\n", res->target);
+	print_failure(f, r);
+	if (res->p.flows > 1)
+		fprintf(f, "Flows: %u at once (-n); the rows sum them, socket sizes are the first flow's\n",
+			res->p.flows);
+	print_buffer_growth(f, r, b);
+	print_latency(f, r, b);
+	print_cpu(f, o, r, b);
+	print_segments(f, r, b);
 	if (r->iterating && r->ci_reached)
 		print_confidence_reached(f, o, r);
 	if (res->state_note[0])
 		fprintf(f, "Note: %s\n", res->state_note);
 	output_capture_human(f, res);
-	if (!res->counts[0])
-		fprintf(f, "Counts: n/a (not compared)\n");
-	else if (res->counts_agree)
-		fprintf(f, "Counts agree: %s\n", res->counts);
-	else if (!strncmp(res->counts, "COUNTS DISAGREE", 15))
-		fprintf(f, "!!! %s\n", res->counts);
+	print_counts(f, res, false);
+}
+
+/*
+ * Where stdout must stay netperf's (-P 0, -o, -O, -k): the target, a
+ * failure, the state note and a counts disagreement go to stderr.
+ */
+static void print_side_notes(FILE *err, const struct run_summary *r)
+{
+	const struct session_result *res = &r->res;
+
+	if (res->target[0])
+		fprintf(err, "Target: %s\n", res->target);
+	print_failure(err, r);
+	if (res->state_note[0])
+		fprintf(err, "Note: %s\n", res->state_note);
+	print_counts(err, res, true);
+	fflush(err);
+}
+
+static int output_human(FILE *f, const struct cli_opts *o,
+			const struct run_summary *r)
+{
+	struct vbufs *b = calloc(1, sizeof(*b));
+
+	if (!b)
+		return -ENOMEM;
+	print_netperf_block(f, o, r);
+	if (o->headers)
+		print_extras(f, o, r, b);
 	else
-		fprintf(f, "!!! COUNTS DISAGREE: %s\n", res->counts);
+		print_side_notes(stderr, r);
 	free(b);
 	return 0;
 }
@@ -728,6 +920,8 @@ int output_result(FILE *f, const struct cli_opts *o,
 			ret = output_human(f, o, m);
 		break;
 	}
+	if (o->fmt != OUT_HUMAN || o->sel.n)
+		print_side_notes(stderr, m);
 	free(m);
 	if (fflush(f) && !ret)
 		ret = -EIO;

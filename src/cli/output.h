@@ -19,6 +19,13 @@
 int output_interim(FILE *f, const struct cli_opts *o,
 		   const struct session_event *ev);
 
+/*
+ * netperf's banner line ("MIGRATED TCP STREAM TEST from ... : demo") for
+ * the test o describes, printed before the run as netperf does (so it
+ * leads -D's interim lines); nothing with -P 0 or JSON.
+ */
+void output_banner(FILE *f, const struct cli_opts *o);
+
 /* The final result in the format the options chose.  0, -ENOMEM or -EIO. */
 int output_result(FILE *f, const struct cli_opts *o,
 		  const struct run_summary *r);

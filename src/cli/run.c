@@ -392,7 +392,8 @@ int run_main(int argc, char **argv)
 			ret = run_txn_begin(&c, "tunetop run", &txn);
 		}
 		if (!ret)
-			ret = run_set_knobs(&o, cat, txn, "tunetop run", NULL, o.fmt == OUT_HUMAN);
+			ret = run_set_knobs(&o, cat, txn, "tunetop run", NULL,
+					    o.fmt == OUT_HUMAN && o.headers && !o.sel.n);
 		if (ret) {
 			knobs_txn_free(txn);
 			catalog_free(cat);
@@ -400,6 +401,7 @@ int run_main(int argc, char **argv)
 			return ret;
 		}
 	}
+	output_banner(stdout, &o);
 	run_iterate(&c, &sum);
 	output_result(stdout, &o, &sum);
 	fflush(stdout);
@@ -424,7 +426,8 @@ int run_main(int argc, char **argv)
 			fprintf(stderr, "tunetop run: --keep: %s\n", err);
 			ret = 1;
 		} else if (o.fmt == OUT_HUMAN) {
-			printf("Knobs changed with --set are kept (--keep): tunetop knobs restore puts them back\n");
+			/* stdout stays netperf's rows with -P 0 and -O */
+			fprintf(o.headers && !o.sel.n ? stdout : stderr, "Knobs changed with --set are kept (--keep): tunetop knobs restore puts them back\n");
 		}
 	} else if (run_undo_knobs(txn, "tunetop run")) {
 		ret = 1;

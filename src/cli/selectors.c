@@ -623,6 +623,66 @@ static void get_sample_ms(const struct run_summary *r, int arg,
 	v_int(v, r->res.p.sample_ms);
 }
 
+static void get_socket_type(const struct run_summary *r, int arg,
+			    struct sel_value *v)
+{
+	v_str(v, test_is_udp(r->res.p.type) ? "SOCK_DGRAM" : "SOCK_STREAM");
+}
+
+/* How CPU utilisation is measured: /proc/stat, netperf's method S. */
+static void get_cpu_method(const struct run_summary *r, int arg,
+			   struct sel_value *v)
+{
+	v_str(v, "S");
+}
+
+/* netperf's RT_LATENCY: microseconds per transaction of one flow, counting
+ * the requests a burst keeps in flight (RR only). */
+static void get_rt_latency(const struct run_summary *r, int arg,
+			   struct sel_value *v)
+{
+	double thr = r->iterating ? r->mean_throughput : r->res.throughput;
+	unsigned flows = r->res.p.flows ? r->res.p.flows : 1;
+
+	if (!test_is_rr(r->res.p.type) || !(thr > 0)) {
+		v_na(v);
+		return;
+	}
+	v_real(v, 1e6 / (thr / flows) * (1 + r->res.p.burst), 3);
+}
+
+/* arg: bit 0 the end; bit 1 per receive call, bit 2 per send call, else
+ * all bytes moved both ways. */
+static void get_bytes_calc(const struct run_summary *r, int arg,
+			   struct sel_value *v)
+{
+	const struct flow_counters *c = &end_of(r, arg & 1)->total;
+
+	if (arg & 2)
+		v_real(v, c->msgs_recv ? (double)c->bytes_recv / (double)c->msgs_recv : NAN, 2);
+	else if (arg & 4)
+		v_real(v, c->msgs_sent ? (double)c->bytes_sent / (double)c->msgs_sent : NAN, 2);
+	else
+		v_real(v, (double)(c->bytes_sent + c->bytes_recv), 0);
+}
+
+static void get_dest_family(const struct run_summary *r, int arg,
+			    struct sel_value *v)
+{
+	v_int(v, r->res.p.family == AF_INET6 ? AF_INET6 : AF_INET);
+}
+
+/* Sends the kernel refused (ENOBUFS, ECONNREFUSED): netperf's UDP_STREAM
+ * "Errors" column. */
+static void get_send_errors(const struct run_summary *r, int arg,
+			    struct sel_value *v)
+{
+	if (arg == END_LOCAL)
+		v_int(v, (int64_t)r->res.local.send_errors);
+	else
+		v_na(v);
+}
+
 #define L END_LOCAL
 #define R END_REMOTE
 
@@ -776,6 +836,20 @@ static const struct selector sel_table[] = {
 	{ "REMOTE_RTT_US_END", "remote TCP smoothed RTT at the end (first flow), microseconds", get_tcp, R | TCPF_RTT << 1 },
 	{ "LOCAL_RTTVAR_US_END", "local TCP RTT variation at the end (first flow), microseconds", get_tcp, L | TCPF_RTTVAR << 1 },
 	{ "REMOTE_RTTVAR_US_END", "remote TCP RTT variation at the end (first flow), microseconds", get_tcp, R | TCPF_RTTVAR << 1 },
+	{ "SOCKET_TYPE", "SOCK_STREAM (TCP) or SOCK_DGRAM (UDP)", get_socket_type, 0 },
+	{ "LOCAL_CPU_METHOD", "how CPU utilisation is measured: S (/proc/stat)", get_cpu_method, L },
+	{ "REMOTE_CPU_METHOD", "how the remote CPU utilisation is measured: S (/proc/stat)", get_cpu_method, R },
+	{ "RT_LATENCY", "microseconds per transaction of one flow, burst included (RR; netperf's definition)", get_rt_latency, 0 },
+	{ "TRANSPORT_MSS", "local TCP send MSS (first flow), bytes, as netperf names it", get_tcp, L | TCPF_MSS << 1 },
+	{ "LOCAL_BYTES_XFERD", "bytes the local end sent and received, all flows", get_bytes_calc, L },
+	{ "REMOTE_BYTES_XFERD", "bytes the remote end sent and received, all flows", get_bytes_calc, R },
+	{ "LOCAL_BYTES_PER_RECV", "bytes per local receive call", get_bytes_calc, L | 2 },
+	{ "LOCAL_BYTES_PER_SEND", "bytes per local send call", get_bytes_calc, L | 4 },
+	{ "REMOTE_BYTES_PER_RECV", "bytes per remote receive call", get_bytes_calc, R | 2 },
+	{ "REMOTE_BYTES_PER_SEND", "bytes per remote send call", get_bytes_calc, R | 4 },
+	{ "DEST_ADDR", "address the test connected to (netperf's name for REMOTE_ADDR)", get_string, STR_RADDR },
+	{ "DEST_FAMILY", "address family number of the test connection (2 AF_INET, 10 AF_INET6)", get_dest_family, 0 },
+	{ "LOCAL_SEND_ERRORS", "sends the local kernel refused (UDP: ENOBUFS, ECONNREFUSED)", get_send_errors, L },
 	{ "SAMPLE_MS", "sampler tick, milliseconds (--sample-ms, or -D)", get_sample_ms, 0 },
 	{ "FAILURE", "which end failed and why, when a run failed (figures are then partial)", get_string, STR_FAILURE },
 };

@@ -125,6 +125,8 @@ struct end_sample {
 struct end_result {
 	double elapsed;			/* seconds of the measured interval */
 	struct flow_counters total;
+	uint64_t send_errors;		/* UDP sends refused (ENOBUFS, ECONNREFUSED);
+					 * local end only, not on the wire */
 	bool has_lat;
 	struct lat_summary lat;
 	struct hist *hist;		/* full latency histogram, NULL if none */
@@ -133,6 +135,8 @@ struct end_result {
 					 * a CRR flow has only *_init (-1 else) */
 	struct cpu_sample cpu;		/* average over the run */
 	uint64_t ctx_vol, ctx_invol;
+	uint64_t strays;		/* UDP server: datagrams from others than
+					 * the client, not in total */
 	char irq_dev[32];
 	struct irq_sample irq;		/* rates averaged over the run */
 	int64_t segs_out, segs_in;	/* over the run, TCP_INFO deltas; -1 n/a */

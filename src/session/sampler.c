@@ -437,6 +437,9 @@ int sampler_final(struct sampler *s, struct end_result *r, char *err)
 
 	sampler_stop(s);
 	sampler_gather(s, &r->total, &has_lat);
+	r->send_errors = 0;
+	for (unsigned i = 0; i < s->n; i++)
+		r->send_errors += __atomic_load_n(&s->flows[i].send_errors, __ATOMIC_RELAXED);
 	r->has_lat = has_lat;
 	if (has_lat) {
 		r->hist = malloc(sizeof(*r->hist));
@@ -465,10 +468,11 @@ int sampler_final(struct sampler *s, struct end_result *r, char *err)
 		capture_stop(s->cap);
 		r->cap = sampler_capture(s, r->socks, r->nsocks);
 	}
-	r->ctx_vol = r->ctx_invol = 0;
+	r->ctx_vol = r->ctx_invol = r->strays = 0;
 	for (unsigned i = 0; i < s->n; i++) {
 		r->ctx_vol += s->flows[i].ctx_vol;
 		r->ctx_invol += s->flows[i].ctx_invol;
+		r->strays += __atomic_load_n(&s->flows[i].strays, __ATOMIC_RELAXED);
 	}
 	return 0;
 }

@@ -15,11 +15,11 @@ ok $? "-o with selectors exits 0"
 python3 - "$TMP/o.csv" <<'PY'
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1])))
-assert rows[-2] == ["THROUGHPUT", "THROUGHPUT_UNITS", "P99_LATENCY", "REQUEST_SIZE"], rows
+assert rows[-2] == ["Throughput", "Throughput Units", "99th Percentile Latency Microseconds", "Request Size Bytes"], rows
 v = rows[-1]
-assert len(v) == 4 and float(v[0]) > 0 and v[1] == "Trans/s" and float(v[2]) > 0 and v[3] == "1", v
+assert len(v) == 4 and float(v[0]) > 0 and v[1] == "Trans/s" and int(v[2]) > 0 and v[3] == "1", v
 PY
-ok $? "CSV header and values line up, with numbers where numbers belong"
+ok $? "CSV: netperf's titles over the values, P99_LATENCY an integer as netperf prints it"
 
 run -t TCP_STREAM -- -k THROUGHPUT,LOCAL_SEND_SIZE,ELAPSED_TIME >"$TMP/k.txt" 2>>"$TMP/stderr"
 ok $? "-k exits 0"
@@ -42,6 +42,10 @@ ok $? "the error is one line"
 ok $? "-o help exits 0"
 grep -q "P99_LATENCY" "$TMP/help.txt"
 ok $? "-o help lists the selectors"
+"$TUNETOP" run -- -o '?' >"$TMP/q.txt" 2>&1
+[ $? -eq 0 ] && [ "$(wc -l <"$TMP/q.txt")" -eq 1 ] && grep -q "^SOCKET_TYPE,PROTOCOL,DIRECTION,ELAPSED_TIME,THROUGHPUT,THROUGHPUT_UNITS,LSS_SIZE_REQ," "$TMP/q.txt" &&
+	grep -q ",TARGET," "$TMP/q.txt"
+ok $? "-o ? lists every name on one line, netperf's in netperf's order, then tunetop's"
 
 run -t TCP_RR -c -C --json >"$TMP/j.json" 2>>"$TMP/stderr"
 ok $? "--json exits 0"

@@ -32,14 +32,17 @@ rc=$?
 [ $rc -eq 0 ] && grep -qxF "REMOTE_HOST=$WANT" "$TMP/kv" && ! raw "$TMP/kv" "$TMP/kv.err"
 ok $? "run -H through a rewriting proxy: REMOTE_HOST is the host escaped, on one line (exit $rc)"
 [ $? -eq 0 ] || { diag "$TMP/kv"; diag "$TMP/kv.err"; diag "$TMP/proxy"; }
-"$TUNETOP" run -H 127.0.0.1 -p "$PPORT" -l 1 >"$TMP/human" 2>&1
-grep -qF "to $WANT (" "$TMP/human" && ! raw "$TMP/human"
-ok $? "the human output's header names the host escaped, no escape or bell byte"
-"$TUNETOP" run -H 127.0.0.1 -p "$PPORT" -l 1 --json >"$TMP/j.json" 2>/dev/null
-"$TUNETOP" runs list >"$TMP/list" 2>&1 && "$TUNETOP" runs show 3 >"$TMP/show" 2>&1 &&
-	"$TUNETOP" runs export 3 --json >"$TMP/export" 2>&1
+"$TUNETOP" run -H 127.0.0.1 -p "$PPORT" -l 1 >"$TMP/human" 2>&1 &&
+	"$TUNETOP" run -H 127.0.0.1 -p "$PPORT" -l 1 -- -o REMOTE_HOST >"$TMP/csv" 2>"$TMP/csv.err"
 rc=$?
-[ $rc -eq 0 ] && [ "$(grep -c 'host:127.0.0.1' "$TMP/list")" -eq 3 ] &&
+[ $rc -eq 0 ] && [ "$(tail -1 "$TMP/csv")" = "$WANT" ] && ! raw "$TMP/human" "$TMP/csv" "$TMP/csv.err"
+ok $? "the human output and -o REMOTE_HOST: the host escaped, no escape or bell byte (exit $rc)"
+[ $? -eq 0 ] || { diag "$TMP/human"; diag "$TMP/csv"; }
+"$TUNETOP" run -H 127.0.0.1 -p "$PPORT" -l 1 --json >"$TMP/j.json" 2>/dev/null
+"$TUNETOP" runs list >"$TMP/list" 2>&1 && "$TUNETOP" runs show 4 >"$TMP/show" 2>&1 &&
+	"$TUNETOP" runs export 4 --json >"$TMP/export" 2>&1
+rc=$?
+[ $rc -eq 0 ] && [ "$(grep -c 'host:127.0.0.1' "$TMP/list")" -eq 4 ] &&
 	! raw "$TMP/list" "$TMP/show" "$TMP/export" "$TMP/j.json"
 ok $? "runs list, show and export of those runs: no escape or bell byte (exit $rc)"
 r=$(jq_py "$TMP/export" "[k.get('value') for k in j['result']['knobs']['remote']['knobs'] if k['name'] == 'net.ipv4.tcp_congestion_control'] == [r'$WANT']")

@@ -253,28 +253,34 @@ static bool no_nan(const char *s)
 	return true;
 }
 
-/* The value of field name in a CSV header/values pair. */
+/* The value of selector name in a CSV header/values pair of every
+ * selector in table order (the header holds netperf's titles). */
+/* What output_banner prints for o, as a heap string. */
+static char *render_banner(const struct cli_opts *o)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	output_banner(f, o);
+	fclose(f);
+	return buf;
+}
+
 static char *csv_field(const char *out, const char *name, char *val, size_t n)
 {
 	const char *vals = strchr(out, '\n');
-	const char *h = out, *v;
-	unsigned col = 0;
-	size_t nl = strlen(name);
+	const char *v;
+	int col = selector_find(name);
 
 	val[0] = '\0';
-	if (!vals)
+	if (!vals || col < 0)
 		return val;
 	vals++;
-	while (h < vals - 1) {
-		const char *end = h + strcspn(h, ",\n");
-
-		if ((size_t)(end - h) == nl && !strncmp(h, name, nl))
-			break;
-		col++;
-		h = end + 1;
-	}
 	v = vals;
-	for (unsigned i = 0; i < col && v; i++) {
+	for (int i = 0; i < col && v; i++) {
 		v = strchr(v, ',');
 		v = v ? v + 1 : NULL;
 	}
@@ -535,8 +541,8 @@ static void test_values(void)
 
 	opts_for(&o, OUT_CSV, true);
 	out = render(&o, rr, &ret);
-	ok(out && !strcmp(csv_field(out, "P99_LATENCY", v, sizeof(v)), "80.00"),
-	   "RR: P99_LATENCY is 80.00 (%s)", v);
+	ok(out && !strcmp(csv_field(out, "P99_LATENCY", v, sizeof(v)), "80"),
+	   "RR: P99_LATENCY is an integer, 80, as netperf prints it (%s)", v);
 	ok(out && !strcmp(csv_field(out, "THROUGHPUT", v, sizeof(v)), "18000.00"),
 	   "RR: THROUGHPUT is 18000.00 (%s)", v);
 	ok(out && !strcmp(csv_field(out, "LOCAL_SD", v, sizeof(v)), "25.300"),
@@ -558,27 +564,29 @@ static void test_values(void)
 
 	o.local_cpu = o.remote_cpu = false;
 	out = render(&o, rr, &ret);
-	ok(out && !strcmp(csv_field(out, "LOCAL_SD", v, sizeof(v)), "n/a") &&
-	   !strcmp(csv_field(out, "REMOTE_SD", v, sizeof(v)), "n/a"),
-	   "without -c/-C service demand is n/a (%s)", v);
+	ok(out && !strcmp(csv_field(out, "LOCAL_SD", v, sizeof(v)), "-1.000") &&
+	   !strcmp(csv_field(out, "REMOTE_SD", v, sizeof(v)), "-1.000") &&
+	   !strcmp(csv_field(out, "LOCAL_CPU_UTIL", v, sizeof(v)), "-1.00"),
+	   "without -c/-C service demand and CPU are netperf's -1 placeholders (%s)", v);
 	free(out);
 
 	opts_for(&o, OUT_CSV, true);
 	out = render(&o, st, &ret);
-	ok(out && !strcmp(csv_field(out, "P50_LATENCY", v, sizeof(v)), "n/a") &&
-	   !strcmp(csv_field(out, "REQUEST_SIZE", v, sizeof(v)), "n/a"),
-	   "stream: latency and request size are n/a (%s)", v);
+	ok(out && !strcmp(csv_field(out, "P50_LATENCY", v, sizeof(v)), "-1") &&
+	   !strcmp(csv_field(out, "REQUEST_SIZE", v, sizeof(v)), "-1") &&
+	   !strcmp(csv_field(out, "UDP_LOST", v, sizeof(v)), "n/a"),
+	   "stream: latency and request size are netperf's -1, tunetop's own n/a (%s)", v);
 	ok(out && !strcmp(csv_field(out, "THROUGHPUT", v, sizeof(v)), "16000.00"),
 	   "stream with -i: THROUGHPUT is the mean over iterations (%s)", v);
-	ok(out && !strcmp(csv_field(out, "THROUGHPUT_CONFID", v, sizeof(v)), "6.88") &&
+	ok(out && !strcmp(csv_field(out, "THROUGHPUT_CONFID", v, sizeof(v)), "6.875") &&
 	   !strcmp(csv_field(out, "CONFIDENCE_ITERATION", v, sizeof(v)), "10") &&
 	   !strcmp(csv_field(out, "CONFIDENCE_REACHED", v, sizeof(v)), "no"),
 	   "stream: confidence width, iterations, not reached");
 	ok(out && !strcmp(csv_field(out, "LOCAL_SEND_SIZE", v, sizeof(v)), "262144") &&
 	   !strcmp(csv_field(out, "DIRECTION", v, sizeof(v)), "Send"),
 	   "stream: send size and direction");
-	ok(out && !strcmp(csv_field(out, "REMOTE_SD", v, sizeof(v)), "n/a"),
-	   "stream: a remote SD the engine did not measure is n/a");
+	ok(out && !strcmp(csv_field(out, "REMOTE_SD", v, sizeof(v)), "-1.000"),
+	   "stream: a remote SD the engine did not measure is -1.000, as netperf prints it");
 	free(out);
 	free(rr);
 	free(st);
@@ -623,13 +631,21 @@ static void test_human(void)
 	build_broken(bad);
 	opts_for(&o, OUT_HUMAN, false);
 
+	o.so.p = rr->res.p;
+	out = render_banner(&o);
+	ok(out && !strcmp(out, "MIGRATED TCP REQUEST/RESPONSE TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to 127.0.0.1 () port 0 AF_INET : nodelay : histogram : demo : first burst 15 : cpu bind\n"),
+	   "RR: netperf's banner with its modifiers in netperf's order");
+	diag_block(out);
+	free(out);
 	out = render(&o, rr, &ret);
-	ok(ret == 0 && out && strstr(out, "MIGRATED TCP REQUEST/RESPONSE TEST from client1 to server1") &&
-	   strstr(out, "first burst 15") && strstr(out, "nodelay"),
-	   "RR: netperf's banner with its modifiers");
-	ok(out && strstr(out, "18000.00") && strstr(out, "16384 -> 121200") &&
-	   strstr(out, "131072 -> 2097152"),
-	   "RR: rate and initial -> final socket sizes of both ends");
+	ok(ret == 0 && out && !strstr(out, "MIGRATED") &&
+	   strstr(out, "Local /Remote\nSocket Size   Request Resp.  Elapsed Trans.   CPU    CPU    S.dem   S.dem\n") == out,
+	   "RR: netperf's titles with the CPU columns of -c -C");
+	ok(out && strstr(out, "\n\n16384  131072 1       1      10.00   18000.00  ") &&
+	   strstr(out, "25.300") && strstr(out, "\n16384  131072\n\nTarget: "),
+	   "RR: netperf's rows with initial socket sizes, then a blank line and the extras");
+	ok(out && strstr(out, "local send 16384 -> ") && strstr(out, " -> 121200"),
+	   "RR: buffer growth among the extras");
 	ok(out && strstr(out, "CPU placement: local CPU 0 (pinned), remote CPU 1 (pinned)"),
 	   "RR: the CPU placement is shown");
 	ok(out && strstr(out, "p99 80.00") && strstr(out, "Service demand: local 25.300 us/Tran"),
@@ -642,14 +658,23 @@ static void test_human(void)
 
 	o.headers = false;
 	out = render(&o, rr, &ret);
-	ok(out && !strstr(out, "MIGRATED") && !strstr(out, "Trans.") && strstr(out, "18000.00"),
-	   "-P 0: no banner or column titles, still the figures");
+	ok(out && count_lines(out) == 2 && !strstr(out, "Trans.") && strstr(out, "18000.00") &&
+	   !strstr(out, "Target") && !strstr(out, "Counts"),
+	   "-P 0: netperf's two rows only");
+	free(out);
+	out = render_banner(&o);
+	ok(out && !*out, "-P 0: no banner");
 	free(out);
 
 	opts_for(&o, OUT_HUMAN, false);
-	out = render(&o, st, &ret);
-	ok(out && strstr(out, "MIGRATED TCP STREAM TEST") && strstr(out, "+/-2.500% @ 99% conf."),
+	o.so.p = st->res.p;
+	o.iterating = true;
+	o.it = st->it;
+	out = render_banner(&o);
+	ok(out && strstr(out, "MIGRATED TCP STREAM TEST") && strstr(out, "+/-2.500% @ 99% conf.  : histogram"),
 	   "stream: banner with the confidence asked for");
+	free(out);
+	out = render(&o, st, &ret);
 	ok(out && strstr(out, "!!! WARNING") &&
 	   strstr(out, "Desired confidence was not achieved") &&
 	   strstr(out, "Throughput      : 6.875%"),
@@ -660,6 +685,22 @@ static void test_human(void)
 	   "stream: netperf columns, receiver's final buffer, mean throughput");
 	diag_block(out);
 	free(out);
+
+	/* UDP_STREAM: the sending line counts the sends the kernel refused. */
+	st->res.p.type = TEST_UDP_STREAM;
+	st->res.local.send_errors = 7;
+	st->iterating = false;
+	o.local_cpu = o.remote_cpu = false;
+	out = render(&o, st, &ret);
+	ok(out && strstr(out, "bytes   bytes    secs            #      #   10^6bits/sec\n\n") &&
+	   strstr(out, "   152587      7    16000.00\n") &&
+	   strstr(out, "          20.00     3000000           16000.00\n\nTarget"),
+	   "UDP_STREAM: netperf's two lines, the Errors column the refused sends");
+	diag_block(out);
+	free(out);
+	st->res.p.type = TEST_TCP_STREAM;
+	st->iterating = true;
+	o.local_cpu = o.remote_cpu = true;
 
 	st->ci_reached = true;
 	st->thr.width_pct = 2.25;
@@ -686,9 +727,10 @@ static void test_human(void)
 	opts_for(&o, OUT_HUMAN, false);
 	selectors_parse("TEST,THROUGHPUT,P99_LATENCY", 'O', TEST_TCP_RR, false, &o.sel, NULL);
 	out = render(&o, rr, &ret);
-	ok(out && count_lines(out) == 2 && !strncmp(out, "TEST", 4) &&
-	   strstr(out, "P99_LATENCY") && strstr(out, "80.00"),
-	   "-O: selector names over their values");
+	ok(out && count_lines(out) == 5 && strstr(out, "TEST    Throughput 99th         \n") == out &&
+	   strstr(out, "\nTCP_RR  18000.00   80           \n"),
+	   "-O: netperf's four title lines over the values, tunetop's own under its name");
+	diag_block(out);
 	free(out);
 	free(rr);
 	free(st);
