@@ -73,6 +73,10 @@ static int lab_up(int argc, char **argv)
 		}
 		i++;
 		if (!strcmp(a, "--name")) {
+			if (lab_name_check(val, err)) {
+				fprintf(stderr, "tunetop lab up: option --name: %s\n", err);
+				return 2;
+			}
 			lo.name = val;
 		} else if (!strcmp(a, "--mtu")) {
 			if (parse_uint(val, 68, 65535, &v)) {
@@ -109,6 +113,10 @@ static int lab_status(int argc, char **argv)
 		return 2;
 	}
 	if (argc == 2) {
+		if (lab_name_check(argv[1], err)) {
+			fprintf(stderr, "tunetop lab status: %s\n", err);
+			return 2;
+		}
 		snprintf(names[0], sizeof(names[0]), "%s", argv[1]);
 		n = 1;
 	} else if (lab_list(names, 64, &n, err)) {
@@ -153,6 +161,12 @@ static int lab_down(int argc, char **argv)
 			return 1;
 		}
 	} else {
+		for (int i = 1; i < argc; i++) {
+			if (lab_name_check(argv[i], err)) {
+				fprintf(stderr, "tunetop lab down: %s\n", err);
+				return 2;
+			}
+		}
 		for (int i = 1; i < argc && n < 64; i++)
 			snprintf(names[n++], sizeof(names[0]), "%s", argv[i]);
 	}

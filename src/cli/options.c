@@ -613,6 +613,12 @@ static int long_opt(struct parse_state *st, int argc, char **argv, int *i)
 			return 2;
 		if (!*val || strlen(val) >= sizeof(st->o->lab_name))
 			return err_set(st->err, 2, "option --lab: accepted: the name of a lab from `tunetop lab up`");
+		if (lab_name_check(val, st->err)) {
+			char why[ERR_MAX];
+
+			snprintf(why, sizeof(why), "%s", st->err);
+			return err_set(st->err, 2, "option --lab: %s", why);
+		}
 		snprintf(st->o->lab_name, sizeof(st->o->lab_name), "%s", val);
 		return 0;
 	}

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <poll.h>
 #include <pthread.h>
@@ -409,8 +410,15 @@ int run_main(int argc, char **argv)
 		fprintf(stderr, "tunetop run: %s\n", sum.failure);
 		ret = 1;
 	}
-	if (sum.iterations)
-		run_store(&c, &sum, "run", 0, NULL, NULL, NULL);
+	if (sum.iterations) {
+		int64_t id = 0;
+
+		/* Measured but not stored: a script must see it (3). */
+		if (run_store(&c, &sum, "run", 0, NULL, &id, NULL))
+			ret = ret ? ret : 3;
+		else if (id)
+			fprintf(stderr, "Stored as run %" PRId64 "\n", id);
+	}
 	run_summary_free(&sum);
 	/* A clean exit puts back what --set changed, unless --keep. */
 	if (knobs_txn_count(txn) && o.keep) {

@@ -78,7 +78,7 @@ static int runs_list(struct store *st, int argc, char **argv)
 	struct store_run *a = NULL;
 	char err[ERR_MAX];
 	bool json = false;
-	unsigned n;
+	unsigned n, nbad;
 	uint64_t v;
 
 	for (int i = 1; i < argc; i++) {
@@ -100,7 +100,7 @@ static int runs_list(struct store *st, int argc, char **argv)
 			return 2;
 		}
 	}
-	if (store_list(st, &f, &a, &n, err)) {
+	if (store_list_all(st, &f, &a, &n, &nbad, err)) {
 		fprintf(stderr, "tunetop runs list: %s\n", err);
 		return 1;
 	}
@@ -135,12 +135,16 @@ static int runs_list(struct store *st, int argc, char **argv)
 			       a[i].target_short[0] ? a[i].target_short : "?", a[i].target,
 			       a[i].point[0] ? "  " : "", a[i].point);
 		}
-		if (!n)
+		if (!n && !nbad)
 			printf("(no runs in %s)\n", store_path(st));
 	}
 	for (unsigned i = 0; i < n; i++)
 		store_run_free(&a[i]);
 	free(a);
+	if (nbad) {
+		fprintf(stderr, "tunetop runs list: %s\n", err);
+		return 1;
+	}
 	return 0;
 }
 

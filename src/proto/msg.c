@@ -937,7 +937,7 @@ int msg_error_from_json(const json_t *j, struct msg_error *m, char *err)
 	struct dctx c = { .err = err };
 	struct msg_error e = { .code = "" };
 	const json_t *msg;
-	size_t i, len;
+	size_t i;
 	struct rd r;
 
 	if (r_begin(&r, &c, j, "error")) {
@@ -952,16 +952,9 @@ int msg_error_from_json(const json_t *j, struct msg_error *m, char *err)
 			d_fail(&c, "error: member 'message': accepted is a string");
 		r_end(&r);
 		if (!c.rc) {
-			/* Cut a long text at a UTF-8 character boundary. */
-			len = json_string_length(msg);
-			if (len >= sizeof(e.message)) {
-				len = sizeof(e.message) - 1;
-				while (len &&
-				       ((unsigned char)json_string_value(msg)[len] & 0xc0) == 0x80)
-					len--;
-			}
-			memcpy(e.message, json_string_value(msg), len);
-			e.message[len] = '\0';
+			/* Escaped, cut at a character boundary. */
+			str_escape(e.message, sizeof(e.message),
+				   json_string_value(msg), json_string_length(msg));
 		}
 	}
 	if (!c.rc)

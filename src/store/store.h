@@ -111,9 +111,21 @@ struct store_filter {
 	int64_t sweep_id;		/* 0: any */
 	unsigned limit;			/* 0: all; else the newest limit */
 };
-/* Runs oldest first, without result and series (params kept).  *out malloc'ed. */
+/*
+ * Runs oldest first, without result and series (params kept).  *out
+ * malloc'ed.  -EBADMSG, and no runs, when a row cannot be read (its params
+ * are not a JSON object): err names the row and what is wrong.
+ */
 int store_list(struct store *s, const struct store_filter *f, struct store_run **out,
 	       unsigned *n, char *err);
+/*
+ * The same, but the rows that cannot be read are left out and counted in
+ * *nbad, err naming the first and what is wrong, then the others' ids
+ * ("PATH: run 3: params: bad JSON (...); also unreadable: runs 5, 7").
+ * Fails only when the query does.
+ */
+int store_list_all(struct store *s, const struct store_filter *f, struct store_run **out,
+		   unsigned *n, unsigned *nbad, char *err);
 
 /* Make id the baseline of its test and parameters (clearing any other). */
 int store_set_baseline(struct store *s, int64_t id, char *err);
