@@ -24,6 +24,7 @@ enum out_format {
 struct cli_opts {
 	struct session_opts so;		/* host, port, test parameters */
 	char host_buf[256], port_buf[16];
+	bool netserver;			/* --netserver: HOST runs netperf's netserver */
 	bool local_cpu, remote_cpu;	/* -c, -C */
 	double interim;			/* -D secs, 0 = no interim output */
 	bool iterating;			/* -i or -I given */

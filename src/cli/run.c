@@ -103,6 +103,7 @@ void run_target_opts(const struct cli_opts *o, struct target_opts *t)
 	memset(t, 0, sizeof(*t));
 	snprintf(t->host, sizeof(t->host), "%s", o->so.host ? o->so.host : "");
 	snprintf(t->port, sizeof(t->port), "%s", o->so.port ? o->so.port : "");
+	t->netserver = o->netserver;
 	t->loopback = o->loopback;
 	snprintf(t->lab_name, sizeof(t->lab_name), "%s", o->lab_name);
 	t->lab_mtu = o->lab_mtu;
