@@ -291,17 +291,23 @@ int ns_send_msg(int fd, const uint8_t *buf, char *err)
 }
 
 /* Name what a peer sent instead of a whole netserver message. */
-static int ns_not_netserver(const uint8_t *buf, size_t got, const char *peer, const char *how,
-			    char *err)
+static int ns_not_netserver(const uint8_t *buf, size_t got, const char *peer, bool closed,
+			    int timeout_ms, char *err)
 {
+	char how[64];
+
+	if (closed)
+		snprintf(how, sizeof(how), "closed the connection");
+	else
+		snprintf(how, sizeof(how), "went quiet for %.1f s", timeout_ms / 1000.0);
 	if (got >= 2 && buf[0] == 'T' && buf[1] == 'T')
 		return err_set(err, -EPROTO,
 			       "%s: answers in tunetop's own protocol (a tunetopd, not netserver); accepted: -H without --netserver for tunetopd",
 			       peer);
 	if (!got)
-		return err_set(err, how[0] == 'c' ? -EPIPE : -ETIMEDOUT,
-			       "%s: %s without answering DO_OMNI: not netserver 2.7", peer, how);
-	return err_set(err, how[0] == 'c' ? -EPROTO : -ETIMEDOUT,
+		return err_set(err, closed ? -EPIPE : -ETIMEDOUT,
+			       "%s: %s without a whole answer: not netserver 2.7", peer, how);
+	return err_set(err, closed ? -EPROTO : -ETIMEDOUT,
 		       "%s: %s after %zu of the %d bytes netserver 2.7 answers (first bytes %02x%02x%02x%02x): not netserver 2.7",
 		       peer, how, got, NS_MSG_LEN, buf[0], got > 1 ? buf[1] : 0,
 		       got > 2 ? buf[2] : 0, got > 3 ? buf[3] : 0);
@@ -319,7 +325,7 @@ int ns_recv_msg(int fd, uint8_t *buf, int timeout_ms, const char *peer, char *er
 		int pr;
 
 		if (left <= 0)
-			return ns_not_netserver(buf, got, peer, "nothing more within the timeout", err);
+			return ns_not_netserver(buf, got, peer, false, timeout_ms, err);
 		pr = poll(&pfd, 1, (int)left);
 		if (pr < 0 && errno == EINTR)
 			continue;
@@ -331,11 +337,11 @@ int ns_recv_msg(int fd, uint8_t *buf, int timeout_ms, const char *peer, char *er
 		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
 		if (n < 0 && got == 0 && errno == ECONNRESET)
-			return ns_not_netserver(buf, got, peer, "closed the connection", err);
+			return ns_not_netserver(buf, got, peer, true, timeout_ms, err);
 		if (n < 0)
 			return err_set(err, -errno, "%s: recv: %s", peer, strerror(errno));
 		if (n == 0)
-			return ns_not_netserver(buf, got, peer, "closed the connection", err);
+			return ns_not_netserver(buf, got, peer, true, timeout_ms, err);
 		got += (size_t)n;
 	}
 	return 0;

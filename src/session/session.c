@@ -905,7 +905,7 @@ static int session_run_netserver(struct session *s, char *err)
 	struct ns_response a;
 	struct ns_results z;
 	uint8_t msg[NS_MSG_LEN];
-	char peer[320];
+	char peer[320], why[ERR_MAX];
 	int ret;
 
 	ret = session_metrics(s, err);
@@ -925,8 +925,8 @@ static int session_run_netserver(struct session *s, char *err)
 	ret = ns_send_msg(s->cfd, msg, err);
 	if (!ret)
 		ret = ns_recv_msg(s->cfd, msg, tmo, peer, err);
-	if (!ret)
-		ret = ns_response_decode(msg, NS_MSG_LEN, &a, err);
+	if (!ret && (ret = ns_response_decode(msg, NS_MSG_LEN, &a, why)))
+		err_set(err, ret, "%s: %s", peer, why);
 	if (ret)
 		return ret;
 	ready.ports[0] = (uint16_t)a.data_port;
@@ -935,8 +935,8 @@ static int session_run_netserver(struct session *s, char *err)
 		return ret;
 	/* UDP: netserver ends on its own timer, one test length after its answer. */
 	ret = ns_recv_msg(s->cfd, msg, RESULT_TIMEOUT_MS + q.test_length * 1000, peer, err);
-	if (!ret)
-		ret = ns_results_decode(msg, NS_MSG_LEN, q.flags & NS_FLAG_MEASURE_CPU, &z, err);
+	if (!ret && (ret = ns_results_decode(msg, NS_MSG_LEN, q.flags & NS_FLAG_MEASURE_CPU, &z, why)))
+		err_set(err, ret, "%s: %s", peer, why);
 	if (ret)
 		return ret;
 	session_netserver_result(s, &a, &z);
