@@ -76,6 +76,40 @@ timeout 20 "$TUNETOP" run -H 127.0.0.1 --netserver -p "$P" -t TCP_RR -l 1 -- -n 
 [ $? -eq 1 ] && grep -q "one data connection per test" "$TMP/n2.err"
 ok $? "-n 2 with --netserver is refused"
 
+# The dashboard: local panels live, the remote end says it has no live
+# figures until netserver's results come.
+if command -v tmux >/dev/null 2>&1; then
+	S="tunetop-ns-$$"
+	tmux -L "$S" new-session -d -s dash -x 160 -y 50 \
+		"$TUNETOP -H 127.0.0.1 --netserver -p $P -t TCP_STREAM -l 3 2>$TMP/dash.err; echo EXIT=\$? >$TMP/dash.exit"
+	seen=1 done=1
+	for _ in $(seq 100); do
+		tmux -L "$S" capture-pane -p -t dash >"$TMP/dash.txt" 2>/dev/null
+		if grep -q "RUNNING" "$TMP/dash.txt" && grep -q "remote netserver: no live figures" "$TMP/dash.txt" &&
+			grep -Eq "now [0-9.]+k? ?[MG]bit/s" "$TMP/dash.txt"; then
+			seen=0
+			break
+		fi
+		sleep 0.1
+	done
+	ok $seen "dashboard: local rate live, remote panels say netserver: no live figures"
+	[ $seen -eq 0 ] || diag "$TMP/dash.txt"
+	for _ in $(seq 150); do
+		tmux -L "$S" capture-pane -p -t dash >"$TMP/dash.txt" 2>/dev/null
+		grep -q "run 1 done" "$TMP/dash.txt" && grep -q "TCP_STREAM done" "$TMP/dash.txt" && { done=0; break; }
+		sleep 0.1
+	done
+	ok $done "dashboard: the run ends with netserver's figures"
+	[ $done -eq 0 ] || diag "$TMP/dash.txt"
+	tmux -L "$S" send-keys -t dash q
+	for _ in $(seq 50); do [ -s "$TMP/dash.exit" ] && break; sleep 0.1; done
+	grep -q "EXIT=0" "$TMP/dash.exit" 2>/dev/null
+	ok $? "dashboard: q quits with status 0"
+	tmux -L "$S" kill-server 2>/dev/null
+else
+	ok 1 "dashboard: tmux is needed (Debian package tmux; quickstart installs it)"
+fi
+
 # misdetect NAME PORT PATTERN: fails within 20 s, one line naming it.
 misdetect() {
 	start=$(date +%s)
