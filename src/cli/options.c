@@ -644,6 +644,15 @@ static int long_opt(struct parse_state *st, int argc, char **argv, int *i)
 		       (int)(len > 64 ? 64 : len), a, ALL_OPTS_HINT);
 }
 
+const char *options_remote_knobs_refusal(const struct cli_opts *o)
+{
+	if (o->netserver)
+		return "with --netserver: netserver has no knobs to change";
+	if (o->so.host)
+		return "with -H: not yet";
+	return NULL;
+}
+
 static void options_init(struct cli_opts *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -670,8 +679,8 @@ static int options_finish(struct parse_state *st)
 		return err_set(st->err, 2, "option --netserver: needs -H HOST; accepted: -H HOST --netserver [-p PORT], for a netserver on HOST");
 	for (unsigned i = 0; o->netserver && i < o->nset; i++)
 		if (!strncmp(o->set[i], "remote:", 7))
-			return err_set(st->err, 2, "option --set %.60s: netserver has no knobs to change; accepted: local: knobs with --netserver",
-				       o->set[i]);
+			return err_set(st->err, 2, "option --set %.60s %s; accepted: local: knobs",
+				       o->set[i], options_remote_knobs_refusal(o));
 	if (o->so.host && (o->lab_name[0] || o->loopback || o->lab_opts_given))
 		return err_set(st->err, 2, "option -H: conflicts with %s; accepted: -H for a remote tunetopd, or --lab/--loopback/--mtu/--rate for the embedded one",
 			       o->lab_name[0] ? "--lab" : o->loopback ? "--loopback" : "--mtu/--rate");

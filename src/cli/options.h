@@ -59,6 +59,10 @@ int options_parse(int argc, char **argv, struct cli_opts *o, char *err);
 int options_parse_to(int argc, char **argv, struct cli_opts *o, FILE *out,
 		     char *err);
 
+/* Why knobs of the remote end cannot change for o's target ("with
+ * --netserver: ...", "with -H: not yet"), or NULL when they can. */
+const char *options_remote_knobs_refusal(const struct cli_opts *o);
+
 /* Print usage of `tunetop run` to f. */
 void options_usage(FILE *f);
 

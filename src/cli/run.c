@@ -193,9 +193,9 @@ int run_set_knobs(const struct cli_opts *o, const struct catalog *cat, struct kn
 			fprintf(stderr, "%s: --set: %s\n", who, err);
 			return 2;
 		}
-		if (remote && o->so.host) {
-			fprintf(stderr, "%s: --set remote:%s with -H: not yet; accepted: local: knobs, or tunetop knobs set --side remote\n",
-				who, name);
+		if (remote && options_remote_knobs_refusal(o)) {
+			fprintf(stderr, "%s: --set remote:%s %s; accepted: local: knobs, or tunetop knobs set --side remote\n",
+				who, name, options_remote_knobs_refusal(o));
 			return 2;
 		}
 	}

@@ -69,6 +69,12 @@ ok $? "the runs are stored with target netserver:127.0.0.1 ($n)"
 "$TUNETOP" run -H 127.0.0.1 --netserver -p "$P" --set remote:gro=off -t TCP_RR -l 1 >"$TMP/set.out" 2>"$TMP/set.err"
 [ $? -eq 2 ] && grep -q "netserver has no knobs" "$TMP/set.err" && [ "$(wc -l <"$TMP/set.err")" -eq 1 ]
 ok $? "--set remote: with --netserver is refused in one line"
+"$TUNETOP" sweep knob remote:gro=on,off -H 127.0.0.1 --netserver -p "$P" -t TCP_RR -l 1 >"$TMP/swk.out" 2>"$TMP/swk.err"
+[ $? -eq 2 ] && grep -q "with --netserver: netserver has no knobs" "$TMP/swk.err"
+ok $? "sweep knob remote: with --netserver is refused"
+timeout 60 "$TUNETOP" sweep burst 0,1 -H 127.0.0.1 --netserver -p "$P" -t TCP_RR -l 1 >"$TMP/sweep.out" 2>&1 &&
+	grep -q "2 of 2 points, netserver at 127.0.0.1 port $P" "$TMP/sweep.out"
+ok $? "a sweep runs its points against netserver"
 "$TUNETOP" run --netserver -t TCP_RR -l 1 >"$TMP/nohost.out" 2>"$TMP/nohost.err"
 [ $? -eq 2 ] && grep -q "needs -H HOST" "$TMP/nohost.err"
 ok $? "--netserver without -H is refused"
