@@ -798,8 +798,10 @@ static void print_segments(FILE *f, const struct run_summary *r, struct vbufs *b
 			sv(b, r, "LOCAL_TRANSPORT_RETRANS"),
 			sv(b, r, "REMOTE_TRANSPORT_RETRANS"));
 	else
-		fprintf(f, "UDP datagrams lost: %s; sends refused: %s\n",
-			sv(b, r, "UDP_LOST"), sv(b, r, "LOCAL_SEND_ERRORS"));
+		fprintf(f, "UDP datagrams lost: %s; sends refused: %s\n"
+			"Stray datagrams at the server (other senders; not answered, not counted): %llu\n",
+			sv(b, r, "UDP_LOST"), sv(b, r, "LOCAL_SEND_ERRORS"),
+			(unsigned long long)r->res.remote.strays);
 }
 
 /* A failed run: its figures are partial. */

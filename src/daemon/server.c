@@ -32,6 +32,14 @@
 #define DEFAULT_IDLE_TIMEOUT 30
 /* A connection that has not said HELLO by then is half-open: dropped. */
 #define HELLO_TIMEOUT_MS 5000
+/*
+ * Connections waiting for their HELLO hold no session slot; at most this
+ * many wait at once, and a new one pushes out the oldest.
+ */
+#define MAX_PENDING 64
+/* A read-only session is evicted only this long after its HELLO (so a
+ * client between HELLO_OK and its SETUP keeps its slot). */
+#define EVICT_MIN_AGE_MS 1000
 /* How long the client may take to connect its flows after READY. */
 #define SETUP_TIMEOUT_MS 10000
 /* Grace beyond the test's duration before a silent client is given up. */
@@ -47,8 +55,9 @@ struct server {
 	bool threaded;
 	int shutdown;
 	pthread_mutex_t lock;
-	struct srv_session *sessions;
+	struct srv_session *sessions;	/* pending, serving and ending; under lock */
 	unsigned nsessions;
+	uint64_t mem_used;		/* reserved by the tests running; under lock */
 
 	/* Serialises every remote knob change and restore of this daemon;
 	 * which session holds a knob is the journal's (knobs/txn.h). */
@@ -58,10 +67,20 @@ struct server {
 struct srv_session {
 	struct server *srv;
 	int cfd;
-	char peer[80];
+	char peer[80];			/* address and port, for the log */
+	struct sockaddr_storage paddr;	/* the client's address, port 0 */
+	char addr[64];			/* paddr as text: the --per-peer key */
 	pthread_t thread;
 	int done;
 	struct srv_session *next;
+
+	/* admission, under srv->lock */
+	uint64_t accept_ns, hello_ns, active_ns;
+	bool slot;			/* past HELLO, holding a session slot */
+	bool kicked;			/* pushed out before HELLO, evicted, or refused */
+	bool idle;			/* waiting for a frame between tests */
+	bool writer;			/* did SETUP or authenticated: never evicted */
+	uint64_t mem;			/* of srv->mem_used, for the test running */
 
 	/* the test in progress */
 	pthread_mutex_t wlock;		/* the sampler and the session both send */
@@ -133,6 +152,12 @@ static int ss_prepare(struct srv_session *ss, uint16_t *ports, char *err)
 	if (getsockname(ss->cfd, (struct sockaddr *)&a, &alen) < 0)
 		return err_set(err, -errno, "getsockname: %s", strerror(errno));
 	wire_set_port(&a, 0);
+	/* A UDP server answers and counts the client alone (its port is
+	 * learned from its first datagram); the rest are strays. */
+	for (unsigned i = 0; udp && i < ss->nflows; i++) {
+		ss->flows[i].peer = ss->paddr;
+		ss->flows[i].peerlen = sizeof(ss->paddr);
+	}
 	for (unsigned i = 0; i < (udp ? ss->nflows : 1); i++) {
 		int fd = socket(a.ss_family, (udp ? SOCK_DGRAM : SOCK_STREAM) | SOCK_CLOEXEC, 0);
 		struct sockaddr_storage b;
@@ -295,6 +320,49 @@ static int ss_capture_open(struct srv_session *ss, const struct msg_ready *ready
 	return 0;
 }
 
+/* Bytes as MiB for a message. */
+static double mib(uint64_t b)
+{
+	return (double)b / (1 << 20);
+}
+
+/*
+ * Reserve what test p's workers will allocate on this end, before any of
+ * it is: over --session-mem is -EINVAL (ERROR invalid), over what other
+ * tests left of --mem is -EBUSY (ERROR busy).
+ */
+static int ss_mem_reserve(struct srv_session *ss, const struct test_params *p, char *err)
+{
+	struct server *srv = ss->srv;
+	uint64_t need = flows_mem_need(p, false);
+	uint64_t used;
+
+	if (need > srv->o.session_mem)
+		return err_set(err, -EINVAL,
+			       "setup: %u flow(s) of %s need %.1f MiB on this end, over its per-session budget of %.1f MiB (tunetopd --session-mem); accepted are fewer flows or smaller messages",
+			       p->flows, test_type_name(p->type), mib(need), mib(srv->o.session_mem));
+	pthread_mutex_lock(&srv->lock);
+	used = srv->mem_used;
+	if (used + need <= srv->o.mem) {
+		srv->mem_used += need;
+		ss->mem = need;
+	}
+	pthread_mutex_unlock(&srv->lock);
+	if (!ss->mem)
+		return err_set(err, -EBUSY,
+			       "tunetopd busy: this test needs %.1f MiB and other tests hold %.1f MiB of its budget of %.1f MiB (tunetopd --mem); try again later",
+			       mib(need), mib(used), mib(srv->o.mem));
+	return 0;
+}
+
+static void ss_mem_release(struct srv_session *ss)
+{
+	pthread_mutex_lock(&ss->srv->lock);
+	ss->srv->mem_used -= ss->mem;
+	ss->mem = 0;
+	pthread_mutex_unlock(&ss->srv->lock);
+}
+
 /* One test: SETUP has arrived with parameters p. */
 static int ss_test(struct srv_session *ss, const struct test_params *p, char *err)
 {
@@ -388,10 +456,10 @@ static int ss_test(struct srv_session *ss, const struct test_params *p, char *er
 		json_decref(b);
 		b = NULL;
 	}
-	srv_log(ss->srv, "%s: %s ended%s%s: %llu transactions, %llu bytes in, %llu bytes out",
+	srv_log(ss->srv, "%s: %s ended%s%s: %llu transactions, %llu bytes in, %llu bytes out, %llu stray datagrams",
 		ss->peer, test_type_name(p->type), ret ? ": " : "", ret ? err : "",
 		(unsigned long long)res.total.trans, (unsigned long long)res.total.bytes_recv,
-		(unsigned long long)res.total.bytes_sent);
+		(unsigned long long)res.total.bytes_sent, (unsigned long long)res.strays);
 out:
 	if (smp)
 		sampler_destroy(smp);
@@ -522,8 +590,9 @@ static int ss_auth_response(struct srv_session *ss, const json_t *body, char *er
 	ret = msg_auth_from_json(body, &m, false, err);
 	if (ret)
 		return ret;
+	/* Refused as authentication ("auth"), like a wrong key. */
 	if (!ss->challenged)
-		return err_set(err, -EPROTO, "AUTH_RESPONSE without AUTH_BEGIN first");
+		return err_set(err, -EACCES, "AUTH_RESPONSE without AUTH_BEGIN first; accepted is AUTH_BEGIN, AUTH_CHALLENGE, then AUTH_RESPONSE");
 	good = auth_verify(ss->srv->o.key, ss->challenge, m.bytes);
 	/* A challenge answers once. */
 	ss->challenged = false;
@@ -533,6 +602,7 @@ static int ss_auth_response(struct srv_session *ss, const json_t *body, char *er
 		return err_set(err, -EACCES, "wrong key");
 	}
 	ss->authed = true;
+	ss->writer = true;
 	srv_log(ss->srv, "%s: knob control: authenticated", ss->peer);
 	return ss_send(ss, MSG_AUTH_OK, NULL, err);
 }
@@ -640,6 +710,78 @@ static void ss_knobs_restore(struct srv_session *ss)
 	pthread_mutex_unlock(&srv->knob_lock);
 }
 
+/*
+ * After a good HELLO: take a session slot, or say why not in err (-EBUSY).
+ * A full server (or a full --per-peer share) gives the slot of the
+ * read-only session idle longest, if one is older than EVICT_MIN_AGE_MS:
+ * it is woken (shutdown SHUT_RD) and tells its client it was evicted.
+ */
+static int srv_take_slot(struct srv_session *ss, char *err)
+{
+	struct server *srv = ss->srv;
+	struct srv_session *any = NULL, *mine = NULL, *victim = NULL;
+	uint64_t now = now_ns(), min_age = EVICT_MIN_AGE_MS * 1000000ull;
+	unsigned n = 0, nmine = 0;
+	char evicted[sizeof(ss->peer)] = "";
+	int ret = 0;
+
+	pthread_mutex_lock(&srv->lock);
+	for (struct srv_session *x = srv->sessions; x; x = x->next) {
+		bool same;
+
+		if (x == ss || !x->slot)
+			continue;
+		same = !strcmp(x->addr, ss->addr);
+		n++;
+		nmine += same;
+		if (x->writer || !x->idle || now - x->hello_ns < min_age)
+			continue;
+		if (!any || x->active_ns < any->active_ns)
+			any = x;
+		if (same && (!mine || x->active_ns < mine->active_ns))
+			mine = x;
+	}
+	if (ss->kicked)
+		ret = err_set(err, -ECONNABORTED, "pushed out by newer connections before its HELLO");
+	else if (nmine >= srv->o.per_peer && !(victim = mine))
+		ret = err_set(err, -EBUSY, "tunetopd busy: %u sessions from %s already, the limit per address is %u (tunetopd --per-peer); try again later",
+			      nmine, ss->addr, srv->o.per_peer);
+	else if (!victim && n >= srv->o.max_sessions && !(victim = any))
+		ret = err_set(err, -EBUSY, "tunetopd busy: %u sessions running, the limit is %u; try again later",
+			      n, srv->o.max_sessions);
+	if (victim) {
+		victim->slot = false;
+		victim->kicked = true;
+		shutdown(victim->cfd, SHUT_RD);
+		/* Once unlocked, the victim may end and be reaped. */
+		snprintf(evicted, sizeof(evicted), "%s", victim->peer);
+	}
+	if (ret)
+		ss->kicked = true;
+	else {
+		ss->slot = true;
+		ss->hello_ns = ss->active_ns = now;
+	}
+	pthread_mutex_unlock(&srv->lock);
+	if (evicted[0])
+		srv_log(srv, "%s: evicted (idle read-only session) for %s", evicted, ss->peer);
+	return ret;
+}
+
+/* Mark the session waiting for a frame (idle) or not; true if it was evicted. */
+static bool ss_set_idle(struct srv_session *ss, bool idle)
+{
+	bool kicked;
+
+	pthread_mutex_lock(&ss->srv->lock);
+	ss->idle = idle;
+	if (!idle)
+		ss->active_ns = now_ns();
+	kicked = ss->kicked;
+	pthread_mutex_unlock(&ss->srv->lock);
+	return kicked;
+}
+
 /* One control connection, from HELLO to BYE or an error. */
 static void *ss_thread(void *arg)
 {
@@ -662,8 +804,10 @@ static void *ss_thread(void *arg)
 		ret = msg_hello_from_json(b, &hello, err);
 	json_decref(b);
 	b = NULL;
+	if (!ret)
+		ret = srv_take_slot(ss, err);
 	if (ret) {
-		if (ret != -EPIPE)
+		if (ret != -EPIPE && ret != -ECONNABORTED)
 			ss_error(ss, ss_code(ret), err);
 		goto out;
 	}
@@ -676,7 +820,16 @@ static void *ss_thread(void *arg)
 	while (!ret) {
 		struct test_params p;
 
+		ss_set_idle(ss, true);
 		ret = proto_recv(ss->cfd, &t, &b, idle_ms, err);
+		if (ss_set_idle(ss, false)) {
+			json_decref(b);
+			b = NULL;
+			ret = err_set(err, -EBUSY, "evicted: this session only read and was idle, and a new client needed its slot (tunetopd -m %u, --per-peer %u)",
+				      srv->o.max_sessions, srv->o.per_peer);
+			ss_error(ss, "busy", err);
+			break;
+		}
 		if (ret == -ETIMEDOUT)
 			snprintf(err, sizeof(err), "idle for %u s", srv->o.idle_timeout);
 		if (ret) {
@@ -731,9 +884,18 @@ static void *ss_thread(void *arg)
 			ss_error(ss, ss_code(ret), err);
 			break;
 		}
+		ss->writer = true;
+		ret = ss_mem_reserve(ss, &p, err);
+		if (ret) {
+			srv_log(srv, "%s: refused %s, %u flow(s): %s", ss->peer,
+				test_type_name(p.type), p.flows, err);
+			ss_error(ss, ss_code(ret), err);
+			break;
+		}
 		srv_log(srv, "%s: %s, %u flow(s), %g s", ss->peer, test_type_name(p.type),
 			p.flows, p.duration);
 		ret = ss_test(ss, &p, err);
+		ss_mem_release(ss);
 		if (ret && ret != -EPIPE)
 			ss_error(ss, ss_code(ret), err);
 	}
@@ -743,6 +905,9 @@ out:
 		srv_log(srv, "%s: session ended: %s", ss->peer, err);
 	/* However the session ended, its knob changes are undone. */
 	ss_knobs_restore(ss);
+	pthread_mutex_lock(&srv->lock);
+	ss->slot = false;
+	pthread_mutex_unlock(&srv->lock);
 	/* srv_reap closes cfd after the join, so server_shutdown can never
 	 * shut down a descriptor number that was already reused. */
 	shutdown(ss->cfd, SHUT_RDWR);
@@ -775,27 +940,46 @@ static void srv_reap(struct server *srv, bool all)
 	pthread_mutex_unlock(&srv->lock);
 }
 
-/* A new control connection: a session thread, or "busy". */
+/*
+ * Make room for one more connection waiting for its HELLO: with
+ * MAX_PENDING waiting, the oldest is shut down (its thread ends on its
+ * own).  Under srv->lock; returns the connection pushed out, or NULL.
+ */
+static struct srv_session *srv_push_pending(struct server *srv)
+{
+	struct srv_session *oldest = NULL;
+	unsigned n = 0;
+
+	for (struct srv_session *x = srv->sessions; x; x = x->next) {
+		if (x->slot || x->kicked || __atomic_load_n(&x->done, __ATOMIC_ACQUIRE))
+			continue;
+		n++;
+		if (!oldest || x->accept_ns < oldest->accept_ns)
+			oldest = x;
+	}
+	if (n < MAX_PENDING)
+		return NULL;
+	oldest->kicked = true;
+	shutdown(oldest->cfd, SHUT_RDWR);
+	return oldest;
+}
+
+/*
+ * A new control connection: a session thread that waits for its HELLO
+ * without holding a slot (srv_take_slot decides after it).
+ */
 static void srv_accept(struct server *srv)
 {
 	struct sockaddr_storage a;
 	socklen_t alen = sizeof(a);
-	struct srv_session *ss;
-	char peer[80], msg[160];
+	struct srv_session *ss, *pushed;
+	char peer[80], pushed_peer[80] = "";
 	int fd = accept4(srv->lfd, (struct sockaddr *)&a, &alen, SOCK_CLOEXEC);
 
 	if (fd < 0)
 		return;
 	wire_addr_str(&a, peer, sizeof(peer));
 	srv_reap(srv, false);
-	if (srv->nsessions >= srv->o.max_sessions) {
-		snprintf(msg, sizeof(msg), "tunetopd busy: %u sessions running, the limit is %u; try again later",
-			 srv->nsessions, srv->o.max_sessions);
-		proto_send_error(fd, "busy", msg);
-		srv_log(srv, "%s: refused: busy", peer);
-		close(fd);
-		return;
-	}
 	ss = calloc(1, sizeof(*ss));
 	if (!ss) {
 		proto_send_error(fd, "internal", "tunetopd: out of memory");
@@ -805,20 +989,34 @@ static void srv_accept(struct server *srv)
 	ss->srv = srv;
 	ss->cfd = fd;
 	ss->data_lfd = -1;
+	ss->accept_ns = now_ns();
 	snprintf(ss->peer, sizeof(ss->peer), "%s", peer);
+	ss->paddr = a;
+	wire_set_port(&ss->paddr, 0);
+	wire_addr_str(&ss->paddr, ss->addr, sizeof(ss->addr));
 	pthread_mutex_init(&ss->wlock, NULL);
+	pthread_mutex_lock(&srv->lock);
+	pushed = srv_push_pending(srv);
+	if (pushed)
+		snprintf(pushed_peer, sizeof(pushed_peer), "%s", pushed->peer);
+	/* Linked before its thread starts, so srv_take_slot sees it. */
+	ss->next = srv->sessions;
+	srv->sessions = ss;
+	srv->nsessions++;
 	if (pthread_create(&ss->thread, NULL, ss_thread, ss)) {
+		srv->sessions = ss->next;
+		srv->nsessions--;
+		pthread_mutex_unlock(&srv->lock);
 		proto_send_error(fd, "internal", "tunetopd: cannot start a session thread");
 		close(fd);
 		pthread_mutex_destroy(&ss->wlock);
 		free(ss);
 		return;
 	}
-	pthread_mutex_lock(&srv->lock);
-	ss->next = srv->sessions;
-	srv->sessions = ss;
-	srv->nsessions++;
 	pthread_mutex_unlock(&srv->lock);
+	if (pushed_peer[0])
+		srv_log(srv, "%s: dropped before its HELLO: %d connections were waiting for theirs",
+			pushed_peer, MAX_PENDING);
 	srv_log(srv, "%s: connected", peer);
 }
 
@@ -881,6 +1079,12 @@ int server_open(struct server **sp, const struct server_opts *o, char *err)
 		srv->o.max_sessions = DEFAULT_MAX_SESSIONS;
 	if (!srv->o.idle_timeout)
 		srv->o.idle_timeout = DEFAULT_IDLE_TIMEOUT;
+	if (!srv->o.per_peer)
+		srv->o.per_peer = SERVER_DEFAULT_PER_PEER;
+	if (!srv->o.session_mem)
+		srv->o.session_mem = SERVER_DEFAULT_SESSION_MEM;
+	if (!srv->o.mem)
+		srv->o.mem = SERVER_DEFAULT_MEM;
 	srv->lfd = -1;
 	pthread_mutex_init(&srv->lock, NULL);
 	pthread_mutex_init(&srv->knob_lock, NULL);

@@ -8,11 +8,25 @@
 
 struct catalog;
 
+#define SERVER_DEFAULT_PER_PEER 8
+#define SERVER_DEFAULT_SESSION_MEM (256ull << 20)
+#define SERVER_DEFAULT_MEM (1ull << 30)
+
 struct server_opts {
 	const char *listen_addr;	/* NULL: all addresses, IPv6 and IPv4 */
 	const char *port;		/* NULL: 12866; "0" picks one */
 	unsigned max_sessions;		/* 0: default (16) */
 	unsigned idle_timeout;		/* seconds between control frames, 0: 30 */
+	/*
+	 * Limits against whoever can reach the port (docs/security.md).
+	 * per_peer: sessions from one client address (0: 8).  session_mem:
+	 * bytes one test's workers may take (0: 256 MiB); mem: all tests
+	 * at once (0: 1 GiB).  A SETUP over either is refused before
+	 * anything is allocated.
+	 */
+	unsigned per_peer;
+	uint64_t session_mem;
+	uint64_t mem;
 	void (*log_cb)(const char *line, void *arg);
 	void *log_arg;
 	/*

@@ -25,12 +25,16 @@ static bool use_syslog;
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: tunetopd [-L addr] [-p port] [-f] [-m max] [-t secs]\n"
+		"Usage: tunetopd [-L addr] [-p port] [-f] [-m max] [-t secs] [--per-peer N]\n"
+		"                [--session-mem SIZE] [--mem SIZE] [--knobs --key FILE]\n"
 		"  -L addr   listen on this address only (default: every address, IPv6 and IPv4)\n"
 		"  -p port   control port (default %d)\n"
 		"  -f        stay in the foreground and log to stderr\n"
 		"  -m max    sessions served at once; more get \"busy\" (default 16)\n"
 		"  -t secs   drop a control connection idle this long (default 30)\n"
+		"  --per-peer N       sessions from one client address at once (default 8)\n"
+		"  --session-mem SIZE memory one test may take here, e.g. 256M (default 256M)\n"
+		"  --mem SIZE         memory all tests together may take (default 1G)\n"
 		"  -h        this help;  -V  version\n"
 		"  --gen-key FILE  write a new knob-control key to FILE (mode 0600) and exit\n"
 		"  --knobs --key FILE\n"
@@ -75,6 +79,9 @@ int main(int argc, char **argv)
 		{ "gen-key", required_argument, NULL, 'G' },
 		{ "knobs", no_argument, NULL, 'K' },
 		{ "key", required_argument, NULL, 'k' },
+		{ "per-peer", required_argument, NULL, 'P' },
+		{ "session-mem", required_argument, NULL, 'S' },
+		{ "mem", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -110,6 +117,25 @@ int main(int argc, char **argv)
 			}
 			o.idle_timeout = (unsigned)v;
 			break;
+		case 'P':
+			if (parse_uint(optarg, 1, 4096, &v)) {
+				fprintf(stderr, "tunetopd: --per-peer %s: accepted is 1..4096 sessions\n", optarg);
+				return 2;
+			}
+			o.per_peer = (unsigned)v;
+			break;
+		case 'S':
+		case 'M':
+			if (parse_size(optarg, &v) || v < (1u << 20) || v > (1ull << 40)) {
+				fprintf(stderr, "tunetopd: --%s %s: accepted is a size 1M..1024G (K, M, G: powers of 1024)\n",
+					c == 'S' ? "session-mem" : "mem", optarg);
+				return 2;
+			}
+			if (c == 'S')
+				o.session_mem = v;
+			else
+				o.mem = v;
+			break;
 		case 'G':
 			if (auth_init(err) || auth_key_generate(optarg, err)) {
 				fprintf(stderr, "tunetopd: %s\n", err);
@@ -134,20 +160,30 @@ int main(int argc, char **argv)
 			if (optopt == 'G' || optopt == 'k')
 				fprintf(stderr, "tunetopd: --%s needs a FILE; see tunetopd -h\n",
 					optopt == 'G' ? "gen-key" : "key");
+			else if (optopt == 'P' || optopt == 'S' || optopt == 'M')
+				fprintf(stderr, "tunetopd: --%s needs an argument; see tunetopd -h\n",
+					optopt == 'P' ? "per-peer" : optopt == 'S' ? "session-mem" : "mem");
 			else
 				fprintf(stderr, "tunetopd: -%c needs an argument; see tunetopd -h\n", optopt);
 			return 2;
 		default:
 			if (optopt)
-				fprintf(stderr, "tunetopd: unknown option -%c; accepted are -L -p -f -m -t -h -V --gen-key --knobs --key\n", optopt);
+				fprintf(stderr, "tunetopd: unknown option -%c; accepted are -L -p -f -m -t -h -V --per-peer --session-mem --mem --gen-key --knobs --key\n", optopt);
 			else
-				fprintf(stderr, "tunetopd: unknown option %s; accepted are -L -p -f -m -t -h -V --gen-key --knobs --key\n",
+				fprintf(stderr, "tunetopd: unknown option %s; accepted are -L -p -f -m -t -h -V --per-peer --session-mem --mem --gen-key --knobs --key\n",
 					argv[optind - 1]);
 			return 2;
 		}
 	}
 	if (optind < argc) {
 		fprintf(stderr, "tunetopd: unexpected argument '%s'; see tunetopd -h\n", argv[optind]);
+		return 2;
+	}
+	if ((o.session_mem ? o.session_mem : SERVER_DEFAULT_SESSION_MEM) >
+	    (o.mem ? o.mem : SERVER_DEFAULT_MEM)) {
+		fprintf(stderr, "tunetopd: --session-mem %llu MiB is over --mem %llu MiB; accepted is a session budget within the daemon's\n",
+			(unsigned long long)((o.session_mem ? o.session_mem : SERVER_DEFAULT_SESSION_MEM) >> 20),
+			(unsigned long long)((o.mem ? o.mem : SERVER_DEFAULT_MEM) >> 20));
 		return 2;
 	}
 	if (knobs != (key_path != NULL)) {

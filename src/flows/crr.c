@@ -11,6 +11,14 @@
 
 #include "flows/worker-internal.h"
 
+/* Both ends' buffer: the larger message, at most FLOW_IO_MAX. */
+static size_t crr_bufsz(const struct test_params *p)
+{
+	size_t n = p->req_size > p->resp_size ? p->req_size : p->resp_size;
+
+	return n < FLOW_IO_MAX ? n : FLOW_IO_MAX;
+}
+
 /* Connect fd to the peer; a connect cut short by SO_SNDTIMEO is resumed. */
 static int crr_connect(struct flow *f, int fd)
 {
@@ -90,13 +98,11 @@ static int crr_client(struct flow *f)
 {
 	const struct test_params *p = f->p;
 	struct flow_counters c = { 0 };
-	size_t bufsz = p->req_size > p->resp_size ? p->req_size : p->resp_size;
+	size_t bufsz = crr_bufsz(p);
 	uint64_t t0, t1;
 	char *buf;
 	int r = 0;
 
-	if (bufsz > FLOW_IO_MAX)
-		bufsz = FLOW_IO_MAX;
 	buf = flow_alloc(f, bufsz);
 	if (!buf)
 		return -ENOMEM;
@@ -165,12 +171,10 @@ static int crr_server(struct flow *f)
 {
 	const struct test_params *p = f->p;
 	struct flow_counters c = { 0 };
-	size_t bufsz = p->req_size > p->resp_size ? p->req_size : p->resp_size;
+	size_t bufsz = crr_bufsz(p);
 	char *buf;
 	int r;
 
-	if (bufsz > FLOW_IO_MAX)
-		bufsz = FLOW_IO_MAX;
 	buf = flow_alloc(f, bufsz);
 	r = buf ? flow_timeouts(f, f->listen_fd) : -ENOMEM;
 	while (!r) {
@@ -200,7 +204,14 @@ static int crr_server(struct flow *f)
 	return r;
 }
 
+static size_t crr_bufs(const struct test_params *p, bool client)
+{
+	(void)client;
+	return crr_bufsz(p);
+}
+
 const struct flow_ops crr_ops = {
 	.client = crr_client,
 	.server = crr_server,
+	.bufs = crr_bufs,
 };

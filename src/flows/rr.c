@@ -49,6 +49,30 @@ static size_t rr_min(uint64_t a, uint64_t b)
 	return (size_t)(a < b ? a : b);
 }
 
+/* Slots of the client's ring of send times: a power of two >= max. */
+static uint64_t rr_ring_n(uint32_t max)
+{
+	uint64_t n = 1;
+
+	while (n < max)
+		n <<= 1;
+	return n;
+}
+
+/* The client's buffers: one request, the responses of a whole burst. */
+static void rr_client_bufs(const struct test_params *p, size_t *sbufsz, size_t *rbufsz)
+{
+	*sbufsz = rr_min(p->req_size, FLOW_IO_MAX);
+	*rbufsz = rr_min((uint64_t)p->resp_size * (1 + p->burst), FLOW_IO_MAX);
+}
+
+/* The server's buffers: requests may be read several at a time. */
+static void rr_server_bufs(const struct test_params *p, size_t *rbufsz, size_t *sbufsz)
+{
+	*rbufsz = rr_min((uint64_t)p->req_size * (1 + p->burst), FLOW_IO_MAX);
+	*sbufsz = rr_min(p->resp_size, FLOW_IO_MAX);
+}
+
 /* Response bytes still expected for the requests in flight. */
 static uint64_t rr_want(const struct rr_cli *s)
 {
@@ -200,14 +224,11 @@ static int rr_client(struct flow *f)
 		.f = f, .target = 1, .max = 1 + p->burst,
 		.req = p->req_size, .resp = p->resp_size,
 	};
-	uint64_t ring_n = 1;
+	uint64_t ring_n = rr_ring_n(s.max);
 	int r;
 
-	while (ring_n < s.max)
-		ring_n <<= 1;
 	s.mask = ring_n - 1;
-	s.sbufsz = rr_min(s.req, FLOW_IO_MAX);
-	s.rbufsz = rr_min((uint64_t)s.resp * s.max, FLOW_IO_MAX);
+	rr_client_bufs(p, &s.sbufsz, &s.rbufsz);
 	s.ring = flow_alloc(f, ring_n * sizeof(*s.ring));
 	s.sbuf = s.ring ? flow_alloc(f, s.sbufsz) : NULL;
 	s.rbuf = s.sbuf ? flow_alloc(f, s.rbufsz) : NULL;
@@ -292,12 +313,11 @@ static int rr_server(struct flow *f)
 	const struct test_params *p = f->p;
 	struct flow_counters c = { 0 };
 	uint64_t got = 0;
-	size_t rbufsz = rr_min((uint64_t)p->req_size * (1 + p->burst),
-			       FLOW_IO_MAX);
-	size_t sbufsz = rr_min(p->resp_size, FLOW_IO_MAX);
+	size_t rbufsz, sbufsz;
 	char *rbuf, *sbuf = NULL;
 	int r;
 
+	rr_server_bufs(p, &rbufsz, &sbufsz);
 	rbuf = flow_alloc(f, rbufsz);
 	sbuf = rbuf ? flow_alloc(f, sbufsz) : NULL;
 	r = sbuf ? 0 : -ENOMEM;
@@ -355,7 +375,20 @@ out:
 	return r;
 }
 
+static size_t rr_bufs(const struct test_params *p, bool client)
+{
+	size_t a, b;
+
+	if (client) {
+		rr_client_bufs(p, &a, &b);
+		return a + b + rr_ring_n(1 + p->burst) * sizeof(uint64_t);
+	}
+	rr_server_bufs(p, &a, &b);
+	return a + b;
+}
+
 const struct flow_ops rr_ops = {
 	.client = rr_client,
 	.server = rr_server,
+	.bufs = rr_bufs,
 };

@@ -9,20 +9,33 @@
 #include "flows/worker-internal.h"
 
 /*
- * Send send_size bytes per send() until stop, then shut down our write side
- * and wait for the receiver's EOF: the receiver closes only after reading
- * our EOF, so once we see its EOF every byte we counted has been counted by
- * it too.  A send cut short by the 200 ms timeout counts what it sent.
+ * The buffer of a stream end: the message size, at most FLOW_IO_MAX.  A
+ * larger -m/-M is sent or received in chunks of that size (as netperf's
+ * send ring does), so no flow holds more than 1 MiB whatever it asks for.
+ */
+static size_t stream_bufsz(uint32_t size)
+{
+	return size < FLOW_IO_MAX ? size : FLOW_IO_MAX;
+}
+
+/*
+ * Send send_size bytes per message until stop (one send() per message, or
+ * one per chunk of a message larger than the buffer), then shut down our
+ * write side and wait for the receiver's EOF: the receiver closes only
+ * after reading our EOF, so once we see its EOF every byte we counted has
+ * been counted by it too.  A send cut short by the 200 ms timeout counts
+ * what it sent.
  */
 static int stream_sender(struct flow *f)
 {
 	struct flow_counters c = { 0 };
-	size_t size = f->p->send_size;
+	size_t size = f->p->send_size, bufsz = stream_bufsz(f->p->send_size);
+	size_t left = size;
 	uint64_t extra;
 	char *buf;
 	int r;
 
-	buf = flow_alloc(f, size);
+	buf = flow_alloc(f, bufsz);
 	r = buf ? flow_timeouts(f, f->fd) : -ENOMEM;
 	if (r)
 		goto out;
@@ -34,10 +47,14 @@ static int stream_sender(struct flow *f)
 			r = FLOW_END;
 			goto out;
 		}
-		n = send(f->fd, buf, size, MSG_NOSIGNAL);
+		n = send(f->fd, buf, left < bufsz ? left : bufsz, MSG_NOSIGNAL);
 		if (n > 0) {
 			c.bytes_sent += (uint64_t)n;
-			c.msgs_sent++;
+			left -= (size_t)n < left ? (size_t)n : left;
+			if (!left || size <= bufsz) {
+				c.msgs_sent++;
+				left = size;
+			}
 			__atomic_store_n(&f->ctr.bytes_sent, c.bytes_sent,
 					 __ATOMIC_RELAXED);
 			__atomic_store_n(&f->ctr.msgs_sent, c.msgs_sent,
@@ -55,7 +72,7 @@ static int stream_sender(struct flow *f)
 		r = flow_io_err(f, -errno, "shutdown");
 		goto out;
 	}
-	r = flow_wait_eof(f, f->fd, buf, size, &c, &extra);
+	r = flow_wait_eof(f, f->fd, buf, bufsz, &c, &extra);
 	if (!r && extra)
 		r = flow_err(f, -EPROTO, "receiver sent %llu unexpected bytes",
 			     (unsigned long long)extra);
@@ -65,11 +82,14 @@ out:
 	return r;
 }
 
-/* recv() recv_size at a time until the sender's EOF, then close our side. */
+/*
+ * recv() recv_size at a time (at most FLOW_IO_MAX) until the sender's EOF,
+ * then close our side.
+ */
 static int stream_receiver(struct flow *f)
 {
 	struct flow_counters c = { 0 };
-	size_t size = f->p->recv_size;
+	size_t size = stream_bufsz(f->p->recv_size);
 	char *buf;
 	int r;
 
@@ -110,12 +130,22 @@ out:
 	return r;
 }
 
+/* TCP_STREAM: the client sends; TCP_MAERTS: the server does. */
+static size_t stream_bufs(const struct test_params *p, bool client)
+{
+	bool sender = client == (p->type == TEST_TCP_STREAM);
+
+	return stream_bufsz(sender ? p->send_size : p->recv_size);
+}
+
 const struct flow_ops stream_ops = {
 	.client = stream_sender,
 	.server = stream_receiver,
+	.bufs = stream_bufs,
 };
 
 const struct flow_ops maerts_ops = {
 	.client = stream_receiver,
 	.server = stream_sender,
+	.bufs = stream_bufs,
 };

@@ -6,6 +6,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 
 #include "flows/worker-internal.h"
@@ -55,6 +56,16 @@ static int udp_send(struct flow *f, const char *buf, size_t len,
 	}
 }
 
+/* Slots of the UDP_RR client's ring of send times: a power of two >= 1 + burst. */
+static uint64_t udp_ring_n(const struct test_params *p)
+{
+	uint64_t n = 1;
+
+	while (n < 1 + (uint64_t)p->burst)
+		n <<= 1;
+	return n;
+}
+
 /*
  * UDP_RR client: like TCP_RR, 1 + burst requests in flight, walking up.
  * Requests carry no sequence number, so a response completes the oldest
@@ -68,13 +79,11 @@ static int udp_rr_client(struct flow *f)
 	const struct test_params *p = f->p;
 	struct flow_counters c = { 0 };
 	uint32_t max = 1 + p->burst, target = 1;
-	uint64_t ring_n = 1, mask, sent = 0, done = 0, t;
+	uint64_t ring_n = udp_ring_n(p), mask, sent = 0, done = 0, t;
 	uint64_t *ring;
 	char *sbuf = NULL, *rbuf = NULL;
 	int r;
 
-	while (ring_n < max)
-		ring_n <<= 1;
 	mask = ring_n - 1;
 	ring = flow_alloc(f, ring_n * sizeof(*ring));
 	sbuf = ring ? flow_alloc(f, p->req_size) : NULL;
@@ -142,6 +151,12 @@ out:
 	return r;
 }
 
+/* A server's receive buffer: a whole datagram for UDP_RR, -M for UDP_STREAM. */
+static size_t udp_server_rbufsz(const struct test_params *p, bool reply)
+{
+	return reply ? TT_MAX_UDP_MSG : p->recv_size;
+}
+
 /* Wait for a datagram for what is left of the drain period; false when over. */
 static bool udp_drain_wait(int fd, uint64_t idle_since)
 {
@@ -155,15 +170,53 @@ static bool udp_drain_wait(int fd, uint64_t idle_since)
 }
 
 /*
+ * Is src the session's client?  The address must be f->peer's; its port
+ * too once learned, and the first datagram from that address teaches it
+ * (the client's data socket is bound only when it sends).  With no peer
+ * set, every source is the client.
+ */
+static bool udp_from_client(struct flow *f, const struct sockaddr_storage *src)
+{
+	struct sockaddr_storage *want = &f->peer;
+
+	if (!f->peerlen)
+		return true;
+	if (src->ss_family != want->ss_family)
+		return false;
+	if (src->ss_family == AF_INET) {
+		const struct sockaddr_in *a = (const void *)src;
+		struct sockaddr_in *w = (void *)want;
+
+		if (a->sin_addr.s_addr != w->sin_addr.s_addr)
+			return false;
+		if (!w->sin_port)
+			w->sin_port = a->sin_port;
+		return a->sin_port == w->sin_port;
+	}
+	if (src->ss_family == AF_INET6) {
+		const struct sockaddr_in6 *a = (const void *)src;
+		struct sockaddr_in6 *w = (void *)want;
+
+		if (memcmp(&a->sin6_addr, &w->sin6_addr, sizeof(a->sin6_addr)))
+			return false;
+		if (!w->sin6_port)
+			w->sin6_port = a->sin6_port;
+		return a->sin6_port == w->sin6_port;
+	}
+	return false;
+}
+
+/*
  * Both UDP servers: receive until stop (answering each request when reply),
- * then drain the queue until it has been empty for 50 ms.  Datagram sizes
+ * then drain the queue until it has been empty for 50 ms.  Datagrams from
+ * anyone but the client are strays: counted apart, never answered.  Datagram sizes
  * are counted whole (MSG_TRUNC) even when the buffer (-M) is smaller.
  */
 static int udp_server(struct flow *f, bool reply)
 {
 	const struct test_params *p = f->p;
 	struct flow_counters c = { 0 };
-	size_t rbufsz = reply ? TT_MAX_UDP_MSG : p->recv_size;
+	size_t rbufsz = udp_server_rbufsz(p, reply);
 	uint64_t idle_since = 0;
 	bool draining = false;
 	char *rbuf, *sbuf = NULL;
@@ -193,11 +246,21 @@ static int udp_server(struct flow *f, bool reply)
 		n = recvfrom(f->fd, rbuf, rbufsz,
 			     MSG_TRUNC | (draining ? MSG_DONTWAIT : 0),
 			     (struct sockaddr *)&src, &srclen);
+		if (n >= 0 && !udp_from_client(f, &src)) {
+			/* Not answered: no reflection, no amplification. */
+			__atomic_store_n(&f->strays, f->strays + 1,
+					 __ATOMIC_RELAXED);
+			/* A flood of strays does not prolong the drain. */
+			if (draining && now_ns() - idle_since >= UDP_DRAIN_NS)
+				break;
+			continue;
+		}
 		if (n >= 0) {
 			c.bytes_recv += (uint64_t)n;
 			c.msgs_recv++;
 			if (draining)
 				idle_since = now_ns();
+			/* One response per request, to the client only. */
 			if (reply) {
 				ssize_t m = sendto(f->fd, sbuf, p->resp_size,
 						   MSG_NOSIGNAL,
@@ -274,12 +337,26 @@ static int udp_stream_server(struct flow *f)
 	return udp_server(f, false);
 }
 
+static size_t udp_rr_bufs(const struct test_params *p, bool client)
+{
+	if (client)
+		return udp_ring_n(p) * sizeof(uint64_t) + p->req_size + p->resp_size;
+	return udp_server_rbufsz(p, true) + p->resp_size;
+}
+
+static size_t udp_stream_bufs(const struct test_params *p, bool client)
+{
+	return client ? p->send_size : udp_server_rbufsz(p, false);
+}
+
 const struct flow_ops udp_rr_ops = {
 	.client = udp_rr_client,
 	.server = udp_rr_server,
+	.bufs = udp_rr_bufs,
 };
 
 const struct flow_ops udp_stream_ops = {
 	.client = udp_stream_client,
 	.server = udp_stream_server,
+	.bufs = udp_stream_bufs,
 };

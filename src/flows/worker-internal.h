@@ -23,10 +23,16 @@
 #define FLOW_END 1
 #define FLOW_EOF 2
 
-/* One test type's two ends; each returns 0, FLOW_END or -errno (errbuf filled). */
+/*
+ * One test type's two ends; each returns 0, FLOW_END or -errno (errbuf
+ * filled).  bufs: the bytes one worker of that end allocates for p (its
+ * buffers, computed by the same rule the worker uses), for the memory
+ * budget of flows_mem_need().
+ */
 struct flow_ops {
 	int (*client)(struct flow *f);
 	int (*server)(struct flow *f);
+	size_t (*bufs)(const struct test_params *p, bool client);
 };
 
 extern const struct flow_ops rr_ops;

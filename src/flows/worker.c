@@ -22,6 +22,14 @@ static const struct flow_ops *const flow_table[TEST_COUNT] = {
 	[TEST_UDP_STREAM] = &udp_stream_ops,
 };
 
+uint64_t flows_mem_need(const struct test_params *p, bool client)
+{
+	const struct flow_ops *ops = flow_table[p->type];
+	uint64_t per = sizeof(struct flow) + FLOW_MEM_OVERHEAD + ops->bufs(p, client);
+
+	return per * p->flows;
+}
+
 /* Pin the calling worker thread to f->cpu (any CPU number, not just < 1024). */
 static int flow_pin(struct flow *f)
 {
@@ -83,6 +91,7 @@ int flow_start(struct flow *f, char *err)
 			       f->idx);
 	memset(&f->ctr, 0, sizeof(f->ctr));
 	f->send_errors = 0;
+	f->strays = 0;
 	f->tid = 0;
 	f->err = 0;
 	f->errbuf[0] = '\0';

@@ -50,7 +50,13 @@ struct flow {
 	bool is_client;
 	int fd;				/* connected data socket; -1 for a CRR client */
 	int listen_fd;			/* CRR server: the shared listener */
-	struct sockaddr_storage peer;	/* CRR client: where to connect */
+	/*
+	 * CRR client: where to connect.  UDP server: the only source it
+	 * answers and counts (the session's client, from its control
+	 * connection); port 0 until learned from the first datagram from
+	 * that address.  peerlen 0: any source (the test's own client side).
+	 */
+	struct sockaddr_storage peer;
 	socklen_t peerlen;
 	int cpu;			/* pin to this CPU, -1 = not */
 	const int *stop;
@@ -67,6 +73,8 @@ struct flow {
 	/* written by the worker */
 	struct flow_counters ctr;
 	uint64_t send_errors;		/* UDP: sends refused (ENOBUFS, ECONNREFUSED) */
+	uint64_t strays;		/* UDP server: datagrams from sources other
+					 * than peer: not answered, not counted */
 	pid_t tid;			/* set before the worker touches data */
 	int err;			/* 0, or -errno when it ended on an error */
 	char errbuf[ERR_MAX];
@@ -88,6 +96,20 @@ int flow_sockopts(int fd, const struct test_params *p, bool client, char *err);
  * right after flow_sockopts).  Sizes already noted are kept.
  */
 void flow_note_bufs(struct flow *f, int fd);
+
+/*
+ * What one worker holds besides its buffers: the part of its thread's
+ * stack it touches, its flow, a socket sample per tick (an estimate,
+ * measured with VmRSS over many flows; docs/security.md).
+ */
+#define FLOW_MEM_OVERHEAD (64u * 1024)
+
+/*
+ * Memory the p->flows workers of one end of test p allocate (buffers
+ * capped at 1 MiB each, plus FLOW_MEM_OVERHEAD per flow), for a memory
+ * budget checked before anything is allocated.  p must be valid.
+ */
+uint64_t flows_mem_need(const struct test_params *p, bool client);
 
 /* Start the worker thread. 0 or -errno. */
 int flow_start(struct flow *f, char *err);

@@ -577,6 +577,8 @@ int params_from_json(const json_t *j, struct test_params *out, char *err)
 	}
 	if (c.rc)
 		return c.rc;
+	/* send_size and recv_size 0 mean the defaults (docs/protocol.md). */
+	params_finish(&p);
 	if (params_validate(&p, why))
 		return err_set(err, -EINVAL, "setup: %s", why);
 	*out = p;
@@ -694,6 +696,7 @@ json_t *result_to_json(const struct end_result *r)
 	w_set(&w, "cpu", cpu_to_json(&r->cpu));
 	w_u64(&w, "ctx_vol", r->ctx_vol);
 	w_u64(&w, "ctx_invol", r->ctx_invol);
+	w_u64(&w, "strays", r->strays);
 	w_str(&w, "irq_dev", r->irq_dev);
 	w_set(&w, "irq", irq_to_json(&r->irq));
 	w_int(&w, "cpu_bind", r->cpu_bind);
@@ -739,6 +742,7 @@ int result_from_json(const json_t *j, struct end_result *res, char *err)
 		cpu_read(&r, "cpu", &res->cpu);
 		r_u64(&r, "ctx_vol", &res->ctx_vol);
 		r_u64(&r, "ctx_invol", &res->ctx_invol);
+		r_u64(&r, "strays", &res->strays);
 		r_str(&r, "irq_dev", 0, res->irq_dev, sizeof(res->irq_dev));
 		irq_read(&r, "irq", &res->irq);
 		r_int(&r, "cpu_bind", -1, 4095, &res->cpu_bind);

@@ -135,6 +135,8 @@ struct end_result {
 					 * a CRR flow has only *_init (-1 else) */
 	struct cpu_sample cpu;		/* average over the run */
 	uint64_t ctx_vol, ctx_invol;
+	uint64_t strays;		/* UDP server: datagrams from others than
+					 * the client, not in total */
 	char irq_dev[32];
 	struct irq_sample irq;		/* rates averaged over the run */
 	int64_t segs_out, segs_in;	/* over the run, TCP_INFO deltas; -1 n/a */

@@ -468,10 +468,11 @@ int sampler_final(struct sampler *s, struct end_result *r, char *err)
 		capture_stop(s->cap);
 		r->cap = sampler_capture(s, r->socks, r->nsocks);
 	}
-	r->ctx_vol = r->ctx_invol = 0;
+	r->ctx_vol = r->ctx_invol = r->strays = 0;
 	for (unsigned i = 0; i < s->n; i++) {
 		r->ctx_vol += s->flows[i].ctx_vol;
 		r->ctx_invol += s->flows[i].ctx_invol;
+		r->strays += __atomic_load_n(&s->flows[i].strays, __ATOMIC_RELAXED);
 	}
 	return 0;
 }

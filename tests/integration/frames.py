@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # frames.py - send malformed control frames to tunetopd; each must get an
 # ERROR frame (or a close) back, and the daemon must keep serving.
+# Imported (by dsec.py), it offers frame() and the frame reader.
 import json, os, random, socket, struct, sys
 
-host, port, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 rnd = random.Random(1234)
 
 
@@ -15,6 +15,24 @@ def frame(t, body, magic=b"TT", version=1, length=None):
 
 def hello():
     return frame(1, {"version": 1, "name": "frames.py"})
+
+
+def read_frame(s):
+    """One frame from socket s: (type, body as a dict), or None on EOF."""
+    def exactly(n):
+        b = b""
+        while len(b) < n:
+            chunk = s.recv(n - len(b))
+            if not chunk:
+                return None
+            b += chunk
+        return b
+    hdr = exactly(8)
+    if hdr is None:
+        return None
+    _, _, t, ln = struct.unpack(">2sBBI", hdr)
+    body = exactly(ln) if ln else b"{}"
+    return t, json.loads(body) if body else {}
 
 
 def cases():
@@ -44,37 +62,43 @@ def cases():
         yield "random bytes", bytes(rnd.randrange(256) for _ in range(n))
 
 
-bad = 0
-gen = cases()
-for i in range(count):
-    name, data = next(gen)
-    s = socket.create_connection((host, port), timeout=10)
-    try:
-        s.sendall(data)
-        if name == "random bytes" and len(data) < 8:
-            s.shutdown(socket.SHUT_WR)
-        reply = b""
-        while True:
-            chunk = s.recv(65536)
-            if not chunk:
-                break
-            reply += chunk
-    except (ConnectionResetError, BrokenPipeError):
-        reply = b""
-    except socket.timeout:
-        print(f"# case {i} ({name}): no answer within 10 s", flush=True)
-        bad += 1
-        continue
-    finally:
-        s.close()
-    # Skip a HELLO_OK the daemon sent for a valid HELLO; then an ERROR.
-    types = []
-    off = 0
-    while off + 8 <= len(reply):
-        _, _, t, ln = struct.unpack(">2sBBI", reply[off:off + 8])
-        types.append(t)
-        off += 8 + ln
-    if 9 not in types and name != "random bytes":
-        print(f"# case {i} ({name}): frames back {types}, no ERROR", flush=True)
-        bad += 1
-sys.exit(1 if bad else 0)
+def main():
+    host, port, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    bad = 0
+    gen = cases()
+    for i in range(count):
+        name, data = next(gen)
+        s = socket.create_connection((host, port), timeout=10)
+        try:
+            s.sendall(data)
+            if name == "random bytes" and len(data) < 8:
+                s.shutdown(socket.SHUT_WR)
+            reply = b""
+            while True:
+                chunk = s.recv(65536)
+                if not chunk:
+                    break
+                reply += chunk
+        except (ConnectionResetError, BrokenPipeError):
+            reply = b""
+        except socket.timeout:
+            print(f"# case {i} ({name}): no answer within 10 s", flush=True)
+            bad += 1
+            continue
+        finally:
+            s.close()
+        # Skip a HELLO_OK the daemon sent for a valid HELLO; then an ERROR.
+        types = []
+        off = 0
+        while off + 8 <= len(reply):
+            _, _, t, ln = struct.unpack(">2sBBI", reply[off:off + 8])
+            types.append(t)
+            off += 8 + ln
+        if 9 not in types and name != "random bytes":
+            print(f"# case {i} ({name}): frames back {types}, no ERROR", flush=True)
+            bad += 1
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -100,6 +100,22 @@ static void test_params_round_trip(void)
 	   q.send_size == 16384, "TCP_STREAM defaults round trip (%s)", err);
 	json_decref(j);
 
+	/* docs/protocol.md: send_size and recv_size 0 mean the defaults. */
+	params_default(&p);
+	p.type = TEST_UDP_STREAM;
+	j = wire(params_to_json(&p));
+	rc = params_from_json(j, &q, err);
+	ok(rc == 0 && q.send_size == 1472 && q.recv_size == TT_MAX_UDP_MSG,
+	   "SETUP send_size/recv_size 0 take the UDP defaults (%s)", err);
+	json_decref(j);
+	p.type = TEST_TCP_STREAM;
+	p.send_size = 1 << 20;
+	j = wire(params_to_json(&p));
+	rc = params_from_json(j, &q, err);
+	ok(rc == 0 && q.send_size == 1 << 20 && q.recv_size == 1 << 20,
+	   "recv_size 0 defaults to the send size for TCP streams (%s)", err);
+	json_decref(j);
+
 	p.family = 99;
 	ok(params_to_json(&p) == NULL, "an unknown family cannot be encoded");
 }
@@ -646,6 +662,7 @@ static void fill_result(struct end_result *r, bool with_hist)
 	fill_cpu(&r->cpu);
 	r->ctx_vol = 99;
 	r->ctx_invol = 3;
+	r->strays = 105;
 	r->cpu_bind = 1;
 	strcpy(r->host, "lab-b.example");
 	fill_irq(r->irq_dev, &r->irq);
@@ -666,7 +683,8 @@ static bool result_equal(const struct end_result *a, const struct end_result *b)
 	       !a->hist == !b->hist && (!a->hist || hist_equal(a->hist, b->hist)) &&
 	       a->nsocks == b->nsocks && socks_equal(a->socks, b->socks, a->nsocks) &&
 	       cpu_equal(&a->cpu, &b->cpu) && a->ctx_vol == b->ctx_vol &&
-	       a->ctx_invol == b->ctx_invol && a->cpu_bind == b->cpu_bind &&
+	       a->ctx_invol == b->ctx_invol && a->strays == b->strays &&
+	       a->cpu_bind == b->cpu_bind &&
 	       !strcmp(a->host, b->host) && !strcmp(a->irq_dev, b->irq_dev) &&
 	       irq_equal(&a->irq, &b->irq);
 }

@@ -337,6 +337,40 @@ static void test_burst_and_large_sizes(void)
 	p = params(TEST_UDP_STREAM, AF_INET);
 	p.send_size = 60000;
 	check_counts(&p, 0.3, "UDP_STREAM -m 60000");
+
+	/* Beyond the 1 MiB buffer cap: sent and received in chunks. */
+	p = params(TEST_TCP_STREAM, AF_INET);
+	p.send_size = p.recv_size = 3000000;
+	check_counts(&p, 0.3, "TCP_STREAM -m 3000000 -M 3000000 (1 MiB chunks)");
+	p = params(TEST_TCP_MAERTS, AF_INET);
+	p.send_size = p.recv_size = 64 << 20;
+	check_counts(&p, 0.3, "TCP_MAERTS -m 64M -M 64M (1 MiB chunks)");
+}
+
+/* The memory budget's estimate: buffers capped at 1 MiB, per flow. */
+static void test_mem_need(void)
+{
+	struct test_params p = params(TEST_TCP_STREAM, AF_INET);
+	uint64_t per = sizeof(struct flow) + FLOW_MEM_OVERHEAD;
+
+	p.flows = 128;
+	p.send_size = p.recv_size = 64 << 20;
+	ok(flows_mem_need(&p, false) == 128 * (per + (1 << 20)),
+	   "128 TCP_STREAM flows of -M 64M need 128 x (1 MiB + overhead) on the server: %llu",
+	   (unsigned long long)flows_mem_need(&p, false));
+	p.recv_size = 4096;
+	ok(flows_mem_need(&p, false) == 128 * (per + 4096) &&
+	   flows_mem_need(&p, true) == 128 * (per + (1 << 20)),
+	   "a stream's receiver counts -M, its sender -m (capped)");
+	p = params(TEST_UDP_RR, AF_INET);
+	p.resp_size = 65507;
+	ok(flows_mem_need(&p, false) == per + 65507 + 65507,
+	   "a UDP_RR server: one whole datagram in, one response out");
+	p = params(TEST_TCP_RR, AF_INET);
+	p.req_size = p.resp_size = 64 << 20;
+	p.burst = 4;
+	ok(flows_mem_need(&p, false) == per + 2 * (1 << 20),
+	   "TCP_RR buffers are capped at 1 MiB each");
 }
 
 /*
@@ -633,6 +667,7 @@ int main(void)
 	test_sockopts();
 	test_every_type_both_families();
 	test_burst_and_large_sizes();
+	test_mem_need();
 	test_abort_with_silent_peer();
 	test_udp_rr_counts_unanswered_requests_lost();
 	test_udp_stream_refused_sends_are_retried();
