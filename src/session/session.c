@@ -856,6 +856,7 @@ static void session_netserver_result(struct session *s, const struct ns_response
 	struct end_result *e = &s->res.remote;
 	struct sock_sample *k = calloc(1, sizeof(*k));
 
+	s->res.remote_final_only = true;
 	e->elapsed = z->elapsed;
 	e->total.trans = z->trans_received;
 	e->total.bytes_sent = z->bytes_sent;

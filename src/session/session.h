@@ -45,6 +45,8 @@ struct session_result {
 	char local_host[64], remote_host[64];
 	char remote_addr[64];
 	struct end_result local, remote;
+	bool remote_final_only;		/* netserver: its end told only its final figures,
+					 * not context switches, TCP_INFO, IRQs */
 	double elapsed;
 	double throughput;		/* trans/s (RR) or 10^6 bits/s (streams) */
 	const char *units;		/* "Trans/s" or "10^6bits/s" */
