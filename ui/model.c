@@ -509,3 +509,9 @@ const char *model_state_name(enum model_state s)
 	}
 	return "?";
 }
+
+bool model_run_netserver(const struct model_run *r)
+{
+	/* target_describe() and the stored runs name it so (docs/netserver.md) */
+	return r && !strncmp(r->target, "netserver", 9);
+}

@@ -112,6 +112,8 @@ const struct why_verdict *model_why_top(const struct model_run *r);
 
 /* The newest run, or NULL. */
 struct model_run *model_last(const struct model *m);
+/* The run's remote end is netperf's netserver: no live figures from it. */
+bool model_run_netserver(const struct model_run *r);
 /* Run by index (0 = oldest), or NULL. */
 struct model_run *model_at(const struct model *m, unsigned i);
 /* Mark r the baseline of its test and parameters (one each, as the

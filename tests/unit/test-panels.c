@@ -413,6 +413,19 @@ static void test_segments_many_sizes(struct model *m)
 	ok(us < 20000, "segments: a draw over 60002 sizes stays cheap (%.0f us)", us);
 }
 
+/* One tick of the local end alone (4K buffers): the remote end said nothing. */
+static void local_tick(struct model_run *r)
+{
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = SESSION_EV_SAMPLE;
+	ev.local.t = 0.1;
+	lsock = (struct sock_sample){ .sndbuf_init = 4096, .rcvbuf_init = 4096,
+				      .sndbuf = 4096, .rcvbuf = 4096, .outq = -1, .inq = -1 };
+	ev.local.nsocks = 1;
+	ev.local.socks = &lsock;
+	model_sample(r, &ev);
+}
+
 static void test_buffers(struct model *m)
 {
 	struct model_run *r = model_last(m);
@@ -448,14 +461,7 @@ static void test_buffers(struct model *m)
 	/* A run whose remote end said nothing: n/a, never 0. */
 	params_default(&tp);
 	r = model_begin(m, &tp, "loopback: quiet");
-	memset(&ev, 0, sizeof(ev));
-	ev.kind = SESSION_EV_SAMPLE;
-	ev.local.t = 0.1;
-	lsock = (struct sock_sample){ .sndbuf_init = 4096, .rcvbuf_init = 4096,
-				      .sndbuf = 4096, .rcvbuf = 4096, .outq = -1, .inq = -1 };
-	ev.local.nsocks = 1;
-	ev.local.socks = &lsock;
-	model_sample(r, &ev);
+	local_tick(r);
 	u.cur = r;
 	draw();
 	ok(find_row("remote snd n/a -> n/a") > 0, "buffers: a silent end's buffers are n/a");
@@ -551,6 +557,30 @@ static void test_rate_why(struct model *m)
 	   "rate: once ended, the session's own top verdict");
 }
 
+/* A run against netserver: the remote end has no live figures and says so. */
+static void test_netserver(struct model *m)
+{
+	const struct panel_ops *ops[] = { &panel_segments, &panel_buffers, &panel_interrupts };
+	struct model_run *r;
+	struct test_params tp;
+
+	params_default(&tp);
+	tp.type = TEST_TCP_STREAM;
+	tp.capture = CAPTURE_AUTO;
+	r = model_begin(m, &tp, "netserver at 127.0.0.1 port 12865");
+	if (!ok(r && model_run_netserver(r), "a run against netserver"))
+		return;
+	local_tick(r);
+	u.cur = r;
+	for (unsigned i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+		panel_at(ops[i], 100, 30, true);
+		draw();
+		ok(find_row("netserver: no live figures") > 0, "%s: the remote end says netserver: no live figures",
+		   ops[i]->name);
+	}
+	ok(!model_run_netserver(make_run(m, true)), "a tunetopd run is not a netserver run");
+}
+
 int main(void)
 {
 	model_init(&u.model);
@@ -560,6 +590,7 @@ int main(void)
 	test_buffers(&u.model);
 	test_interrupts(&u.model);
 	test_rate_why(&u.model);
+	test_netserver(&u.model);
 	for (int d = 0; d < CAP_NDIRS; d++) {
 		seghist_free(&lcap.dir[d]);
 		seghist_free(&rcap.dir[d]);
