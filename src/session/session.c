@@ -568,7 +568,6 @@ static void session_check_counts(struct session *s)
 	}
 }
 
-/* Throughput, service demand and segments per transaction. */
 /* Judge what limited the finished run: res.why (docs/why.md). */
 static void session_why(struct session *s)
 {
@@ -584,6 +583,7 @@ static void session_why(struct session *s)
 	why_eval(&in, &r->why);
 }
 
+/* Throughput, service demand and segments per transaction. */
 static void session_derive(struct session *s)
 {
 	struct session_result *r = &s->res;
