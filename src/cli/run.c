@@ -373,6 +373,7 @@ int run_main(int argc, char **argv)
 	struct run_ctx c;
 	struct catalog *cat = NULL;
 	char err[ERR_MAX] = "";
+	bool measured;
 	int ret;
 
 	ret = options_parse(argc, argv, &o, err);
@@ -404,14 +405,21 @@ int run_main(int argc, char **argv)
 	}
 	output_banner(stdout, &o);
 	run_iterate(&c, &sum);
-	output_result(stdout, &o, &sum);
+	/*
+	 * A run that failed before it measured anything (connection refused,
+	 * SETUP refused) has no figures: the one-line error only, as netperf
+	 * says "establish control" after its banner, and nothing stored.
+	 */
+	measured = !(sum.failed && sum.iterations == 1 && !(sum.res.elapsed > 0));
+	if (measured)
+		output_result(stdout, &o, &sum);
 	fflush(stdout);
 	ret = 0;
 	if (sum.failed) {
 		fprintf(stderr, "tunetop run: %s\n", sum.failure);
 		ret = 1;
 	}
-	if (sum.iterations) {
+	if (sum.iterations && measured) {
 		int64_t id = 0;
 
 		/* Measured but not stored: a script must see it (3). */
