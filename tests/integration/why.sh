@@ -62,7 +62,7 @@ ok $st "store: runs.limits holds each run's verdicts, in run order"
 [ $st -eq 0 ] || diag "$TMP/store.out"
 
 # The human output prints the verdicts last, numbered, after the figures.
-"$TUNETOP" run --lab "$LAB" -l 1 -t TCP_RR >"$TMP/human.out" 2>&1
+"$TUNETOP" run --lab "$LAB" -l 1 -t TCP_RR >"$TMP/human.out" 2>"$TMP/human.err"
 ok $? "human: run exits 0"
 sed -n '/^What limits this run/,$p' "$TMP/human.out" >"$TMP/human.why"
 head -n 1 "$TMP/human.why" | grep -q "^What limits this run (best first; docs/why.md):$" &&
