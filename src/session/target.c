@@ -46,8 +46,14 @@ int target_open(struct target *t, const struct target_opts *o, char *err)
 		snprintf(t->why, sizeof(t->why), "asked for with --loopback");
 	} else if (o->lab_name[0]) {
 		ret = lab_open(&t->lab, o->lab_name, err);
-		if (ret)
+		/* So `lab down --all` leaves the lab alone while we run in it. */
+		if (!ret && lab_privileged())
+			ret = lab_use(t->lab, err);
+		if (ret) {
+			lab_close(t->lab);
+			t->lab = NULL;
 			return ret;
+		}
 		t->kind = TARGET_LAB;
 	} else if (!lab_privileged()) {
 		if (o->lab_opts_given)
