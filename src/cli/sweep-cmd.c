@@ -43,6 +43,7 @@ static void sweep_usage(FILE *f)
 "  knob [local:|remote:]NAME=V1,V2,... [[local:|remote:]NAME2=W1,W2,...]\n"
 "                 any catalog knob, or the cross product of two; put back\n"
 "                 afterwards (also after Ctrl-C or a failed point)\n"
+"  knob both:NAME=V1,V2,...      one knob set alike on both ends per point\n"
 "  send-size [LIST]              -m of a stream test (default TCP_STREAM,\n"
 "                 LIST " SWEEP_DEFAULT_SEND_SIZES ")\n"
 "  preset [NAME]  a sweep of data/sweeps; alone, list them\n"
@@ -113,8 +114,26 @@ static int sweep_own_args(struct sweep *sw, int argc, char **argv, int *next, ch
 			return err_set(err, 2, "argument \"%.64s\": sweep size takes no list; accepted: --response, --mss N, then run options",
 				       a);
 		if (sw->kind == SW_KNOB) {
+			bool both = !strncmp(a, "both:", 5);
 			struct sweep_knob *k;
 
+			if (both || sw->both) {
+				if (sw->nknobs)
+					return err_set(err, 2, "argument \"%.64s\": both: sweeps one knob alone; accepted: both:NAME=V1,V2,... or up to two [local:|remote:]NAME=V1,...",
+						       a);
+				k = &sw->knob[0];
+				if (sweep_parse_knob(a + 5, k->name, sizeof(k->name), k->buf,
+						     sizeof(k->buf), k->values, SWEEP_MAX_POINTS,
+						     &k->n, err))
+					return 2;
+				/* The same values on the remote end, in step (the pointers
+				 * stay in knob[0].buf). */
+				sw->knob[1] = *k;
+				sw->knob[1].remote = true;
+				sw->nknobs = 2;
+				sw->both = true;
+				continue;
+			}
 			if (sw->nknobs == 2)
 				return err_set(err, 2, "argument \"%.64s\": at most two knobs (their cross product); accepted: [local:|remote:]NAME=V1,V2,...",
 					       a);
@@ -135,7 +154,7 @@ static int sweep_own_args(struct sweep *sw, int argc, char **argv, int *next, ch
 		sw->list_given = true;
 	}
 	if (sw->kind == SW_KNOB && !sw->nknobs)
-		return err_set(err, 2, "knob: no knob; accepted: [local:|remote:]NAME=V1,V2,... (e.g. rx-usecs=0,3,15,45,100)");
+		return err_set(err, 2, "knob: no knob; accepted: [local:|remote:|both:]NAME=V1,V2,... (e.g. rx-usecs=0,3,15,45,100)");
 	*next = i;
 	return 0;
 }
@@ -354,7 +373,7 @@ static int sweep_setup(struct sweep *sw, int argc, char **argv)
 		}
 		break;
 	case SW_KNOB: {
-		unsigned n0 = sw->knob[0].n, n1 = sw->nknobs == 2 ? sw->knob[1].n : 1;
+		unsigned n0 = sw->knob[0].n, n1 = sw->nknobs == 2 && !sw->both ? sw->knob[1].n : 1;
 
 		if (n0 * n1 > SWEEP_MAX_POINTS) {
 			err_set(err, 2, "knob: %u points; accepted: at most %d", n0 * n1,
@@ -368,9 +387,12 @@ static int sweep_setup(struct sweep *sw, int argc, char **argv)
 
 				memset(p, 0, sizeof(*p));
 				p->ki[0] = a;
-				p->ki[1] = b;
+				p->ki[1] = sw->both ? a : b;
 				sweep_knob_label(sw, &sw->knob[0], l0, sizeof(l0));
-				if (sw->nknobs == 1)
+				if (sw->both)
+					snprintf(name, sizeof(name), "both:%s=%s", sw->knob[0].d->name,
+						 sw->knob[0].values[a]);
+				else if (sw->nknobs == 1)
 					snprintf(name, sizeof(name), "%s=%s", l0,
 						 sw->knob[0].values[a]);
 				else

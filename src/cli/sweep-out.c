@@ -169,7 +169,7 @@ int sweep_out_json(const struct sweep *sw)
 
 			sweep_policy_point_x(p->name, NULL, 0, &text);
 			value = json_string(text);
-		} else if (sw->nknobs == 1) {
+		} else if (sw->nknobs == 1 || sw->both) {
 			value = json_string(sw->knob[0].values[p->ki[0]]);
 		} else {
 			value = json_pack("[s,s]", sw->knob[0].values[p->ki[0]],

@@ -101,6 +101,31 @@ sack_b=$(ip netns exec "$name-b" sysctl -n net.ipv4.tcp_sack)
 [ "$(ip netns exec "$A" sysctl -n net.ipv4.tcp_reordering)" = "$before" ] && [ "$sack_b" = "$sack_before" ]
 ok $? "both knobs are put back (tcp_reordering $before, remote tcp_sack $sack_b)"
 
+# Each knob preset acts on the end its seed thread named (data/sweeps).
+for pr in "gro remote" "notsent local" "reordering local,remote"; do
+	set -- $pr
+	"$TUNETOP" sweep preset "$1" --lab "$name" -l 0.2 --json >"$TMP/p.json" 2>"$TMP/p.err"
+	rc=$?
+	sides=$(jq_py "$TMP/p.json" '",".join(k["side"] for k in j["knobs"])')
+	[ $rc -eq 0 ] && [ "$sides" = "$2" ]
+	ok $? "preset $1 sets its knob on the $2 end ($sides, rc $rc)"
+done
+[ "$(jq_py "$TMP/p.json" '[p["point"] for p in j["points"]]')" = "['both:net.ipv4.tcp_reordering=3', 'both:net.ipv4.tcp_reordering=10', 'both:net.ipv4.tcp_reordering=127']" ]
+ok $? "reordering moves both ends in step: 3 points, not 9"
+[ "$(ip netns exec "$A" sysctl -n net.ipv4.tcp_reordering)" = "$before" ] &&
+	[ "$(ip netns exec "$name-b" sysctl -n net.ipv4.tcp_reordering)" = "$before" ]
+ok $? "and puts back tcp_reordering on both ends"
+# The NIC presets' knobs are on the netserver end; a lab's veth has no
+# coalescing, so they stop before any point, naming lab side b.
+for pr in coalescing:rx-usecs adaptive-rx:adaptive-rx; do
+	"$TUNETOP" sweep preset "${pr%%:*}" --lab "$name" -l 0.2 >"$TMP/o" 2>"$TMP/e"
+	rc=$?
+	[ $rc -eq 1 ] && grep -q "^tunetop sweep: ${pr#*:} on lab-b: " "$TMP/e" && ! grep -q "^Point" "$TMP/o"
+	ok $? "preset ${pr%%:*} wants ${pr#*:} on the remote end: $(head -1 "$TMP/e")"
+done
+bad sweep knob both:net.ipv4.tcp_reordering=3 net.ipv4.tcp_sack=on && grep -q "both: sweeps one knob alone" "$TMP/be"
+ok $? "both: with a second knob is exit 2: $(cat "$TMP/be")"
+
 # Ctrl-C stops after the current point; the table is still printed, knobs put back.
 "$TUNETOP" sweep knob net.ipv4.tcp_reordering=5,7,9,11 --lab "$name" -l 1 >"$TMP/int" 2>&1 &
 pid=$!
