@@ -422,9 +422,14 @@ static void sweep_take_signals(struct run_ctx *c)
 		c->signals++;
 }
 
-/* Read where a knob lives and its value before the sweep.  0, or 1 printed. */
+/*
+ * Check that the knob can take every value it will get on its end
+ * (knobs_plan_check), keeping where it lives and its value before the
+ * sweep.  0, or 1 printed.
+ */
 static int sweep_read_original(struct sweep *sw, struct run_change *ch,
-			       const struct knob_def *d, bool remote)
+			       const struct knob_def *d, bool remote,
+			       const char *const *values, unsigned n)
 {
 	struct knob_value cur;
 	char err[ERR_MAX] = "";
@@ -432,9 +437,8 @@ static int sweep_read_original(struct sweep *sw, struct run_change *ch,
 	memset(ch, 0, sizeof(*ch));
 	ch->d = d;
 	run_knob_target(&sw->o, remote, &ch->t);
-	if (knobs_get(d, &ch->t, &cur, err) || !cur.present) {
-		fprintf(stderr, WHO ": %s on %s: %s\n", d->name, knobs_side_name(&ch->t),
-			cur.present ? err : cur.reason);
+	if (knobs_plan_check(sw->cat, d, &ch->t, values, n, &cur, err)) {
+		fprintf(stderr, WHO ": %s\n", err);
 		return 1;
 	}
 	snprintf(ch->original, sizeof(ch->original), "%s", cur.text);
@@ -448,14 +452,32 @@ static void sweep_restore(struct sweep *sw)
 		sw->restore_failed = true;
 }
 
-/* Read the originals of the swept knobs and apply --set.  0, or 1 printed. */
+/*
+ * Before the first point: every knob the sweep sets (swept and --set)
+ * checked on its end, the originals read; then --set applied.  0, or 1
+ * printed.
+ */
 static int sweep_knobs_begin(struct sweep *sw)
 {
+	for (unsigned j = 0; j < sw->nknobs; j++)
+		if (sweep_read_original(sw, &sw->knob[j].ch, sw->knob[j].d, sw->knob[j].remote,
+					sw->knob[j].values, sw->knob[j].n))
+			return 1;
+	for (unsigned i = 0; i < sw->o.nset; i++) {
+		struct run_change ch;
+		char spec[160], *val;
+		const char *v;
+		bool remote;
+
+		snprintf(spec, sizeof(spec), "%s", sweep_side(sw->o.set[i], &remote));
+		val = strchr(spec, '=');
+		*val++ = '\0';
+		v = val;
+		if (sweep_read_original(sw, &ch, catalog_find(sw->cat, spec), remote, &v, 1))
+			return 1;
+	}
 	if (run_txn_begin(&sw->c, WHO, &sw->txn))
 		return 1;
-	for (unsigned j = 0; j < sw->nknobs; j++)
-		if (sweep_read_original(sw, &sw->knob[j].ch, sw->knob[j].d, sw->knob[j].remote))
-			return 1;
 	return run_set_knobs(&sw->o, sw->cat, sw->txn, WHO, " (--set, for the whole sweep)",
 			     sw->o.fmt == OUT_HUMAN) ? 1 : 0;
 }

@@ -116,13 +116,28 @@ ok $? "reordering moves both ends in step: 3 points, not 9"
 	[ "$(ip netns exec "$name-b" sysctl -n net.ipv4.tcp_reordering)" = "$before" ]
 ok $? "and puts back tcp_reordering on both ends"
 # The NIC presets' knobs are on the netserver end; a lab's veth has no
-# coalescing, so they stop before any point, naming lab side b.
+# coalescing, so they stop before any point, in one line naming the knob,
+# the end and what that end has, and nothing is stored.
+n0=$(python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT count(*) FROM runs").fetchone()[0])' "$TUNETOP_DB")
 for pr in coalescing:rx-usecs adaptive-rx:adaptive-rx; do
 	"$TUNETOP" sweep preset "${pr%%:*}" --lab "$name" -l 0.2 >"$TMP/o" 2>"$TMP/e"
 	rc=$?
-	[ $rc -eq 1 ] && grep -q "^tunetop sweep: ${pr#*:} on lab-b: " "$TMP/e" && ! grep -q "^Point" "$TMP/o"
-	ok $? "preset ${pr%%:*} wants ${pr#*:} on the remote end: $(head -1 "$TMP/e")"
+	[ $rc -eq 1 ] && [ "$(wc -l <"$TMP/e")" -eq 1 ] &&
+		grep -q "^tunetop sweep: ${pr#*:} on lab-b (veth-b): veth: coalescing not supported.*; lab-b has no coalescing knob$" "$TMP/e" &&
+		! grep -q "^Point" "$TMP/o"
+	ok $? "preset ${pr%%:*} wants ${pr#*:} on the remote end, refused before its first point: $(head -1 "$TMP/e")"
 done
+n1=$(python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT count(*) FROM runs").fetchone()[0])' "$TUNETOP_DB")
+[ "$n0" = "$n1" ]
+ok $? "and no run was made ($n0 runs before, $n1 after)"
+# A --set knob the end lacks is checked the same way, before any point.
+"$TUNETOP" sweep knob net.ipv4.tcp_reordering=3,5 --set remote:rx-usecs=3 --lab "$name" -l 0.2 >"$TMP/o" 2>"$TMP/e"
+[ $? -eq 1 ] && grep -q "^tunetop sweep: rx-usecs on lab-b (veth-b): .*lab-b has no coalescing knob$" "$TMP/e" && ! grep -q "^Point" "$TMP/o"
+ok $? "a --set knob the end lacks stops the sweep before its first point: $(head -1 "$TMP/e")"
+# A value the end refuses (read-only inside a namespace) too, naming the end.
+"$TUNETOP" sweep knob net.core.rmem_max=100000,200000 --lab "$name" -l 0.2 >"$TMP/o" 2>"$TMP/e"
+[ $? -eq 1 ] && grep -q "^tunetop sweep: net.core.rmem_max on lab-a: .*read-only inside a network namespace" "$TMP/e" && ! grep -q "^Point" "$TMP/o"
+ok $? "a knob read-only in the lab stops it before its first point: $(head -1 "$TMP/e")"
 bad sweep knob both:net.ipv4.tcp_reordering=3 net.ipv4.tcp_sack=on && grep -q "both: sweeps one knob alone" "$TMP/be"
 ok $? "both: with a second knob is exit 2: $(cat "$TMP/be")"
 
