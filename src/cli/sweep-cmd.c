@@ -38,8 +38,9 @@ static void sweep_usage(FILE *f)
 "                 000's packet_byte_script); the MSS comes from the first\n"
 "                 point's connection unless --mss\n"
 "  burst [LIST] [--reverse]      -b over LIST (default " SWEEP_DEFAULT_BURSTS ");\n"
-"                 --reverse: the ends trade -r sizes, -s/-S buffers, -T CPUs\n"
-"                 and --set sides (seed 004's backward direction)\n"
+"                 --reverse: the far end initiates (seed 004's backward\n"
+"                 direction): in a lab the client runs in side b; --set\n"
+"                 sides swap so knobs stay put; elsewhere -r, -s/-S, -T swap\n"
 "  knob [local:|remote:]NAME=V1,V2,... [[local:|remote:]NAME2=W1,W2,...]\n"
 "                 any catalog knob, or the cross product of two; put back\n"
 "                 afterwards (also after Ctrl-C or a failed point)\n"
@@ -164,17 +165,12 @@ static int sweep_own_args(struct sweep *sw, int argc, char **argv, int *next, ch
 
 /*
  * --reverse, seed 004's "backward direction": there netperf ran on the
- * other host.  tunetop's client always runs on this end, so the ends trade
- * every setting of their own instead: -r req,resp, -s/-S, -T and --set.
+ * other host, each host keeping its own settings.  --set sides swap here,
+ * before the checks: a knob stays on its host (lab side) whichever end
+ * initiates.  Then sweep_reverse_target turns the run around.
  */
 static int sweep_reverse(struct cli_opts *o, char *err)
 {
-	struct test_params *p = &o->so.p;
-
-	SWAP(p->req_size, p->resp_size);
-	SWAP(p->lsndbuf, p->rsndbuf);
-	SWAP(p->lrcvbuf, p->rrcvbuf);
-	SWAP(p->lcpu, p->rcpu);
 	for (unsigned i = 0; i < o->nset; i++) {
 		bool remote;
 		char rest[160];
@@ -187,6 +183,27 @@ static int sweep_reverse(struct cli_opts *o, char *err)
 			 rest);
 	}
 	return 0;
+}
+
+/*
+ * Once the target is open: in a lab the client moves to side b and the
+ * server to side a, so the far end sends the requests (and bursts), with
+ * the same -r, -s/-S and -T as the thread ran the same command there.
+ * Against tunetopd or on loopback the client cannot move, so the ends
+ * trade their settings instead: -r req,resp, -s/-S and -T.
+ */
+static void sweep_reverse_target(struct cli_opts *o)
+{
+	struct test_params *p = &o->so.p;
+
+	if (o->so.lab && !o->so.host) {
+		o->so.lab_reverse = true;
+		return;
+	}
+	SWAP(p->req_size, p->resp_size);
+	SWAP(p->lsndbuf, p->rsndbuf);
+	SWAP(p->lrcvbuf, p->rrcvbuf);
+	SWAP(p->lcpu, p->rcpu);
 }
 
 /* Check a knob for a sweep or --set: known, settable, on a side it can be set. */
@@ -644,6 +661,8 @@ static int sweep_run(struct sweep *sw)
 	if (run_ctx_open(&sw->c, &sw->o, WHO))
 		return 1;
 	sw->ctx_open = true;
+	if (sw->reverse)
+		sweep_reverse_target(&sw->o);
 	if (sw->o.so.host)
 		snprintf(sw->target, sizeof(sw->target), "tunetopd at %s", sw->o.so.host);
 	else if (sw->o.so.lab)

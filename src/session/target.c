@@ -96,7 +96,7 @@ void target_knob_target(const struct session_opts *so, bool remote, struct knob_
 {
 	memset(kt, 0, sizeof(*kt));
 	if (so->lab && !so->host) {
-		kt->where = remote ? KT_LAB_B : KT_LAB_A;
+		kt->where = target_lab_side(so, remote) == LAB_B ? KT_LAB_B : KT_LAB_A;
 		kt->lab = so->lab;
 	} else if (!so->host) {
 		/* Loopback: both ends are this host, on lo. */

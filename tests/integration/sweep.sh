@@ -141,6 +141,24 @@ ok $? "a knob read-only in the lab stops it before its first point: $(head -1 "$
 bad sweep knob both:net.ipv4.tcp_reordering=3 net.ipv4.tcp_sack=on && grep -q "both: sweeps one knob alone" "$TMP/be"
 ok $? "both: with a second knob is exit 2: $(cat "$TMP/be")"
 
+# --reverse (seed 004's backward direction): in a lab the far end, side b,
+# initiates; each run's client is in side b, aiming at side a's address, and
+# a --set local: knob stays on side a (now the server end).
+ra=$(ip netns exec "$A" sysctl -n net.ipv4.tcp_sack)
+"$TUNETOP" sweep burst 2,16 --reverse --lab "$name" -l 0.3 --set local:net.ipv4.tcp_sack=0 >"$TMP/rev" 2>&1
+rc=$?
+sid=$(sed -n 's/^Sweep burst \([0-9]*\): 2 of 2 points.*/\1/p' "$TMP/rev")
+[ $rc -eq 0 ] && grep -q "^Target: lab $name (client in $name-b, server in $name-a)" "$TMP/rev" &&
+	grep -q "reverse: the far end, lab side b, sends the requests" "$TMP/rev"
+ok $? "sweep burst --reverse in a lab says the client runs in $name-b (rc $rc)"
+r=$(python3 -c 'import sqlite3,sys
+c=sqlite3.connect(sys.argv[1])
+print(sorted(set(c.execute("SELECT json_extract(result, \"$.result.remote_addr\") LIKE \"198.18.0.1:%\", json_extract(result, \"$.knobs.local.side\"), json_extract(result, \"$.knobs.remote.side\"), json_extract(result, \"$.counts_agree\") FROM runs WHERE sweep_id=?", (int(sys.argv[2]),)).fetchall())))' "$TUNETOP_DB" "${sid:-0}")
+[ "$r" = "[(1, 'lab-b', 'lab-a', 1)]" ]
+ok $? "its runs' client is side b, aimed at side a's 198.18.0.1, counts agreeing: $r"
+grep -q "^Knob net.ipv4.tcp_sack on lab-a: " "$TMP/rev" && [ "$(ip netns exec "$A" sysctl -n net.ipv4.tcp_sack)" = "$ra" ]
+ok $? "--set local: stays on side a (the server end now), and is put back"
+
 # Ctrl-C stops after the current point; the table is still printed, knobs put back.
 "$TUNETOP" sweep knob net.ipv4.tcp_reordering=5,7,9,11 --lab "$name" -l 1 >"$TMP/int" 2>&1 &
 pid=$!
