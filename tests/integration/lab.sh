@@ -115,7 +115,11 @@ p=sd$$
 # Orphaned: lab up from a session that ended; a run killed with SIGKILL.
 setsid -w sh -c "'$T' lab up --name $p-orph >/dev/null 2>&1; true"
 for n in run in old; do setsid -w sh -c "'$T' lab up --name $p-$n >/dev/null 2>&1; true"; done
-"$T" lab up --name "$p-mine" >/dev/null 2>&1
+# Made in a session that stays open (one of this test's own, not CI's).
+setsid sh -c 'echo $$ >"$0"; "$1" lab up --name "$2" >/dev/null 2>&1; exec sleep 60' \
+	"$TMP/mine.pid" "$T" "$p-mine" &
+for _ in $(seq 100); do grep -q "^persistent" "/run/tunetop/labs/$p-mine" 2>/dev/null && break; sleep 0.1; done
+mine=$(cat "$TMP/mine.pid")
 echo persistent >"/run/tunetop/labs/$p-old"
 "$T" run -t TCP_RR -l 30 >/dev/null 2>&1 &
 victim=$!
@@ -158,7 +162,7 @@ there "$p-run" && grep -q "^lab $p-run: kept, tunetop (pid $user) runs in it" "$
 res $? "--all keeps a lab a run --lab is using"
 there "$p-in" && grep -q "^lab $p-in: kept, sleep (pid $inside) is inside its namespaces" "$TMP/all.txt"
 res $? "--all keeps a lab a process is inside (ip netns exec)"
-there "$p-mine" && grep -q "^lab $p-mine: kept, made by .lab up. in session [0-9]*, which is still open" "$TMP/all.txt"
+there "$p-mine" && grep -q "^lab $p-mine: kept, made by .lab up. in session $mine, which is still open" "$TMP/all.txt"
 res $? "--all keeps a lab up lab whose session is still open"
 there "$p-old" && grep -q "^lab $p-old: kept, made by .lab up. of an older tunetop, its maker unknown (name it" "$TMP/all.txt"
 res $? "--all keeps a lab whose maker is unknown"
@@ -176,7 +180,7 @@ gone "$p-in" && gone "$p-mine" && grep -q "^lab $p-in: down, though in use: slee
 res $? "--all --force takes labs in use, saying so, and still not one without a maker"
 "$T" lab down "$p-old" >/dev/null 2>&1 && gone "$p-old" && [ -z "$(ls -A /run/netns)" ] && [ -z "$(ls -A /run/tunetop/labs)" ]
 res $? "a named lab goes; nothing is left"
-kill $inside 2>/dev/null
+kill $inside "$mine" 2>/dev/null
 wait
 INNER
 if unshare -m --propagation private sh "$TMP/all.sh" "$TUNETOP" "$TMP"; then :; fi
