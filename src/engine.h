@@ -27,6 +27,8 @@
 #include "session/iterate.h"
 #include "session/session.h"
 #include "session/target.h"
+#include "session/why.h"
+#include "session/why-change.h"
 #include "stats/abstat.h"
 #include "stats/hist.h"
 #include "stats/stats.h"

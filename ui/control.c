@@ -228,6 +228,7 @@ int ctl_run_point(struct ui *u, const char *source, int64_t sweep_id, const char
 		ui_status(u, STY_WARN, 10, "run: out of memory");
 		return -ENOMEM;
 	}
+	c->r->tbf_bps = c->target.tbf_bps;
 	rc = session_create(&c->s, &c->rq.so, err);
 	if (!rc)
 		rc = session_start(c->s, err);

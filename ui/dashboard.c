@@ -153,6 +153,12 @@ static const char *placement(const struct ui *u, char *buf, size_t len)
 		snprintf(buf, len, "CPUs: after a run");
 		return buf;
 	}
+	/* netserver does not say where its end ran */
+	if (r->res.remote.cpu_main < 0) {
+		snprintf(buf, len, "CPUs: local %d%s, remote not seen", r->res.local.cpu_main,
+			 r->p.lcpu >= 0 ? " pinned" : "");
+		return buf;
+	}
 	snprintf(buf, len, "CPUs: local %d%s, remote %d%s (%s)", r->res.local.cpu_main,
 		 r->p.lcpu >= 0 ? " pinned" : "", r->res.remote.cpu_main,
 		 r->p.rcpu >= 0 ? " pinned" : "",

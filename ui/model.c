@@ -10,6 +10,84 @@
 
 #include "model.h"
 
+/* Ticks the live verdicts judge: the last second at the default 100 ms. */
+#define MODEL_WHY_TICKS 10
+
+/* A ring of the last ticks of both ends, without their captures. */
+struct model_why_window {
+	unsigned n, next;
+	struct end_sample loc[MODEL_WHY_TICKS], rem[MODEL_WHY_TICKS];
+	bool has_rem[MODEL_WHY_TICKS];
+};
+
+/* Copy s into slot d (its sockets, not its capture); false when out of memory. */
+static bool why_slot_set(struct end_sample *d, const struct end_sample *s)
+{
+	struct sock_sample *socks = NULL;
+
+	if (s->nsocks) {
+		socks = malloc(s->nsocks * sizeof(*socks));
+		if (!socks)
+			return false;
+		memcpy(socks, s->socks, s->nsocks * sizeof(*socks));
+	}
+	free(d->socks);
+	*d = *s;
+	d->socks = socks;
+	d->cap = NULL;
+	return true;
+}
+
+static void why_window_free(struct model_why_window *w)
+{
+	if (!w)
+		return;
+	for (unsigned i = 0; i < MODEL_WHY_TICKS; i++) {
+		free(w->loc[i].socks);
+		free(w->rem[i].socks);
+	}
+	free(w);
+}
+
+/* Keep the tick and judge the window with the engine's why rules. */
+static void why_live(struct model_run *r, const struct session_event *ev)
+{
+	const struct end_sample *lp[MODEL_WHY_TICKS], *rp[MODEL_WHY_TICKS];
+	struct model_why_window *w = r->whywin;
+	struct why_input in;
+	unsigned slot;
+
+	if (!w && !(w = r->whywin = calloc(1, sizeof(*w))))
+		return;
+	slot = w->next;
+	if (!why_slot_set(&w->loc[slot], &ev->local))
+		return;
+	w->has_rem[slot] = ev->has_remote && why_slot_set(&w->rem[slot], &ev->remote);
+	w->next = (slot + 1) % MODEL_WHY_TICKS;
+	if (w->n < MODEL_WHY_TICKS)
+		w->n++;
+	for (unsigned i = 0; i < w->n; i++) {
+		unsigned k = (w->next + MODEL_WHY_TICKS - w->n + i) % MODEL_WHY_TICKS;
+
+		lp[i] = &w->loc[k];
+		rp[i] = w->has_rem[k] ? &w->rem[k] : NULL;
+	}
+	why_input_init(&in, &r->p);
+	why_input_ticks(&in, lp, rp, w->n);
+	in.tbf_bps = r->tbf_bps;
+	why_eval(&in, &r->why_live);
+}
+
+const struct why_verdict *model_why_top(const struct model_run *r)
+{
+	const struct why_report *w;
+
+	if (!r)
+		return NULL;
+	w = r->has_result && r->state != MS_FAILED ? &r->res.why : &r->why_live;
+	return w->n ? &w->v[0] : NULL;
+}
+
 void model_init(struct model *m)
 {
 	memset(m, 0, sizeof(*m));
@@ -25,6 +103,7 @@ static void run_free(struct model_run *r)
 	}
 	if (r->has_result)
 		session_result_free(&r->res);
+	why_window_free(r->whywin);
 	free(r->ticks);
 	free(r);
 }
@@ -170,6 +249,7 @@ void model_sample(struct model_run *r, const struct session_event *ev)
 	}
 	r->elapsed = l->t;
 	r->state = MS_RUNNING;
+	why_live(r, ev);
 }
 
 /* "gro: on -> off (remote)" for every knob that differs between a and b. */
@@ -220,6 +300,8 @@ void model_end(struct model *m, struct model_run *r, int ret, const char *err,
 	size_t used = 0;
 
 	r->state = ret == 0 ? MS_DONE : ret == -ECANCELED ? MS_STOPPED : MS_FAILED;
+	why_window_free(r->whywin);
+	r->whywin = NULL;
 	if (ret && ret != -ECANCELED)
 		snprintf(r->failure, sizeof(r->failure), "%s", err ? err : "failed");
 	if (res) {
@@ -309,6 +391,9 @@ struct model_run *model_add_history(struct model *m, const struct store_run *sr)
 	r->lsd = isfinite(sr->lsd) ? sr->lsd : -1;
 	r->rsd = isfinite(sr->rsd) ? sr->rsd : -1;
 	r->baseline = sr->baseline;
+	/* its stored verdicts (docs/store.md, version 4); none before */
+	if (sr->limits && why_report_from_json(sr->limits, &r->why_live, err))
+		memset(&r->why_live, 0, sizeof(r->why_live));
 	if (sr->failed)
 		snprintf(r->failure, sizeof(r->failure), "failed (stored run %lld)", (long long)sr->id);
 	n = json_array_size(json_object_get(sr->series, store_series_names[SS_T]));
@@ -423,4 +508,10 @@ const char *model_state_name(enum model_state s)
 	case MS_FAILED: return "FAILED";
 	}
 	return "?";
+}
+
+bool model_run_netserver(const struct model_run *r)
+{
+	/* target_describe() and the stored runs name it so (docs/netserver.md) */
+	return r && !strncmp(r->target, "netserver", 9);
 }

@@ -70,6 +70,12 @@ struct model_run {
 	/* The knobs that differ from the previous run (both ends), as
 	 * "gro: on -> off (remote)", "; " between them; "" none or first. */
 	char changes[512];
+
+	/* What limits it (docs/why.md): live over the last ticks while it
+	 * runs, the session's verdicts (res.why) once it has ended. */
+	uint64_t tbf_bps;		/* the lab's tbf rate, for the live verdicts; 0 none */
+	struct why_report why_live;
+	struct model_why_window *whywin;	/* the ticks judged; NULL once ended */
 };
 
 struct model {
@@ -101,8 +107,13 @@ void model_end(struct model *m, struct model_run *r, int ret, const char *err,
  */
 struct model_run *model_add_history(struct model *m, const struct store_run *sr);
 
+/* What limits r now: its top verdict (final once ended), or NULL. */
+const struct why_verdict *model_why_top(const struct model_run *r);
+
 /* The newest run, or NULL. */
 struct model_run *model_last(const struct model *m);
+/* The run's remote end is netperf's netserver: no live figures from it. */
+bool model_run_netserver(const struct model_run *r);
 /* Run by index (0 = oldest), or NULL. */
 struct model_run *model_at(const struct model *m, unsigned i);
 /* Mark r the baseline of its test and parameters (one each, as the

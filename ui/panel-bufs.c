@@ -110,6 +110,11 @@ static void bufs_line(struct grid *g, int x, int y, int w,
 
 	cx = grid_put(g, x, y, w, end == END_L ? STY_LOCAL : STY_REMOTE,
 		      end == END_L ? "local " : "remote");
+	/* netserver reports its buffers only with its results */
+	if (end == END_R && !r->has_result && model_run_netserver(r)) {
+		grid_put(g, x + cx, y, w - cx, STY_DIM, " netserver: no live figures");
+		return;
+	}
 	cx += grid_put(g, x + cx, y, w - cx, STY_DIM, " snd ");
 	cx += bufs_change(g, x + cx, y, w - cx, bufs_init(r, end, true),
 			  bufs_now(r, end, true));

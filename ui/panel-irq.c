@@ -290,6 +290,10 @@ static void irq_block(struct grid *g, int x, int y, int w, int h,
 		return;
 	cx = grid_put(g, x, y, w, e == END_L ? STY_LOCAL : STY_REMOTE,
 		     e == END_L ? "local" : "remote");
+	if (e == END_R && model_run_netserver(r)) {
+		grid_put(g, x + cx, y, w - cx, STY_DIM, "  netserver: no live figures");
+		return;
+	}
 	if (r && r->irq_dev[e][0])
 		cx += grid_putf(g, x + cx, y, w - cx, STY_NORMAL, " %s", r->irq_dev[e]);
 	if (r && r->irq[e].ncpu)

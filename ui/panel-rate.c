@@ -8,6 +8,9 @@
 #include "plot.h"
 #include "ui.h"
 
+/* A panel this tall (inside) gives a row to what limits the run. */
+#define RATE_WHY_MIN_H 8
+
 /* Points per series: two per braille column of the widest panel. */
 #define RATE_PTS 1024
 
@@ -58,6 +61,23 @@ static void rate_line(struct grid *g, int x, int y, int w, const struct model_ru
 	}
 }
 
+/*
+ * "limit: receive window: 87 % of busy time rwnd-limited, ..." -- the top
+ * verdict of the why rules (docs/why.md), live while the run goes, final
+ * once it ended; 1 when a row was used.
+ */
+static int why_line(struct grid *g, int x, int y, int w, const struct model_run *r)
+{
+	const struct why_verdict *v = model_why_top(r);
+	int n;
+
+	if (!v)
+		return 0;
+	n = grid_printf(g, x, y, STY_DIM, w, "limit%s: ", r->state == MS_RUNNING ? " now" : "");
+	grid_text(g, x + n, y, v->evidence, v->tier == WHY_DIRECT ? STY_NORMAL : STY_DIM, w - n);
+	return 1;
+}
+
 static void rate_draw(struct ui *u, struct panel *p)
 {
 	const struct model_run *r = u->cur, *ghost;
@@ -66,7 +86,7 @@ static void rate_draw(struct ui *u, struct panel *p)
 		.xmin = 0, .xmax = NAN, .ymin = NAN, .ymax = NAN, .ymin_zero = true,
 		.ylabel_w = 7, .xaxis = true,
 	};
-	int ix, iy, iw, ih, ch, bh = 0;
+	int ix, iy, iw, ih, ch, bh = 0, why = 0;
 	unsigned n, ng = 0, npts;
 	bool rr;
 
@@ -80,6 +100,8 @@ static void rate_draw(struct ui *u, struct panel *p)
 	rate_line(&p->g, ix, iy, iw, r, ghost);
 	if (r->state == MS_FAILED)
 		grid_text(&p->g, ix, iy + 1, r->failure, STY_WARN, iw);
+	else if (ih >= RATE_WHY_MIN_H)
+		why = why_line(&p->g, ix, iy + 1, iw, r);
 	npts = (unsigned)(iw - o.ylabel_w) * 2;
 	if (npts > RATE_PTS)
 		npts = RATE_PTS;
@@ -93,7 +115,7 @@ static void rate_draw(struct ui *u, struct panel *p)
 		o.xmax = gx[ng - 1];
 	o.yunit = rr ? "" : "Mb";
 	/* RR: the rate over a p50..p99 latency band, 3 : 2. */
-	ch = ih - 1 - (r->state == MS_FAILED);
+	ch = ih - 1 - (r->state == MS_FAILED) - why;
 	if (rr && ch >= 9) {
 		bh = ch * 2 / 5;
 		ch -= bh;

@@ -378,7 +378,9 @@ static void segs_drops(struct grid *g, int x, int y, int w, const struct seg_cap
 static void segs_no_capture(struct grid *g, int x, int y, int w, int h,
 			    const struct model_run *r, int end)
 {
-	if (r->cap_note[end][0])
+	if (end == END_R && model_run_netserver(r))
+		grid_put(g, x, y, w, STY_DIM, "netserver: no live figures");
+	else if (r->cap_note[end][0])
 		segs_wrap(g, x, y, w, h, r->cap_note[end], STY_WARN);
 	else if (r->p.capture == CAPTURE_OFF)
 		grid_put(g, x, y, w, STY_DIM, "capture off");

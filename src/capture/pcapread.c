@@ -384,7 +384,8 @@ int pcapread_file(const char *path, const struct pcapread_opts *o,
 	memset(out, 0, sizeof(*out));
 	if (!o)
 		o = &none;
-	snprintf(out->path, sizeof(out->path), "%s", path);
+	/* For display only: a file name can hold escapes too. */
+	str_escape(out->path, sizeof(out->path), path, strlen(path));
 	ret = open_file(path, &p, err);
 	if (ret)
 		return ret;

@@ -244,9 +244,9 @@ static int ab_parse_side(const struct catalog *cat, const struct cli_opts *o, in
 				       opt, it->d->name);
 		if (knob_parse_value(it->d, raw[i], &it->v, e))
 			return err_set(err, 2, "option %s: %s", opt, e);
-		if (it->remote && o->so.host)
-			return err_set(err, 2, "option %s: remote:%s with -H: not yet; accepted: local: knobs, or a lab (no -H)",
-				       opt, it->d->name);
+		if (it->remote && options_remote_knobs_refusal(o))
+			return err_set(err, 2, "option %s: remote:%s %s; accepted: local: knobs, or a lab (no -H)",
+				       opt, it->d->name, options_remote_knobs_refusal(o));
 		for (unsigned j = 0; j < side->n; j++)
 			if (side->item[j].d == it->d && side->item[j].remote == it->remote)
 				return err_set(err, 2, "option %s: %s%s given twice; accepted: each knob once per side",

@@ -83,8 +83,15 @@ static int knobs_parse(int argc, char **argv, struct knobs_opts *o)
 			}
 			if (!strcmp(a, "--side"))
 				side = argv[++i];
-			else if (!strcmp(a, "--lab"))
+			else if (!strcmp(a, "--lab")) {
+				char err[ERR_MAX];
+
 				o->lab = argv[++i];
+				if (lab_name_check(o->lab, err)) {
+					fprintf(stderr, "tunetop knobs: option --lab: %s\n", err);
+					return 2;
+				}
+			}
 			else if (!strcmp(a, "-H") || !strcmp(a, "--host"))
 				o->host = argv[++i];
 			else if (!strcmp(a, "-p") || !strcmp(a, "--port"))
@@ -398,8 +405,11 @@ static int snapshot_load(const char *path, struct knob_snapshot **out)
 		json_decref(doc);
 		return 1;
 	}
+	/* The file's strings reach the terminal: escaped (str_escape). */
 	snprintf(s->side, sizeof(s->side), "%s", json_string_value(json_object_get(j, "side")) ?: "");
+	str_sanitize(s->side, sizeof(s->side));
 	snprintf(s->dev, sizeof(s->dev), "%s", json_string_value(json_object_get(j, "dev")) ?: "");
+	str_sanitize(s->dev, sizeof(s->dev));
 	for (size_t i = 0; i < n; i++) {
 		json_t *k = json_array_get(a, i);
 		const char *name = json_string_value(json_object_get(k, "name"));
@@ -413,6 +423,9 @@ static int snapshot_load(const char *path, struct knob_snapshot **out)
 		it->v.present = val != NULL;
 		snprintf(it->v.text, sizeof(it->v.text), "%s", val ?: "");
 		snprintf(it->v.reason, sizeof(it->v.reason), "%s", why ?: "");
+		str_sanitize(it->name, sizeof(it->name));
+		str_sanitize(it->v.text, sizeof(it->v.text));
+		str_sanitize(it->v.reason, sizeof(it->v.reason));
 		s->n++;
 	}
 	json_decref(doc);

@@ -80,6 +80,10 @@ static int lab_up(int argc, char **argv)
 		}
 		i++;
 		if (!strcmp(a, "--name")) {
+			if (lab_name_check(val, err)) {
+				fprintf(stderr, "tunetop lab up: option --name: %s\n", err);
+				return 2;
+			}
 			lo.name = val;
 		} else if (!strcmp(a, "--mtu")) {
 			if (parse_uint(val, 68, 65535, &v)) {
@@ -116,6 +120,10 @@ static int lab_status(int argc, char **argv)
 		return 2;
 	}
 	if (argc == 2) {
+		if (lab_name_check(argv[1], err)) {
+			fprintf(stderr, "tunetop lab status: %s\n", err);
+			return 2;
+		}
 		snprintf(names[0], sizeof(names[0]), "%s", argv[1]);
 		n = 1;
 	} else if (lab_list(names, 64, &n, err)) {
@@ -156,7 +164,10 @@ static int lab_down(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--force")) {
 			force = true;
 		} else if (argv[i][0] == '-') {
-			fprintf(stderr, "tunetop lab down: option %s: unknown; accepted: NAME... | --all [--force]\n", argv[i]);
+			char opt[64];
+
+			str_escape(opt, sizeof(opt), argv[i], strlen(argv[i]));
+			fprintf(stderr, "tunetop lab down: option %s: unknown; accepted: NAME... | --all [--force]\n", opt);
 			return 2;
 		} else if (n < 64) {
 			snprintf(names[n++], sizeof(names[0]), "%s", argv[i]);
@@ -170,6 +181,12 @@ static int lab_down(int argc, char **argv)
 	if (all && lab_list(names, 64, &n, err)) {
 		fprintf(stderr, "tunetop lab down: %s\n", err);
 		return 1;
+	}
+	for (unsigned i = 0; !all && i < n; i++) {
+		if (lab_name_check(names[i], err)) {
+			fprintf(stderr, "tunetop lab down: %s\n", err);
+			return 2;
+		}
 	}
 	for (unsigned i = 0; i < n; i++) {
 		struct lab_usage u;

@@ -23,7 +23,7 @@
 #define SIZE_HINT "bytes, optionally with K/M/G (x1024) or k/m/g (x1000)"
 #define TYPES_HINT "TCP_RR, TCP_CRR, TCP_STREAM, TCP_MAERTS, UDP_RR, UDP_STREAM"
 #define ALL_OPTS_HINT "-t -H -p -4 -6 -l -T -c -C -D -i -I -P -w -h " \
-	"--json --json-stream --sample-ms --connect-timeout --lab --loopback " \
+	"--json --json-stream --sample-ms --connect-timeout --netserver --lab --loopback " \
 	"--mtu --rate --set --keep --wait --capture --db --no-db; after --: " \
 	"-r -b -D -m -M -s -S -n -o -O -k -h"
 
@@ -592,6 +592,10 @@ static int long_opt(struct parse_state *st, int argc, char **argv, int *i)
 		snprintf(st->o->db_path, sizeof(st->o->db_path), "%s", val);
 		return 0;
 	}
+	if (len == 11 && !strncmp(a, "--netserver", len) && !eq) {
+		st->o->netserver = true;
+		return 0;
+	}
 	if (len == 7 && !strncmp(a, "--no-db", len) && !eq) {
 		st->o->no_db = true;
 		return 0;
@@ -613,6 +617,12 @@ static int long_opt(struct parse_state *st, int argc, char **argv, int *i)
 			return 2;
 		if (!*val || strlen(val) >= sizeof(st->o->lab_name))
 			return err_set(st->err, 2, "option --lab: accepted: the name of a lab from `tunetop lab up`");
+		if (lab_name_check(val, st->err)) {
+			char why[ERR_MAX];
+
+			snprintf(why, sizeof(why), "%s", st->err);
+			return err_set(st->err, 2, "option --lab: %s", why);
+		}
 		snprintf(st->o->lab_name, sizeof(st->o->lab_name), "%s", val);
 		return 0;
 	}
@@ -640,6 +650,15 @@ static int long_opt(struct parse_state *st, int argc, char **argv, int *i)
 		       (int)(len > 64 ? 64 : len), a, ALL_OPTS_HINT);
 }
 
+const char *options_remote_knobs_refusal(const struct cli_opts *o)
+{
+	if (o->netserver)
+		return "with --netserver: netserver has no knobs to change";
+	if (o->so.host)
+		return "with -H: not yet";
+	return NULL;
+}
+
 static void options_init(struct cli_opts *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -662,6 +681,12 @@ static int options_finish(struct parse_state *st)
 	char why[ERR_MAX];
 
 	o->iterating = st->i_given || st->I_given;
+	if (o->netserver && !o->so.host)
+		return err_set(st->err, 2, "option --netserver: needs -H HOST; accepted: -H HOST --netserver [-p PORT], for a netserver on HOST");
+	for (unsigned i = 0; o->netserver && i < o->nset; i++)
+		if (!strncmp(o->set[i], "remote:", 7))
+			return err_set(st->err, 2, "option --set %.60s %s; accepted: local: knobs",
+				       o->set[i], options_remote_knobs_refusal(o));
 	if (o->so.host && (o->lab_name[0] || o->loopback || o->lab_opts_given))
 		return err_set(st->err, 2, "option -H: conflicts with %s; accepted: -H for a remote tunetopd, or --lab/--loopback/--mtu/--rate for the embedded one",
 			       o->lab_name[0] ? "--lab" : o->loopback ? "--loopback" : "--mtu/--rate");
@@ -793,7 +818,9 @@ void options_usage(FILE *f)
 "  -t TYPE        TCP_RR (default), TCP_CRR, TCP_STREAM, TCP_MAERTS, UDP_RR,\n"
 "                 UDP_STREAM (any case)\n"
 "  -H HOST        the remote tunetopd\n"
-"  -p PORT        its control port (default 12866)\n"
+"  -p PORT        its control port (default 12866; 12865 with --netserver)\n"
+"  --netserver    HOST runs netperf's netserver 2.7, not tunetopd: its end\n"
+"                 reports only final figures (docs/netserver.md)\n"
 "  -4, -6         use IPv4 / IPv6\n"
 "  -l SECS        test length (default 10); a negative -l is not supported\n"
 "  -T L,R         pin the local/remote workers to CPU L/R (N both, ,N remote, N, local)\n"

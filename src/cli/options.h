@@ -24,6 +24,7 @@ enum out_format {
 struct cli_opts {
 	struct session_opts so;		/* host, port, test parameters */
 	char host_buf[256], port_buf[16];
+	bool netserver;			/* --netserver: HOST runs netperf's netserver */
 	bool local_cpu, remote_cpu;	/* -c, -C */
 	double interim;			/* -D secs, 0 = no interim output */
 	bool iterating;			/* -i or -I given */
@@ -57,6 +58,10 @@ int options_parse(int argc, char **argv, struct cli_opts *o, char *err);
 /* The same, printing help to out instead of stdout. */
 int options_parse_to(int argc, char **argv, struct cli_opts *o, FILE *out,
 		     char *err);
+
+/* Why knobs of the remote end cannot change for o's target ("with
+ * --netserver: ...", "with -H: not yet"), or NULL when they can. */
+const char *options_remote_knobs_refusal(const struct cli_opts *o);
 
 /* Print usage of `tunetop run` to f. */
 void options_usage(FILE *f);

@@ -249,6 +249,10 @@ json_t *output_result_json(const struct cli_opts *o,
 			"failed", m->failed,
 			"failure", m->failed ? json_string_lossy(m->failure) : json_null(),
 			"knobs", knobs_json(res));
+	if (doc && output_why_json(doc, res)) {
+		json_decref(doc);
+		doc = NULL;
+	}
 out:
 	free(m);
 	return doc;
@@ -860,6 +864,8 @@ static void print_extras(FILE *f, const struct cli_opts *o,
 		fprintf(f, "Note: %s\n", res->state_note);
 	output_capture_human(f, res);
 	print_counts(f, res, false);
+	if (!r->failed)
+		output_why_human(f, res);
 }
 
 /*

@@ -48,4 +48,12 @@ void output_capture_human(FILE *f, const struct session_result *res);
  * JSON null when it had none. */
 json_t *output_capture_json(const struct end_result *e, bool udp);
 
+/*
+ * What limits the run (output-why.c): the ranked verdicts of the engine's
+ * why rules, one line each, after the figures; in --json the "limits"
+ * array of [{rule, tier, strength, evidence}].  0 or -ENOMEM.
+ */
+void output_why_human(FILE *f, const struct session_result *res);
+int output_why_json(json_t *doc, const struct session_result *res);
+
 #endif

@@ -32,6 +32,12 @@ static inline double report_jnum(const json_t *j)
 	return json_is_number(j) ? json_number_value(j) : NAN;
 }
 
+/* What limited each run: its stored why verdicts (report-limits.c). */
+void report_write_limits(FILE *f, const struct report *rp);
+/* For exactly two runs: the throughput against the noise and the
+ * mechanisms that moved, largest first (report-limits.c). */
+void report_write_moved(FILE *f, const struct report *rp);
+
 /* The sweep curves with their cliffs (report-sweep.c); 0 or -ENOMEM. */
 int report_write_sweeps(FILE *f, const struct report *rp);
 

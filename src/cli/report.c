@@ -52,9 +52,10 @@ static void report_usage(FILE *f)
 		"Usage: tunetop report ID... -o FILE.html [--db PATH] [--title TEXT]\n"
 		"\n"
 		"Write stored runs as one self-contained HTML file (inline SVG and CSS,\n"
-		"no script): a summary table, rate, latency and socket buffers over\n"
-		"time with the runs overlaid, sweep curves with their cliffs marked,\n"
-		"segment-size histograms and the knobs that differ between the runs.\n"
+		"no script): a summary table, what limited each run, rate, latency and\n"
+		"socket buffers over time with the runs overlaid, sweep curves with\n"
+		"their cliffs marked, segment-size histograms and the knobs that differ\n"
+		"between the runs.\n"
 		"\n"
 		"  ID             a run id (12), a range (3-7: the runs of it that exist)\n"
 		"                 or sweep:N (every run of sweep or A/B comparison N)\n"
@@ -526,6 +527,8 @@ static int report_write(FILE *f, const struct report *rp)
 	svg_esc(f, rp->db);
 	fprintf(f, ", written %s by tunetop %s.</p>\n", when, PACKAGE_VERSION);
 	write_summary(f, rp);
+	report_write_limits(f, rp);
+	report_write_moved(f, rp);
 	ret = write_time_plots(f, rp);
 	if (!ret)
 		ret = report_write_sweeps(f, rp);

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <poll.h>
 #include <pthread.h>
@@ -103,6 +104,7 @@ void run_target_opts(const struct cli_opts *o, struct target_opts *t)
 	memset(t, 0, sizeof(*t));
 	snprintf(t->host, sizeof(t->host), "%s", o->so.host ? o->so.host : "");
 	snprintf(t->port, sizeof(t->port), "%s", o->so.port ? o->so.port : "");
+	t->netserver = o->netserver;
 	t->loopback = o->loopback;
 	snprintf(t->lab_name, sizeof(t->lab_name), "%s", o->lab_name);
 	t->lab_mtu = o->lab_mtu;
@@ -192,9 +194,9 @@ int run_set_knobs(const struct cli_opts *o, const struct catalog *cat, struct kn
 			fprintf(stderr, "%s: --set: %s\n", who, err);
 			return 2;
 		}
-		if (remote && o->so.host) {
-			fprintf(stderr, "%s: --set remote:%s with -H: not yet; accepted: local: knobs, or tunetop knobs set --side remote\n",
-				who, name);
+		if (remote && options_remote_knobs_refusal(o)) {
+			fprintf(stderr, "%s: --set remote:%s %s; accepted: local: knobs, or tunetop knobs set --side remote\n",
+				who, name, options_remote_knobs_refusal(o));
 			return 2;
 		}
 	}
@@ -409,8 +411,15 @@ int run_main(int argc, char **argv)
 		fprintf(stderr, "tunetop run: %s\n", sum.failure);
 		ret = 1;
 	}
-	if (sum.iterations)
-		run_store(&c, &sum, "run", 0, NULL, NULL, NULL);
+	if (sum.iterations) {
+		int64_t id = 0;
+
+		/* Measured but not stored: a script must see it (3). */
+		if (run_store(&c, &sum, "run", 0, NULL, &id, NULL))
+			ret = ret ? ret : 3;
+		else if (id)
+			fprintf(stderr, "Stored as run %" PRId64 "\n", id);
+	}
 	run_summary_free(&sum);
 	/* A clean exit puts back what --set changed, unless --keep. */
 	if (knobs_txn_count(txn) && o.keep) {

@@ -17,8 +17,8 @@ static void runs_usage(FILE *f)
 {
 	fputs("usage: tunetop runs [--db PATH] COMMAND\n"
 	      "  list [--test TYPE] [--sweep ID] [-n N] [--json]   the stored runs, oldest first\n"
-	      "  show ID [--json]          one run: figures, both ends' knobs, its ticks\n"
-	      "  diff A B                  the knobs that differ and every figure side by side\n"
+	      "  show ID [--json]          one run: figures, both ends' knobs, its ticks, its limits\n"
+	      "  diff A B                  the knobs that differ, every figure side by side, limits\n"
 	      "  export ID --json|--csv    the whole record, or its ticks as CSV\n"
 	      "  rm ID...                  delete runs\n"
 	      "  baseline ID               make ID the baseline of its test and parameters\n"
@@ -77,9 +77,9 @@ static int runs_list(struct store *st, int argc, char **argv)
 	struct store_setup *su;
 	struct store_filter f = { 0 };
 	struct store_run *a = NULL;
-	char err[ERR_MAX];
+	char err[ERR_MAX], serr[ERR_MAX];
 	bool json = false;
-	unsigned n;
+	unsigned n, nbad;
 	uint64_t v;
 
 	for (int i = 1; i < argc; i++) {
@@ -101,13 +101,13 @@ static int runs_list(struct store *st, int argc, char **argv)
 			return 2;
 		}
 	}
-	if (store_list(st, &f, &a, &n, err)) {
+	if (store_list_all(st, &f, &a, &n, &nbad, err)) {
 		fprintf(stderr, "tunetop runs list: %s\n", err);
 		return 1;
 	}
 	su = calloc(n ? n : 1, sizeof(*su));
-	if (!su || store_list_setup(st, a, n, su, err)) {
-		fprintf(stderr, "tunetop runs list: %s\n", su ? err : "out of memory");
+	if (!su || store_list_setup(st, a, n, su, serr)) {
+		fprintf(stderr, "tunetop runs list: %s\n", su ? serr : "out of memory");
 		free(su);
 		for (unsigned i = 0; i < n; i++)
 			store_run_free(&a[i]);
@@ -147,13 +147,17 @@ static int runs_list(struct store *st, int argc, char **argv)
 			       su[i].knobs[0] ? su[i].knobs : "-", a[i].target,
 			       a[i].point[0] ? "  " : "", a[i].point);
 		}
-		if (!n)
+		if (!n && !nbad)
 			printf("(no runs in %s)\n", store_path(st));
 	}
 	for (unsigned i = 0; i < n; i++)
 		store_run_free(&a[i]);
 	free(a);
 	free(su);
+	if (nbad) {
+		fprintf(stderr, "tunetop runs list: %s\n", err);
+		return 1;
+	}
 	return 0;
 }
 
@@ -174,6 +178,47 @@ static const char *knob_value(const json_t *result, const char *end, const char 
 		return json_is_string(v) ? json_string_value(v) : "n/a";
 	}
 	return NULL;
+}
+
+/*
+ * What limited a stored run (docs/why.md), indented under head; a run
+ * stored before tunetop judged runs, or failed, says so.
+ */
+static void print_limits(const struct store_run *r, const char *head, unsigned max)
+{
+	struct why_report w;
+	char err[ERR_MAX];
+
+	if (r->failed || !r->limits) {
+		printf("%s not judged (%s)\n", head,
+		       r->failed ? "the run failed" : "stored before tunetop named limits");
+		return;
+	}
+	if (why_report_from_json(r->limits, &w, err)) {
+		printf("%s unreadable: %s\n", head, err);
+		return;
+	}
+	printf("%s\n", head);
+	for (unsigned i = 0; i < w.n && i < max; i++)
+		printf("  %u. %s\n", i + 1, w.v[i].evidence);
+}
+
+/* What moved between a and b with the throughput, largest first (why-change.h). */
+static void print_moved(const struct store_run *a, const struct store_run *b)
+{
+	struct why_change c;
+
+	why_change_stored(a, b, &c);
+	printf("Throughput A -> B: %.6g -> %.6g %s (%+.1f %%), %s the noise (+-%.3g)\n",
+	       c.thr_a, c.thr_b, b->units, c.change_pct,
+	       c.beyond_noise ? "beyond" : "within", c.noise);
+	if (!c.n) {
+		printf("What moved with it: nothing of the mechanisms compared (docs/why.md)\n");
+		return;
+	}
+	printf("What moved with it, largest first (docs/why.md):\n");
+	for (unsigned i = 0; i < c.n; i++)
+		printf("  %u. %s\n", i + 1, c.m[i].text);
 }
 
 /* Print the knobs that differ between a and b on one end; returns how many. */
@@ -239,6 +284,7 @@ static int runs_show(struct store *st, int64_t id, bool json)
 		       fmt_num(r.rcpu, 1, x, sizeof(x)));
 	if (r.series)
 		printf("Ticks stored: %zu\n", json_array_size(json_object_get(r.series, "t")));
+	print_limits(&r, "What limited it:", WHY_MAX);
 	{
 		const json_t *k = json_object_get(json_object_get(r.result, "knobs"), "local");
 
@@ -296,6 +342,10 @@ static int runs_diff(struct store *st, int64_t ia, int64_t ib)
 	if (!n)
 		printf("Knobs: the same on both ends\n");
 	figures_diff(a.result, b.result);
+	printf("\n");
+	print_moved(&a, &b);
+	print_limits(&a, "What limited A:", 2);
+	print_limits(&b, "What limited B:", 2);
 	store_run_free(&a);
 	store_run_free(&b);
 	return 0;

@@ -466,12 +466,21 @@ static void get_segs(const struct run_summary *r, int arg,
 		v_na(v);
 }
 
+/* Whether an end counted its threads' context switches (netserver does not). */
+static bool ctx_known(const struct run_summary *r, int end)
+{
+	return end != END_REMOTE || !r->res.remote_final_only;
+}
+
 /* arg: bit 0 the end, bit 1 involuntary rather than voluntary. */
 static void get_ctx(const struct run_summary *r, int arg, struct sel_value *v)
 {
 	const struct end_result *e = end_of(r, arg & 1);
 
-	v_int(v, (int64_t)(arg & 2 ? e->ctx_invol : e->ctx_vol));
+	if (ctx_known(r, arg & 1))
+		v_int(v, (int64_t)(arg & 2 ? e->ctx_invol : e->ctx_vol));
+	else
+		v_na(v);
 }
 
 /* The device carrying the test at an end ("" = not found: n/a). */
@@ -555,7 +564,7 @@ static void get_ctx_rate(const struct run_summary *r, int arg,
 {
 	const struct end_result *e = end_of(r, arg);
 
-	if (r->res.elapsed > 0)
+	if (r->res.elapsed > 0 && ctx_known(r, arg))
 		v_real(v, (double)(e->ctx_vol + e->ctx_invol) / r->res.elapsed,
 		       2);
 	else

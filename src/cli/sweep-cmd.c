@@ -217,9 +217,9 @@ static int sweep_check_knob(const struct sweep *sw, const char *name, bool remot
 	if ((*d)->kind == KNOB_LINKINFO)
 		return err_set(err, 2, "knob %s: read-only (a link figure); accepted: a knob that can be set",
 			       name);
-	if (remote && sw->o.so.host)
-		return err_set(err, 2, "knob remote:%s with -H: not yet; accepted: local: knobs, or tunetop knobs set --side remote",
-			       name);
+	if (remote && options_remote_knobs_refusal(&sw->o))
+		return err_set(err, 2, "knob remote:%s %s; accepted: local: knobs, or tunetop knobs set --side remote",
+			       name, options_remote_knobs_refusal(&sw->o));
 	return 0;
 }
 

@@ -242,3 +242,98 @@ int util_mkdir_p(const char *path)
 		return -errno;
 	return 0;
 }
+
+/*
+ * RFC 3629 section 4 gives the well-formed sequences; U+0080..U+009F
+ * (C2 80..C2 9F) are the C1 controls.
+ */
+size_t str_printable_len(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t len, i;
+
+	if (p[0] >= 0x20 && p[0] < 0x7f)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		len = 2;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		len = 3;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		len = 4;
+	else
+		return 0;
+	if (p[0] == 0xc2)
+		lo = 0xa0;		/* C1 controls */
+	else if (p[0] == 0xe0)
+		lo = 0xa0;		/* overlong */
+	else if (p[0] == 0xed)
+		hi = 0x9f;		/* surrogates */
+	else if (p[0] == 0xf0)
+		lo = 0x90;		/* overlong */
+	else if (p[0] == 0xf4)
+		hi = 0x8f;		/* above U+10FFFF */
+	if (n < len || p[1] < lo || p[1] > hi)
+		return 0;
+	for (i = 2; i < len; i++)
+		if (p[i] < 0x80 || p[i] > 0xbf)
+			return 0;
+	return len;
+}
+
+size_t str_escape(char *out, size_t size, const char *in, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)in;
+	size_t i = 0, o = 0, escaped = 0, n;
+
+	if (!size)
+		return 0;
+	while (i < len) {
+		n = str_printable_len(in + i, len - i);
+		if (n) {
+			if (o + n >= size)
+				break;
+			memcpy(out + o, p + i, n);
+			o += n;
+			i += n;
+			continue;
+		}
+		if (o + 4 >= size)
+			break;
+		snprintf(out + o, 5, "\\x%02x", p[i]);
+		o += 4;
+		i++;
+		escaped++;
+	}
+	out[o] = '\0';
+	return escaped;
+}
+
+size_t str_sanitize(char *buf, size_t size)
+{
+	size_t len = strnlen(buf, size), i, n, escaped;
+	char *copy;
+
+	for (i = 0; i < len; i += n) {
+		n = str_printable_len(buf + i, len - i);
+		if (!n)
+			break;
+	}
+	if (i == len)
+		return 0;
+	copy = strndup(buf, len);
+	if (!copy) {
+		/* No room to expand: blank what would have been escaped. */
+		for (escaped = 0; i < len; i += n ? n : 1) {
+			n = str_printable_len(buf + i, len - i);
+			if (!n) {
+				buf[i] = '?';
+				escaped++;
+			}
+		}
+		return escaped;
+	}
+	escaped = str_escape(buf, size, copy, len);
+	free(copy);
+	return escaped;
+}

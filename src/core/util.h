@@ -57,6 +57,28 @@ int read_full(int fd, void *buf, size_t len);
  */
 int proc_slurp(const char *path, _Atomic size_t *hint, char **bufp);
 
+/*
+ * Copy the len bytes at in to out (size bytes, always NUL-terminated)
+ * with every byte that could steer a terminal or split a log line written
+ * visibly as \xNN: control characters (C0, DEL and the C1 range
+ * U+0080..U+009F) and bytes that are not valid UTF-8 (overlong forms,
+ * surrogates, stray continuations, a cut sequence).  Printable UTF-8 is
+ * kept.  When out fills, the copy stops at a whole character or escape.
+ * Every string that comes from a peer or a file passes here before it
+ * reaches a terminal, a log or the store (docs/protocol.md).  Returns the
+ * number of input bytes escaped.
+ */
+size_t str_escape(char *out, size_t size, const char *in, size_t len);
+
+/*
+ * The length of the printable UTF-8 character at s (n > 0 bytes left), or
+ * 0 when str_escape() would escape its first byte.
+ */
+size_t str_printable_len(const char *s, size_t n);
+
+/* str_escape() of the string in buf (size bytes) onto itself. */
+size_t str_sanitize(char *buf, size_t size);
+
 /* Make path and its parents (mode 0700 for the ones made); 0 or -errno. */
 int util_mkdir_p(const char *path);
 

@@ -108,6 +108,8 @@ static void srv_log(struct server *srv, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
+	/* One line, whatever a peer put in the strings it sent. */
+	str_sanitize(line, sizeof(line));
 	srv->o.log_cb(line, srv->o.log_arg);
 }
 

@@ -55,7 +55,15 @@ int sockinfo_tcp_decode(const void *buf, size_t len, struct tcp_figures *out,
 	}
 	if (TT_TCPI_HAS(len, tcpi_delivery_rate)) {
 		out->delivery_rate = ti.tcpi_delivery_rate;
+		out->app_limited = ti.tcpi_delivery_rate_app_limited;
 		has |= SOCKINFO_TCP_DELIVERY;
+	}
+	if (TT_TCPI_HAS(len, tcpi_sndbuf_limited)) {
+		out->has_chrono = true;
+		out->busy_us = ti.tcpi_busy_time;
+		out->rwnd_limited_us = ti.tcpi_rwnd_limited;
+		out->sndbuf_limited_us = ti.tcpi_sndbuf_limited;
+		has |= SOCKINFO_TCP_CHRONO;
 	}
 	if (present)
 		*present = has;

@@ -22,9 +22,11 @@ int sockinfo_read(int fd, bool tcp, struct sock_sample *out);
  */
 #define SOCKINFO_TCP_SEGS      (1u << 0) /* segs_out, segs_in */
 #define SOCKINFO_TCP_DATA_SEGS (1u << 1) /* notsent_bytes, data_segs_* */
-#define SOCKINFO_TCP_DELIVERY  (1u << 2) /* delivery_rate */
+#define SOCKINFO_TCP_DELIVERY  (1u << 2) /* delivery_rate, app_limited */
+#define SOCKINFO_TCP_CHRONO    (1u << 3) /* busy_us, *_limited_us (4.10+) */
 #define SOCKINFO_TCP_ALL                                                       \
-	(SOCKINFO_TCP_SEGS | SOCKINFO_TCP_DATA_SEGS | SOCKINFO_TCP_DELIVERY)
+	(SOCKINFO_TCP_SEGS | SOCKINFO_TCP_DATA_SEGS | SOCKINFO_TCP_DELIVERY |  \
+	 SOCKINFO_TCP_CHRONO)
 
 /*
  * Decode a TCP_INFO answer of len bytes (struct tt_tcp_info layout) into

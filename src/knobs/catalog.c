@@ -372,12 +372,19 @@ static int catalog_add(struct catalog *c, const struct knob_def *d,
 	return 0;
 }
 
-/* Whether s holds a control character other than a tab. */
+/*
+ * Whether s holds a control character other than a tab, or bytes that are
+ * not UTF-8 (str_printable_len): catalog text reaches terminals and logs.
+ */
 static bool has_control(const char *s)
 {
-	for (; *s; s++)
-		if (iscntrl((unsigned char)*s) && *s != '\t')
+	size_t len = strlen(s), n;
+
+	for (size_t i = 0; i < len; i += n) {
+		n = s[i] == '\t' ? 1 : str_printable_len(s + i, len - i);
+		if (!n)
 			return true;
+	}
 	return false;
 }
 
@@ -422,7 +429,7 @@ int catalog_load(struct catalog **cp, const char *path, char *err)
 			continue;
 		if (has_control(line)) {
 			rc = err_set(err, -EINVAL,
-				     "%s:%u: control character in the line",
+				     "%s:%u: control character or invalid UTF-8 in the line",
 				     path, lineno);
 			break;
 		}

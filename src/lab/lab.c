@@ -60,13 +60,16 @@ static bool lab_fail_here(const char *step)
 }
 
 /* lab_owner_name_ok, with the accepted form in the error. */
-static int lab_name_check(const char *name, char *err)
+int lab_name_check(const char *name, char *err)
 {
+	char shown[64];
+
 	if (lab_owner_name_ok(name))
 		return 0;
+	str_escape(shown, sizeof(shown), name, strnlen(name, 48));
 	return err_set(err, -EINVAL,
-		       "lab name \"%.48s\": invalid (1 to %d of A-Z a-z 0-9 _ . -, not starting with -, not . or ..)",
-		       name, LAB_NAME_LEN);
+		       "lab name \"%s\": invalid (1 to %d of A-Z a-z 0-9 _ . -, not starting with -, not . or ..)",
+		       shown, LAB_NAME_LEN);
 }
 
 /*

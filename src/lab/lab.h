@@ -72,6 +72,12 @@ int lab_create(struct lab **lp, const struct lab_opts *o, char *err);
  * missing side then gives -ENOENT from lab_netns_fd, lab_enter, lab_info.
  */
 int lab_open(struct lab **lp, const char *name, char *err);
+/*
+ * Whether name can be a lab's name; -EINVAL with the accepted form in err
+ * otherwise.  Front ends check names given on the command line with it, so
+ * a bad one is a usage error (exit 2) before anything is tried.
+ */
+int lab_name_check(const char *name, char *err);
 
 /* An O_RDONLY fd of a side's namespace, owned by l; -ENOENT if missing. */
 int lab_netns_fd(const struct lab *l, enum lab_side side);

@@ -49,18 +49,29 @@ int auth_key_generate(const char *path, char *err)
 	return 0;
 }
 
+/* Why open() of a key file failed; a symbolic link is refused by name. */
+static int key_open_failed(const char *path, int e, char *err)
+{
+	struct stat st;
+
+	if (e == ELOOP && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+		return err_set(err, -ELOOP, "key file %s is a symbolic link; give the real path (a link can be pointed elsewhere behind tunetopd's back)",
+			       path);
+	return err_set(err, -e, "key file %s: %s", path, strerror(e));
+}
+
 int auth_key_load(const char *path, uint8_t key[AUTH_KEY_LEN], char *err)
 {
-	char buf[2 * AUTH_KEY_LEN + 8];
+	char buf[2 * AUTH_KEY_LEN + 2];
 	const char *end;
-	size_t klen = 0;
+	size_t klen = 0, len;
 	struct stat st;
 	ssize_t n;
 	int fd;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0)
-		return err_set(err, -errno, "key file %s: %s", path, strerror(errno));
+		return key_open_failed(path, errno, err);
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
 		return err_set(err, -EINVAL, "key file %s: not a regular file", path);
@@ -70,17 +81,20 @@ int auth_key_load(const char *path, uint8_t key[AUTH_KEY_LEN], char *err)
 		return err_set(err, -EPERM, "key file %s: mode %04o lets others read it; accepted is 0600 (chmod 600 %s)",
 			       path, (unsigned)(st.st_mode & 07777), path);
 	}
-	n = read(fd, buf, sizeof(buf) - 1);
+	/* One byte more than a key and its newline: anything after shows. */
+	n = read(fd, buf, sizeof(buf));
 	close(fd);
 	if (n < 0)
 		return err_set(err, -errno, "key file %s: %s", path, strerror(errno));
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	if (strlen(buf) != 2 * AUTH_KEY_LEN ||
-	    sodium_hex2bin(key, AUTH_KEY_LEN, buf, strlen(buf), NULL, &klen, &end) ||
-	    klen != AUTH_KEY_LEN || *end) {
+	len = (size_t)n;
+	if (len == 2 * AUTH_KEY_LEN + 1 && buf[len - 1] == '\n')
+		len--;
+	if (len != 2 * AUTH_KEY_LEN ||
+	    sodium_hex2bin(key, AUTH_KEY_LEN, buf, len, NULL, &klen, &end) ||
+	    klen != AUTH_KEY_LEN || end != buf + len) {
 		sodium_memzero(buf, sizeof(buf));
-		return err_set(err, -EINVAL, "key file %s: accepted is %d hex digits on one line, as tunetopd --gen-key writes",
+		sodium_memzero(key, AUTH_KEY_LEN);
+		return err_set(err, -EINVAL, "key file %s: accepted is exactly %d hex digits and a newline, nothing else, as tunetopd --gen-key writes",
 			       path, 2 * AUTH_KEY_LEN);
 	}
 	sodium_memzero(buf, sizeof(buf));

@@ -46,7 +46,8 @@ int msg_knob_get_from_json(const json_t *j, struct msg_knob_get *m, char *err)
 				       i, KNOB_NAME_MAX - 1);
 				break;
 			}
-			memcpy(m->names[i], json_string_value(v), len + 1);
+			str_escape(m->names[i], sizeof(m->names[i]),
+				   json_string_value(v), len);
 			m->n = (unsigned)i + 1;
 		}
 		r_str(&r, "dev", 0, m->dev, sizeof(m->dev));

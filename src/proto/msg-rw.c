@@ -125,7 +125,10 @@ void r_end(struct rd *r)
 			if (!strcmp(r->seen[i], key))
 				break;
 		if (i == r->nseen) {
-			d_fail(r->c, "%s: unknown member '%s'", r->what, key);
+			char name[64];
+
+			str_escape(name, sizeof(name), key, strlen(key));
+			d_fail(r->c, "%s: unknown member '%s'", r->what, name);
 			return;
 		}
 	}
@@ -233,7 +236,11 @@ void r_bool(struct rd *r, const char *name, bool *out)
 	*out = json_is_true(j);
 }
 
-/* A string of min_len..size-1 bytes without NUL, copied into buf. */
+/*
+ * A string of min_len..size-1 bytes without NUL, copied into buf with its
+ * control characters escaped (str_escape), so no front end can print a
+ * peer's escape sequence or newline raw.
+ */
 void r_str(struct rd *r, const char *name, size_t min_len, char *buf,
 	size_t size)
 {
@@ -249,7 +256,7 @@ void r_str(struct rd *r, const char *name, size_t min_len, char *buf,
 	        r->what, name, min_len, size - 1);
 		return;
 	}
-	memcpy(buf, json_string_value(j), len + 1);
+	str_escape(buf, size, json_string_value(j), len);
 }
 
 /* An object member, or NULL: absent/wrong (error), or JSON null if nullable. */

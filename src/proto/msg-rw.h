@@ -76,7 +76,8 @@ void r_real_slack(struct rd *r, const char *name, double min, double max,
 void r_real(struct rd *r, const char *name, double min, double max,
 	    double *out);
 void r_bool(struct rd *r, const char *name, bool *out);
-/* A string of min_len..size-1 bytes without NUL, copied into buf. */
+/* A string of min_len..size-1 bytes without NUL, copied into buf with
+ * control characters and invalid UTF-8 escaped as \xNN (str_escape). */
 void r_str(struct rd *r, const char *name, size_t min_len, char *buf,
 	   size_t size);
 /* An object member, or NULL: absent/wrong (error), or JSON null if nullable. */

@@ -257,7 +257,30 @@ static json_t *tcp_to_json(const struct tcp_figures *t)
 	w_u64(&w, "rcv_space", t->rcv_space);
 	w_u64(&w, "snd_mss", t->snd_mss);
 	w_u64(&w, "rcv_mss", t->rcv_mss);
+	/* limiter times (docs/why.md): -1 = n/a, the kernel lacks them */
+	w_int(&w, "busy_us", t->has_chrono ? (long long)t->busy_us : -1);
+	w_int(&w, "rwnd_limited_us", t->has_chrono ? (long long)t->rwnd_limited_us : -1);
+	w_int(&w, "sndbuf_limited_us", t->has_chrono ? (long long)t->sndbuf_limited_us : -1);
+	w_bool(&w, "app_limited", t->app_limited);
 	return w_end(&w);
+}
+
+/* The limiter times of a tcp object: all three present, or all -1 (n/a). */
+static void tcp_read_chrono(struct rd *r, struct tcp_figures *t)
+{
+	long long busy = -1, rwnd = -1, sndbuf = -1;
+
+	r_ll(r, "busy_us", -1, INT64_MAX, &busy);
+	r_ll(r, "rwnd_limited_us", -1, INT64_MAX, &rwnd);
+	r_ll(r, "sndbuf_limited_us", -1, INT64_MAX, &sndbuf);
+	if (!r->c->rc && ((busy < 0) != (rwnd < 0) || (busy < 0) != (sndbuf < 0)))
+		d_fail(r->c, "%s: members 'busy_us', 'rwnd_limited_us' and 'sndbuf_limited_us': accepted is all three >= 0 or all three -1",
+		       r->what);
+	t->has_chrono = busy >= 0;
+	t->busy_us = busy >= 0 ? (uint64_t)busy : 0;
+	t->rwnd_limited_us = rwnd >= 0 ? (uint64_t)rwnd : 0;
+	t->sndbuf_limited_us = sndbuf >= 0 ? (uint64_t)sndbuf : 0;
+	r_bool(r, "app_limited", &t->app_limited);
 }
 
 static void tcp_read(struct dctx *c, const json_t *j, const char *what,
@@ -284,6 +307,7 @@ static void tcp_read(struct dctx *c, const json_t *j, const char *what,
 	r_u32(&r, "rcv_space", 0, UINT32_MAX, &t->rcv_space);
 	r_u32(&r, "snd_mss", 0, UINT32_MAX, &t->snd_mss);
 	r_u32(&r, "rcv_mss", 0, UINT32_MAX, &t->rcv_mss);
+	tcp_read_chrono(&r, t);
 	r_end(&r);
 }
 
@@ -913,7 +937,7 @@ int msg_error_from_json(const json_t *j, struct msg_error *m, char *err)
 	struct dctx c = { .err = err };
 	struct msg_error e = { .code = "" };
 	const json_t *msg;
-	size_t i, len;
+	size_t i;
 	struct rd r;
 
 	if (r_begin(&r, &c, j, "error")) {
@@ -928,16 +952,9 @@ int msg_error_from_json(const json_t *j, struct msg_error *m, char *err)
 			d_fail(&c, "error: member 'message': accepted is a string");
 		r_end(&r);
 		if (!c.rc) {
-			/* Cut a long text at a UTF-8 character boundary. */
-			len = json_string_length(msg);
-			if (len >= sizeof(e.message)) {
-				len = sizeof(e.message) - 1;
-				while (len &&
-				       ((unsigned char)json_string_value(msg)[len] & 0xc0) == 0x80)
-					len--;
-			}
-			memcpy(e.message, json_string_value(msg), len);
-			e.message[len] = '\0';
+			/* Escaped, cut at a character boundary. */
+			str_escape(e.message, sizeof(e.message),
+				   json_string_value(msg), json_string_length(msg));
 		}
 	}
 	if (!c.rc)

@@ -205,10 +205,13 @@ int proto_recv(int fd, enum msg_type *type, json_t **body, int timeout_ms,
 	/* No JSON_DISABLE_EOF_CHECK: anything after the object is an error. */
 	j = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
 	free(buf);
-	if (!j)
+	if (!j) {
+		/* jansson quotes the bad token: escape the peer's bytes. */
+		str_sanitize(jerr.text, sizeof(jerr.text));
 		return err_set(err, -EPROTO,
 			       "control frame: %s body is not JSON: %s at byte %d",
 			       proto_type_name(hdr[3]), jerr.text, jerr.position);
+	}
 	if (!json_is_object(j)) {
 		json_decref(j);
 		return err_set(err, -EPROTO,

@@ -24,6 +24,15 @@ struct tcp_figures {
 	uint32_t notsent_bytes;
 	uint32_t rcv_space;
 	uint32_t snd_mss, rcv_mss;
+	/*
+	 * What limited the sender (Linux 4.10+, docs/why.md): microseconds
+	 * since the connection began that it had data to send (busy), of
+	 * which it waited on the peer's receive window or its own send
+	 * buffer.  has_chrono false: the kernel's TCP_INFO lacks them (n/a).
+	 */
+	bool has_chrono;
+	uint64_t busy_us, rwnd_limited_us, sndbuf_limited_us;
+	bool app_limited;		/* tcpi_delivery_rate_app_limited (4.9+) */
 };
 
 /* One data socket of one end. */

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "proto/msg.h"
+#include "proto/netserver.h"
 #include "proto/proto.h"
 #include "session/sampler.h"
 #include "flows/sockinfo.h"
@@ -222,8 +223,8 @@ static int session_connect(struct session *s, char *err)
 	}
 	freeaddrinfo(ai);
 	if (s->cfd < 0)
-		return err_set(err, last, "connect to tunetopd at %s port %s: %s%s",
-			       s->host, s->port, strerror(-last),
+		return err_set(err, last, "connect to %s at %s port %s: %s%s",
+			       s->o.netserver ? "netserver" : "tunetopd", s->host, s->port, strerror(-last),
 			       last == -ETIMEDOUT ? " (no answer within the connect timeout)" : "");
 	s->p.family = s->raddr.ss_family;
 	wire_addr_str(&s->raddr, s->res.remote_addr, sizeof(s->res.remote_addr));
@@ -356,6 +357,11 @@ static void session_snapshot(struct session *s)
 	}
 	if (knobs_snapshot(r->catalog, &lt, &r->knobs_local, err))
 		snprintf(r->knobs_note, sizeof(r->knobs_note), "local knobs not recorded: %.200s", err);
+	if (s->o.netserver) {
+		snprintf(r->knobs_note, sizeof(r->knobs_note),
+			 "remote knobs not recorded: netserver has none to read");
+		return;
+	}
 	if (s->o.host) {
 		if (session_remote_knobs(s, err))
 			snprintf(r->knobs_note, sizeof(r->knobs_note),
@@ -460,20 +466,21 @@ static int session_wait_run(struct session *s, char *err)
 
 	for (;;) {
 		struct pollfd pfd[2] = {
-			{ .fd = s->cfd, .events = POLLIN },
 			{ .fd = s->stop_efd, .events = POLLIN },
+			{ .fd = s->cfd, .events = POLLIN },
 		};
 		int64_t left = (int64_t)(end - now_ns());
 		int n;
 
 		if (left <= 0)
 			return 0;
-		n = poll(pfd, 2, (int)((left + 999999) / 1000000));
+		/* netserver says nothing until its results: the flows tell. */
+		n = poll(pfd, s->o.netserver ? 1 : 2, (int)((left + 999999) / 1000000));
 		if (n < 0 && errno != EINTR)
 			return err_set(err, -errno, "local end: poll: %s", strerror(errno));
-		if (n > 0 && pfd[1].revents)
+		if (n > 0 && pfd[0].revents)
 			return 0;
-		if (n > 0 && pfd[0].revents) {
+		if (n > 0 && pfd[1].revents) {
 			json_t *b = NULL;
 			int ret = session_expect(s, MSG_RESULT, &b, 0, err);
 
@@ -500,6 +507,13 @@ static int session_send_stop(struct session *s, const struct flow_counters *c,
 
 	json_decref(b);
 	return ret;
+}
+
+/* Datagrams sent but not received; 0 when the receiver counted more
+ * (netserver's counts are its own, docs/netserver.md). */
+static uint64_t session_gap(uint64_t sent, uint64_t got)
+{
+	return sent > got ? sent - got : 0;
 }
 
 /* Compare both ends' counts; they must agree exactly (UDP: loss is named). */
@@ -532,7 +546,8 @@ static void session_check_counts(struct session *s)
 		break;
 	case TEST_UDP_RR:
 		r->counts_agree = m->msgs_recv <= l->msgs_sent && l->trans <= m->msgs_sent;
-		r->udp_lost = (l->msgs_sent - m->msgs_recv) + (m->msgs_sent - l->trans);
+		r->udp_lost = session_gap(l->msgs_sent, m->msgs_recv) +
+			      session_gap(m->msgs_sent, l->trans);
 		snprintf(out, n, "requests sent %llu, received %llu; responses sent %llu, received %llu; %llu datagrams lost",
 			 (unsigned long long)l->msgs_sent, (unsigned long long)m->msgs_recv,
 			 (unsigned long long)m->msgs_sent, (unsigned long long)l->trans,
@@ -541,7 +556,7 @@ static void session_check_counts(struct session *s)
 	case TEST_UDP_STREAM:
 	default:
 		r->counts_agree = m->msgs_recv <= l->msgs_sent;
-		r->udp_lost = l->msgs_sent - m->msgs_recv;
+		r->udp_lost = session_gap(l->msgs_sent, m->msgs_recv);
 		snprintf(out, n, "datagrams sent %llu, received %llu, %llu lost",
 			 (unsigned long long)l->msgs_sent, (unsigned long long)m->msgs_recv,
 			 (unsigned long long)r->udp_lost);
@@ -555,6 +570,21 @@ static void session_check_counts(struct session *s)
 		memcpy(out, pre, sizeof(pre) - 1);
 		out[sizeof(pre) - 1 + len] = '\0';
 	}
+}
+
+/* Judge what limited the finished run: res.why (docs/why.md). */
+static void session_why(struct session *s)
+{
+	struct session_result *r = &s->res;
+	struct why_input in;
+	struct lab_info li;
+	char err[ERR_MAX];
+	uint64_t tbf = 0;
+
+	if (s->o.lab && !s->o.host && lab_info(s->o.lab, &li, err) == 0)
+		tbf = li.rate_bps;
+	why_input_result(&in, &s->p, r, tbf);
+	why_eval(&in, &r->why);
 }
 
 /* Throughput, service demand and segments per transaction. */
@@ -590,6 +620,7 @@ static void session_derive(struct session *s)
 	r->local_ncpu = r->local.cpu.ncpu;
 	session_segs_per_trans(&r->local, test_is_rr(s->p.type), &r->segs_local);
 	session_segs_per_trans(&r->remote, test_is_rr(s->p.type), &r->segs_remote);
+	session_why(s);
 }
 
 struct embed_ctx {
@@ -711,14 +742,75 @@ static int session_metrics(struct session *s, char *err)
 }
 
 /* The whole run, on the session's own thread. */
+/*
+ * The measured interval: open the flows to the data port(s), run them until
+ * the duration or a stop, and keep the local end's final figures.
+ */
+static int session_measure(struct session *s, const struct msg_ready *ready, char *err)
+{
+	uint64_t t0, t1;
+	int ret, fret;
+	char ferr[ERR_MAX] = "";
+
+	ret = session_capture_open(s, ready, err);
+	if (ret)
+		return ret;
+	ret = session_open_flows(s, ready->ports, err);
+	if (ret)
+		return ret;
+	ret = sampler_create(&s->sampler, s->flows, s->nflows, &s->p,
+			     session_sample_cb, s, err);
+	if (ret)
+		return ret;
+	if (s->cap)
+		sampler_set_capture(s->sampler, s->cap);
+	/* netserver starts on its own once the data connection is there. */
+	if (!s->o.netserver) {
+		ret = proto_send(s->cfd, MSG_GO, NULL, err);
+		if (ret)
+			return ret;
+	}
+	ret = sampler_start(s->sampler, err);
+	if (ret)
+		return ret;
+	t0 = now_ns();
+	for (unsigned i = 0; i < s->nflows; i++) {
+		ret = flow_start(&s->flows[i], err);
+		if (ret) {
+			session_abort_flows(s);
+			session_join(s, ferr);
+			return ret;
+		}
+	}
+
+	ret = session_wait_run(s, err);
+	if (!ret && s->user_abort)
+		ret = err_set(err, -ECANCELED, "local end: run aborted by the user");
+	if (ret)
+		session_abort_flows(s);
+	/* MAERTS: the server is the sender and must hear of the stop first
+	 * (netserver stops on its own timer and closes). */
+	if (!ret && s->p.type == TEST_TCP_MAERTS && !s->o.netserver)
+		ret = session_send_stop(s, &(struct flow_counters){ 0 },
+					(double)(now_ns() - t0) / 1e9, err);
+	__atomic_store_n(&s->stop, 1, __ATOMIC_RELEASE);
+	fret = session_join(s, ferr);
+	t1 = now_ns();
+	s->res.elapsed = s->res.local.elapsed = (double)(t1 - t0) / 1e9;
+	sampler_final(s->sampler, &s->res.local, ferr[0] ? NULL : ferr);
+	if (ret)
+		return ret;
+	if (fret)
+		return err_set(err, fret, "%s", ferr);
+	return 0;
+}
+
 static int session_run(struct session *s, char *err)
 {
 	struct msg_ready ready = { 0 };
 	struct flow_counters ltot;
 	json_t *b = NULL;
-	uint64_t t0, t1;
-	int ret, fret;
-	char ferr[ERR_MAX] = "";
+	int ret;
 
 	ret = session_metrics(s, err);
 	if (ret)
@@ -739,52 +831,9 @@ static int session_run(struct session *s, char *err)
 	ret = session_handshake(s, &ready, err);
 	if (ret)
 		return ret;
-	ret = session_capture_open(s, &ready, err);
+	ret = session_measure(s, &ready, err);
 	if (ret)
 		return ret;
-	ret = session_open_flows(s, ready.ports, err);
-	if (ret)
-		return ret;
-	ret = sampler_create(&s->sampler, s->flows, s->nflows, &s->p,
-			     session_sample_cb, s, err);
-	if (ret)
-		return ret;
-	if (s->cap)
-		sampler_set_capture(s->sampler, s->cap);
-	ret = proto_send(s->cfd, MSG_GO, NULL, err);
-	if (ret)
-		return ret;
-	ret = sampler_start(s->sampler, err);
-	if (ret)
-		return ret;
-	t0 = now_ns();
-	for (unsigned i = 0; i < s->nflows; i++) {
-		ret = flow_start(&s->flows[i], err);
-		if (ret) {
-			session_abort_flows(s);
-			session_join(s, ferr);
-			return ret;
-		}
-	}
-
-	ret = session_wait_run(s, err);
-	if (!ret && s->user_abort)
-		ret = err_set(err, -ECANCELED, "local end: run aborted by the user");
-	if (ret)
-		session_abort_flows(s);
-	/* MAERTS: the server is the sender and must hear of the stop first. */
-	if (!ret && s->p.type == TEST_TCP_MAERTS)
-		ret = session_send_stop(s, &(struct flow_counters){ 0 },
-					(double)(now_ns() - t0) / 1e9, err);
-	__atomic_store_n(&s->stop, 1, __ATOMIC_RELEASE);
-	fret = session_join(s, ferr);
-	t1 = now_ns();
-	s->res.elapsed = s->res.local.elapsed = (double)(t1 - t0) / 1e9;
-	sampler_final(s->sampler, &s->res.local, ferr[0] ? NULL : ferr);
-	if (ret)
-		return ret;
-	if (fret)
-		return err_set(err, fret, "%s", ferr);
 
 	ltot = s->res.local.total;
 	if (s->p.type != TEST_TCP_MAERTS) {
@@ -807,6 +856,117 @@ static int session_run(struct session *s, char *err)
 	return 0;
 }
 
+/* What a run against netserver cannot do; checked before anything starts. */
+static int session_netserver_check(const struct session *s, char *err)
+{
+	if (!s->o.host)
+		return err_set(err, -EINVAL, "--netserver: needs -H HOST, the host netserver runs on");
+	if (s->p.flows != 1)
+		return err_set(err, -EINVAL, "-n %u with --netserver: netserver serves one data connection per test; accepted: -n 1",
+			       s->p.flows);
+	if (s->p.rcpu >= 0)
+		return err_set(err, -EINVAL, "-T ,%d with --netserver: netserver's omni test cannot pin its end; accepted: -T LCPU alone",
+			       s->p.rcpu);
+	return 0;
+}
+
+/* netserver's final figures as the remote end's result (docs/netserver.md). */
+static void session_netserver_result(struct session *s, const struct ns_response *a,
+				     const struct ns_results *z)
+{
+	struct end_result *e = &s->res.remote;
+	struct sock_sample *k = calloc(1, sizeof(*k));
+
+	s->res.remote_final_only = true;
+	e->elapsed = z->elapsed;
+	e->total.trans = z->trans_received;
+	e->total.bytes_sent = z->bytes_sent;
+	e->total.bytes_recv = z->bytes_received;
+	e->total.msgs_sent = z->send_calls;
+	e->total.msgs_recv = z->recv_calls;
+	e->cpu_bind = e->cpu_main = -1;
+	e->segs_out = e->segs_in = e->data_segs_out = e->data_segs_in = -1;
+	snprintf(e->host, sizeof(e->host), "%s", s->res.remote_host);
+	if (k) {
+		*k = (struct sock_sample){
+			.sndbuf_init = a->send_buf_size, .rcvbuf_init = a->recv_buf_size,
+			.sndbuf_conn = -1, .rcvbuf_conn = -1,
+			.sndbuf = z->send_buf_size, .rcvbuf = z->recv_buf_size,
+			.outq = -1, .inq = -1,
+		};
+		e->socks = k;
+		e->nsocks = 1;
+	}
+	if (z->has_cpu) {
+		struct cpu_util *t = &e->cpu.total;
+
+		e->cpu.ncpu = z->num_cpus;
+		*t = (struct cpu_util){
+			.id = -1, .user = z->cpu_user, .sys = z->cpu_system,
+			.irq = z->cpu_irq, .softirq = z->cpu_softirq, .iowait = z->cpu_iowait,
+			.busy = z->cpu_util, .idle = 100.0 - z->cpu_util - z->cpu_iowait,
+		};
+		e->cpu.peak_busy = z->peak_cpu_util;
+		e->cpu.peak_id = z->peak_cpu_util >= 0 ? z->peak_cpu_id : -1;
+		s->res.remote_ncpu = z->num_cpus;
+	}
+	if (s->p.capture != CAPTURE_OFF)
+		snprintf(e->cap_note, sizeof(e->cap_note), "netserver: no capture on its end");
+}
+
+/*
+ * The whole run against an unmodified netserver 2.7 (docs/netserver.md):
+ * DO_OMNI, its answer with the data port, tunetop's own flows for the
+ * measured interval, then netserver's results.
+ */
+static int session_run_netserver(struct session *s, char *err)
+{
+	struct msg_ready ready = { .nports = 1 };
+	int tmo = (int)(s->o.connect_timeout * 1000);
+	struct ns_request q;
+	struct ns_response a;
+	struct ns_results z;
+	uint8_t msg[NS_MSG_LEN];
+	char peer[320], why[ERR_MAX];
+	int ret;
+
+	ret = session_metrics(s, err);
+	if (ret)
+		return ret;
+	snprintf(s->res.target, sizeof(s->res.target), "netserver at %.100s port %s",
+		 s->host, s->port);
+	snprintf(s->res.target_short, sizeof(s->res.target_short), "netserver:%.80s", s->host);
+	snprintf(s->res.remote_host, sizeof(s->res.remote_host), "%.63s", s->host);
+	snprintf(peer, sizeof(peer), "-H %.200s port %s (--netserver)", s->host, s->port);
+	ret = session_connect(s, err);
+	if (ret)
+		return ret;
+	session_snapshot(s);
+	ns_request_from_params(&s->p, &q);
+	ns_request_encode(&q, msg);
+	ret = ns_send_msg(s->cfd, msg, err);
+	if (!ret)
+		ret = ns_recv_msg(s->cfd, msg, tmo, peer, err);
+	if (!ret && (ret = ns_response_decode(msg, NS_MSG_LEN, &a, why)))
+		err_set(err, ret, "%s: %s", peer, why);
+	if (ret)
+		return ret;
+	ready.ports[0] = (uint16_t)a.data_port;
+	ret = session_measure(s, &ready, err);
+	if (ret)
+		return ret;
+	/* UDP: netserver ends on its own timer, one test length after its answer. */
+	ret = ns_recv_msg(s->cfd, msg, RESULT_TIMEOUT_MS + q.test_length * 1000, peer, err);
+	if (!ret && (ret = ns_results_decode(msg, NS_MSG_LEN, q.flags & NS_FLAG_MEASURE_CPU, &z, why)))
+		err_set(err, ret, "%s: %s", peer, why);
+	if (ret)
+		return ret;
+	session_netserver_result(s, &a, &z);
+	/* netserver's own counts; they are reported, not a reason to fail. */
+	session_check_counts(s);
+	return 0;
+}
+
 static void *session_thread(void *arg)
 {
 	struct session *s = arg;
@@ -819,10 +979,10 @@ static void *session_thread(void *arg)
 	if (s->o.lab && !s->o.host)
 		s->ret = lab_enter(s->o.lab, target_lab_side(&s->o, false), s->err);
 	if (!s->ret)
-		s->ret = session_run(s, s->err);
+		s->ret = s->o.netserver ? session_run_netserver(s, s->err) : session_run(s, s->err);
 	if (s->ret) {
 		session_abort_flows(s);
-		if (s->cfd >= 0)
+		if (s->cfd >= 0 && !s->o.netserver)
 			proto_send_error(s->cfd, "aborted", s->err);
 	}
 	session_derive(s);
@@ -850,7 +1010,13 @@ int session_create(struct session **sp, const struct session_opts *o, char *err)
 	if (ret)
 		goto fail;
 	snprintf(s->host, sizeof(s->host), "%s", o->host ? o->host : "");
-	snprintf(s->port, sizeof(s->port), "%s", o->port ? o->port : "12866");
+	snprintf(s->port, sizeof(s->port), "%s", o->port ? o->port :
+		 o->netserver ? NS_DEFAULT_PORT : "12866");
+	if (o->netserver) {
+		ret = session_netserver_check(s, err);
+		if (ret)
+			goto fail;
+	}
 	s->o.host = o->host ? s->host : NULL;
 	s->nflows = s->p.flows;
 	s->evq = calloc(EVQ_MAX, sizeof(*s->evq));

@@ -9,11 +9,13 @@
 #include "lab/lab.h"
 #include "core/params.h"
 #include "session/sample.h"
+#include "session/why.h"
 #include "core/util.h"
 
 struct session_opts {
 	const char *host;		/* NULL: embedded server on loopback */
-	const char *port;		/* control port, NULL = 12866 */
+	const char *port;		/* control port, NULL = 12866 (12865 for netserver) */
+	bool netserver;			/* host runs netperf's netserver, not tunetopd */
 	int af_hint;			/* AF_INET/AF_INET6 from -4/-6, else 0 */
 	struct lab *lab;		/* with no host: client in side a, server in b */
 	bool lab_reverse;		/* the far end initiates: client in side b, server in a */
@@ -42,7 +44,7 @@ struct segs_per_trans {
 struct session_result {
 	struct test_params p;
 	char target[160];		/* what was tested and why */
-	char target_short[96];		/* "lab:NAME", "loopback" or "host:ADDR" */
+	char target_short[96];		/* "lab:NAME", "loopback", "host:ADDR" or "netserver:ADDR" */
 	/*
 	 * The kernel's TCP metrics cache of each end: "flushed" (a lab's
 	 * namespace, emptied before the run) or "kept (host)" (state tunetop
@@ -54,6 +56,8 @@ struct session_result {
 	char local_host[64], remote_host[64];
 	char remote_addr[64];
 	struct end_result local, remote;
+	bool remote_final_only;		/* netserver: its end told only its final figures,
+					 * not context switches, TCP_INFO, IRQs */
 	double elapsed;
 	double throughput;		/* trans/s (RR) or 10^6 bits/s (streams) */
 	const char *units;		/* "Trans/s" or "10^6bits/s" */
@@ -70,6 +74,8 @@ struct session_result {
 	struct catalog *catalog;
 	struct knob_snapshot *knobs_local, *knobs_remote;
 	char knobs_note[ERR_MAX];
+	/* What limited the run, best first (why.h, docs/why.md). */
+	struct why_report why;
 };
 
 enum session_event_kind { SESSION_EV_SAMPLE, SESSION_EV_END };

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* target.c - where runs go: a lab of their own, a named lab, loopback, a tunetopd. */
+/* target.c - where runs go: a lab of their own, a named lab, loopback, a tunetopd, a netserver. */
 #include "config.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "proto/netserver.h"
 #include "session/target.h"
 
 /* The line the outputs and the dashboard's header show for t. */
@@ -18,14 +19,19 @@ static void target_describe(struct target *t)
 		snprintf(t->desc, sizeof(t->desc), "host: tunetopd at %.100s%s%s", t->host,
 			 t->port[0] ? " port " : "", t->port);
 		break;
+	case TARGET_NETSERVER:
+		snprintf(t->desc, sizeof(t->desc), "netserver at %.100s port %s", t->host,
+			 t->port[0] ? t->port : NS_DEFAULT_PORT);
+		break;
 	case TARGET_LOOPBACK:
 		snprintf(t->desc, sizeof(t->desc), "loopback: embedded tunetopd (%.120s)", t->why);
 		break;
 	case TARGET_LAB:
 	case TARGET_OWN_LAB:
-		if (lab_info(t->lab, &li, NULL) == 0)
+		if (lab_info(t->lab, &li, NULL) == 0) {
 			lab_describe(&li, t->desc, sizeof(t->desc));
-		else
+			t->tbf_bps = li.rate_bps;
+		} else
 			snprintf(t->desc, sizeof(t->desc), "lab: %s", lab_name(t->lab));
 		break;
 	}
@@ -37,8 +43,10 @@ int target_open(struct target *t, const struct target_opts *o, char *err)
 	int ret;
 
 	memset(t, 0, sizeof(*t));
+	if (o->netserver && !o->host[0])
+		return err_set(err, -EINVAL, "--netserver: needs -H HOST, the host netserver runs on");
 	if (o->host[0]) {
-		t->kind = TARGET_REMOTE;
+		t->kind = o->netserver ? TARGET_NETSERVER : TARGET_REMOTE;
 		snprintf(t->host, sizeof(t->host), "%s", o->host);
 		snprintf(t->port, sizeof(t->port), "%s", o->port);
 	} else if (o->loopback) {
@@ -86,8 +94,11 @@ int target_close(struct target *t, char *err)
 
 void target_session_opts(const struct target *t, struct session_opts *so)
 {
-	so->host = t->kind == TARGET_REMOTE ? t->host : NULL;
-	so->port = t->kind == TARGET_REMOTE && t->port[0] ? t->port : NULL;
+	bool remote = t->kind == TARGET_REMOTE || t->kind == TARGET_NETSERVER;
+
+	so->host = remote ? t->host : NULL;
+	so->port = remote && t->port[0] ? t->port : NULL;
+	so->netserver = t->kind == TARGET_NETSERVER;
 	so->lab = t->lab;
 	so->why = t->kind == TARGET_LOOPBACK ? t->why : NULL;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* target.h - where runs go: a lab of their own, a named lab, loopback, a tunetopd. */
+/* target.h - where runs go: a lab of their own, a named lab, loopback, a tunetopd, a netserver. */
 #ifndef TT_TARGET_H
 #define TT_TARGET_H
 
@@ -14,7 +14,8 @@
 /* What a front end was asked for (tunetop run's -H, --loopback, --lab, --mtu, --rate). */
 struct target_opts {
 	char host[256];			/* -H: a remote tunetopd; "" = the embedded server */
-	char port[16];			/* its control port; "" = 12866 */
+	char port[16];			/* its control port; "" = 12866 (netserver: 12865) */
+	bool netserver;			/* --netserver: host runs netperf's netserver */
 	bool loopback;			/* never a lab */
 	char lab_name[64];		/* an existing lab; "" = none (lab_open checks it) */
 	unsigned lab_mtu;		/* of the runs' own lab; 0 = 1500 */
@@ -24,6 +25,7 @@ struct target_opts {
 
 enum target_kind {
 	TARGET_REMOTE,			/* a tunetopd at host */
+	TARGET_NETSERVER,		/* netperf's netserver at host (docs/netserver.md) */
 	TARGET_LOOPBACK,		/* the embedded server over loopback */
 	TARGET_LAB,			/* the embedded server in a named lab */
 	TARGET_OWN_LAB,			/* ... in a lab made for these runs */
@@ -33,9 +35,10 @@ enum target_kind {
 struct target {
 	enum target_kind kind;
 	struct lab *lab;		/* TARGET_LAB, TARGET_OWN_LAB */
-	char host[256], port[16];	/* TARGET_REMOTE */
+	char host[256], port[16];	/* TARGET_REMOTE, TARGET_NETSERVER */
 	char why[ERR_MAX + 32];		/* why loopback: "asked for with --loopback" */
 	char desc[160];			/* "lab: tunetop-123 (veth, MTU 1500, no rate limit)" */
+	uint64_t tbf_bps;		/* a lab's tbf rate when opened; 0 none or not a lab */
 };
 
 /*

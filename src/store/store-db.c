@@ -3,13 +3,46 @@
 #include "config.h"
 
 #include <errno.h>
+#include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
 #include "store/store-internal.h"
 #include "core/util.h"
+
+/*
+ * Why SQLite could not open path: its own errno often names the last file
+ * it tried (the -wal or -shm next to the database, in WAL mode), which
+ * reads as "No such file or directory" when the directory is read-only.
+ * Ask the file and its directory instead; the errno of the cause.
+ */
+static int cantopen_fail(const char *path, int sys, char *err)
+{
+	char dir[PATH_MAX];
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	dirname(dir);
+	if (access(path, F_OK) == 0 && access(path, R_OK | W_OK)) {
+		sys = errno;
+		return err_set(err, -sys, "%s: cannot open the database: the file is not writable (%s)",
+			       path, strerror(sys));
+	}
+	if (access(dir, W_OK | X_OK)) {
+		sys = errno;
+		if (sys == ENOENT)
+			return err_set(err, -sys, "%s: cannot open the database: its directory %s does not exist",
+				       path, dir);
+		return err_set(err, -sys, "%s: cannot open the database: its directory %s is not writable (%s); the database and its -wal and -shm files need it",
+			       path, dir, strerror(sys));
+	}
+	sys = sys ? sys : EACCES;
+	return err_set(err, -sys, "%s: cannot open the database (%s)", path,
+		       strerror(sys));
+}
 
 /*
  * Turn an SQLite failure into -errno and one line naming the file, what
@@ -44,9 +77,7 @@ int store_fail(const struct store *s, int rc, const char *what, char *err)
 			"%s: %sdatabase is corrupt (%s); move it aside to start a new one",
 			s->path, ctx, msg);
 	case SQLITE_CANTOPEN:
-		sys = sys ? sys : EACCES;
-		return err_set(err, -sys, "%s: cannot open the database (%s)",
-			       s->path, strerror(sys));
+		return cantopen_fail(s->path, sys, err);
 	case SQLITE_READONLY:
 		return err_set(err, -EROFS,
 			       "%s: %sread-only (%s); choose a writable --db",

@@ -58,6 +58,7 @@ int store_save(const char *path, const struct store_finished *f, int64_t *id, ch
 	r.params = params_to_json(f->p);
 	r.result = json_incref(f->result);
 	r.series = json_incref(f->series);
+	r.limits = f->failed ? NULL : why_report_to_json(&res->why);
 	r.throughput = f->failed && !res->elapsed ? NAN : f->throughput;
 	snprintf(r.units, sizeof(r.units), "%s", res->units ? res->units : "");
 	r.p50_us = result_num(r.result, "p50_latency");

@@ -111,11 +111,19 @@ static const char store_schema_v3[] =
 	"		substr(target, 19, instr(substr(target, 19) || ' ', ' ') - 1)\n"
 	"	ELSE '' END;\n";
 
+/*
+ * Version 4: what limited each run (docs/why.md), the ranked verdicts as
+ * a JSON array; NULL for runs judged before it.
+ */
+static const char store_schema_v4[] =
+	"ALTER TABLE runs ADD COLUMN limits TEXT;\n";
+
 /* steps[v] takes a database from version v to v + 1. */
 static const char *const store_steps[STORE_SCHEMA_VERSION] = {
 	store_schema_v1,
 	store_schema_v2,
 	store_schema_v3,
+	store_schema_v4,
 };
 
 /* One integer from a query with no parameters. */

@@ -174,7 +174,8 @@ void store_run_free(struct store_run *r)
 	json_decref(r->params);
 	json_decref(r->result);
 	json_decref(r->series);
-	r->params = r->result = r->series = NULL;
+	json_decref(r->limits);
+	r->params = r->result = r->series = r->limits = NULL;
 }
 
 /* Bind a figure: NAN (n/a) is NULL. */
@@ -192,12 +193,16 @@ static double col_figure(sqlite3_stmt *st, int i)
 		       : sqlite3_column_double(st, i);
 }
 
-/* A text column into a fixed buffer ("" for NULL, cut to fit). */
+/*
+ * A text column into a fixed buffer ("" for NULL, cut to fit), control
+ * characters escaped: a database is a file anyone may have written.
+ */
 static void col_str(sqlite3_stmt *st, int i, char *buf, size_t len)
 {
 	const unsigned char *t = sqlite3_column_text(st, i);
 
-	snprintf(buf, len, "%s", t ? (const char *)t : "");
+	str_escape(buf, len, t ? (const char *)t : "",
+		   t ? (size_t)sqlite3_column_bytes(st, i) : 0);
 }
 
 /* Bind JSON as compact text (NULL json binds NULL); -ENOMEM when it cannot. */
@@ -214,6 +219,45 @@ static int bind_json(sqlite3_stmt *st, int i, const json_t *j)
 								     : -ENOMEM;
 }
 
+/*
+ * Escape, in place, every string value in j that holds a control
+ * character or invalid UTF-8 (str_escape): a stored document is printed
+ * by runs show and diff.  -ENOMEM when a string cannot be replaced.
+ */
+static int json_escape_strings(json_t *j)
+{
+	const char *key, *text;
+	size_t i, len, n;
+	json_t *v;
+	char *esc;
+	int rc = 0;
+
+	if (json_is_object(j)) {
+		json_object_foreach(j, key, v)
+			if ((rc = json_escape_strings(v)))
+				return rc;
+	} else if (json_is_array(j)) {
+		json_array_foreach(j, i, v)
+			if ((rc = json_escape_strings(v)))
+				return rc;
+	} else if (json_is_string(j)) {
+		text = json_string_value(j);
+		len = json_string_length(j);
+		for (i = 0; i < len; i += n)
+			if (!(n = str_printable_len(text + i, len - i)))
+				break;
+		if (i == len)
+			return 0;
+		esc = malloc(4 * len + 1);
+		if (!esc)
+			return -ENOMEM;
+		str_escape(esc, 4 * len + 1, text, len);
+		rc = json_string_set(j, esc) ? -ENOMEM : 0;
+		free(esc);
+	}
+	return rc;
+}
+
 /* Decode a JSON text column of run id; a NULL column gives NULL. */
 static int col_json(struct store *s, sqlite3_stmt *st, int i, int64_t id,
 		    const char *what, json_t **out, char *err)
@@ -225,9 +269,17 @@ static int col_json(struct store *s, sqlite3_stmt *st, int i, int64_t id,
 	if (!text)
 		return 0;
 	*out = json_loads(text, JSON_DECODE_ANY, &jerr);
-	if (!*out)
+	if (!*out) {
+		str_sanitize(jerr.text, sizeof(jerr.text));
 		return err_set(err, -EBADMSG, "%s: run %lld: %s: bad JSON (%s)",
 			       s->path, (long long)id, what, jerr.text);
+	}
+	if (json_escape_strings(*out)) {
+		json_decref(*out);
+		*out = NULL;
+		return err_set(err, -ENOMEM, "%s: run %lld: %s: out of memory",
+			       s->path, (long long)id, what);
+	}
 	return 0;
 }
 
@@ -260,8 +312,8 @@ static int add_rows(struct store *s, struct store_run *r, char *err)
 	static const char sql_run[] =
 		"INSERT INTO runs (time, test, target, source, failed, throughput, units, "
 		"p50_us, p99_us, lcpu, rcpu, lsd, rsd, params, result, sweep_id, point, params_key, "
-		"target_short) "
-		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)";
+		"target_short, limits) "
+		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)";
 	sqlite3_stmt *st;
 	char *key;
 	int rc;
@@ -293,7 +345,8 @@ static int add_rows(struct store *s, struct store_run *r, char *err)
 	sqlite3_bind_text(st, 17, r->point, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 18, key, -1, free);
 	sqlite3_bind_text(st, 19, r->target_short, -1, SQLITE_TRANSIENT);
-	if (bind_json(st, 14, r->params) || bind_json(st, 15, r->result)) {
+	if (bind_json(st, 14, r->params) || bind_json(st, 15, r->result) ||
+	    bind_json(st, 20, r->limits)) {
 		sqlite3_finalize(st);
 		return err_set(err, -ENOMEM, "%s: add run: out of memory",
 			       s->path);
@@ -359,7 +412,7 @@ int store_add(struct store *s, struct store_run *r, char *err)
 	"r.id, r.time, r.test, r.target, r.source, r.sweep_id, r.point, "     \
 	"b.run_id IS NOT NULL AS baseline, r.failed, r.throughput, r.units, " \
 	"r.p50_us, r.p99_us, r.lcpu, r.rcpu, r.lsd, r.rsd, r.target_short, "    \
-	"r.params"
+	"r.limits, r.params"
 #define RUN_FROM " FROM runs r LEFT JOIN baselines b ON b.run_id = r.id "
 
 /* Fill r from a row of RUN_COLUMNS (params decoded; no result or series). */
@@ -385,7 +438,18 @@ static int read_run(struct store *s, sqlite3_stmt *st, struct store_run *r,
 	r->lsd = col_figure(st, 15);
 	r->rsd = col_figure(st, 16);
 	col_str(st, 17, r->target_short, sizeof(r->target_short));
-	return col_json(s, st, 18, r->id, "params", &r->params, err);
+	/* A bad row frees what it read: runs list reuses the slot. */
+	if (col_json(s, st, 18, r->id, "limits", &r->limits, err) ||
+	    col_json(s, st, 19, r->id, "params", &r->params, err)) {
+		store_run_free(r);
+		return -EBADMSG;
+	}
+	if (r->params && !json_is_object(r->params)) {
+		store_run_free(r);
+		return err_set(err, -EBADMSG, "%s: run %lld: params: not a JSON object",
+			       s->path, (long long)r->id);
+	}
+	return 0;
 }
 
 /* Read one run whole, with its series. */
@@ -409,7 +473,7 @@ int store_get(struct store *s, int64_t id, struct store_run *out, char *err)
 	else if (rc != SQLITE_ROW)
 		rc = store_fail(s, rc, "get run", err);
 	else if (!(rc = read_run(s, st, out, err)))
-		rc = col_json(s, st, 19, id, "result", &out->result, err);
+		rc = col_json(s, st, 20, id, "result", &out->result, err);
 	sqlite3_finalize(st);
 	if (rc)
 		goto fail;
@@ -450,9 +514,9 @@ int store_rm(struct store *s, int64_t id, char *err)
 	return store_tx_end(s, rc, "remove run", err);
 }
 
-/* The runs matching f, oldest first, without result and series. */
-int store_list(struct store *s, const struct store_filter *f,
-	       struct store_run **out, unsigned *n, char *err)
+/* The runs matching f, oldest first, without result and series; bad rows left out. */
+int store_list_all(struct store *s, const struct store_filter *f,
+		   struct store_run **out, unsigned *n, unsigned *nbad, char *err)
 {
 	/* The newest `limit` (-1: all), then oldest first. */
 	static const char sql[] =
@@ -461,11 +525,13 @@ int store_list(struct store *s, const struct store_filter *f,
 		"ORDER BY r.time DESC, r.id DESC LIMIT ?3) ORDER BY time, id";
 	struct store_run *runs = NULL, *grown;
 	unsigned count = 0, cap = 0;
+	char why[ERR_MAX], first[ERR_MAX], more[ERR_MAX] = "";
 	sqlite3_stmt *st;
 	int rc;
 
 	*out = NULL;
 	*n = 0;
+	*nbad = 0;
 	rc = store_prepare(s, sql, &st, "list runs", err);
 	if (rc)
 		return rc;
@@ -485,16 +551,26 @@ int store_list(struct store *s, const struct store_filter *f,
 			}
 			runs = grown;
 		}
-		rc = read_run(s, st, &runs[count], err);
+		if (read_run(s, st, &runs[count], why)) {
+			/* Name the first bad row and what is wrong; the rest by id. */
+			if (!(*nbad)++)
+				snprintf(first, sizeof(first), "%s", why);
+			else
+				snprintf(more + strlen(more), sizeof(more) - strlen(more), "%s%lld",
+					 *nbad > 2 ? ", " : "", (long long)runs[count].id);
+			continue;
+		}
 		count++;
-		if (rc)
-			goto fail;
 	}
 	if (rc != SQLITE_DONE) {
 		rc = store_fail(s, rc, "list runs", err);
 		goto fail;
 	}
 	sqlite3_finalize(st);
+	if (*nbad == 1)
+		err_set(err, 0, "%s", first);
+	else if (*nbad > 1)
+		err_set(err, 0, "%s; also unreadable: run%s %s", first, *nbad > 2 ? "s" : "", more);
 	*out = runs;
 	*n = count;
 	return 0;
@@ -504,6 +580,23 @@ fail:
 		store_run_free(&runs[i]);
 	free(runs);
 	return rc;
+}
+
+/* The runs matching f, or -EBADMSG naming the first row that cannot be read. */
+int store_list(struct store *s, const struct store_filter *f,
+	       struct store_run **out, unsigned *n, char *err)
+{
+	unsigned nbad;
+	int rc = store_list_all(s, f, out, n, &nbad, err);
+
+	if (rc || !nbad)
+		return rc;
+	for (unsigned i = 0; i < *n; i++)
+		store_run_free(&(*out)[i]);
+	free(*out);
+	*out = NULL;
+	*n = 0;
+	return -EBADMSG;
 }
 
 /* Make run id the baseline of its test and parameters. */
@@ -831,6 +924,8 @@ int store_list_setup(struct store *s, const struct store_run *runs, unsigned n,
 		setup_flags(lsd, rsd, conf, out[i].flags, sizeof(out[i].flags));
 		if (before && knobs)
 			setup_knobs_changed(before, knobs, out[i].knobs, sizeof(out[i].knobs));
+		/* Names and values from a file anyone may have written. */
+		str_sanitize(out[i].knobs, sizeof(out[i].knobs));
 		json_decref(conf);
 		/* A run without a snapshot (failed early) leaves the one before. */
 		if (knobs) {

@@ -13,11 +13,11 @@
  * The schema is versioned with PRAGMA user_version and migrated forward on
  * open, in one transaction per step; version 1 is the first schema (runs
  * only), version 2 adds sweeps and baselines, version 3 the short target
- * of each run (docs/store.md).  The
+ * of each run, version 4 what limited it (docs/store.md).  The
  * database is in WAL mode with a busy timeout, so two tunetop processes
  * writing at once both succeed.
  */
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 
 struct store;
 
@@ -62,6 +62,7 @@ struct store_run {
 	json_t *params;			/* params_to_json() of the test */
 	json_t *result;			/* the whole `tunetop run --json` document; NULL in lists */
 	json_t *series;			/* {"t": [...], "rate": [...], "p50_us": [...], ...}; NULL none or in lists */
+	json_t *limits;			/* what limited it: why_report_to_json()'s array; NULL not judged */
 };
 
 /*
@@ -128,9 +129,21 @@ struct store_setup {
 int store_list_setup(struct store *s, const struct store_run *runs, unsigned n,
 		     struct store_setup *out, char *err);
 
-/* Runs oldest first, without result and series (params kept).  *out malloc'ed. */
+/*
+ * Runs oldest first, without result and series (params kept).  *out
+ * malloc'ed.  -EBADMSG, and no runs, when a row cannot be read (its params
+ * are not a JSON object): err names the row and what is wrong.
+ */
 int store_list(struct store *s, const struct store_filter *f, struct store_run **out,
 	       unsigned *n, char *err);
+/*
+ * The same, but the rows that cannot be read are left out and counted in
+ * *nbad, err naming the first and what is wrong, then the others' ids
+ * ("PATH: run 3: params: bad JSON (...); also unreadable: runs 5, 7").
+ * Fails only when the query does.
+ */
+int store_list_all(struct store *s, const struct store_filter *f, struct store_run **out,
+		   unsigned *n, unsigned *nbad, char *err);
 
 /* Make id the baseline of its test and parameters (clearing any other). */
 int store_set_baseline(struct store *s, int64_t id, char *err);

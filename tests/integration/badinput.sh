@@ -28,6 +28,14 @@ check "-H" run -H
 check "BOGUS" run -- -o BOGUS
 check "frobnicate" frobnicate
 check "--connect-timeout" run --connect-timeout 0
+# Bad lab names are usage errors too, named with what is accepted (and a
+# control character in one is shown escaped).
+check 'lab name "a/b": invalid (1 to 40 of' lab up --name a/b
+check 'lab name "x y": invalid' lab down "x y"
+check 'option -\\x1b\[31m: unknown' lab down "-$(printf '\033[31m')"
+check 'lab name "\\x1b\[31m": invalid' lab status "$(printf '\033[31m')"
+check "option --lab: lab name" run --lab ../x -l 1
+check "option --lab: lab name" knobs list --side lab-a --lab "-x"
 check "--connect-timeout" run --connect-timeout soon
 
 "$TUNETOPD" -p 99999 >"$TMP/out" 2>"$TMP/err"

@@ -82,20 +82,20 @@ ok $? "the -w file's histograms read offline equal the live ones"
 [ "$live" = "$off" ] || { echo "# live: $live" | cut -c1-300; echo "# off:  $off" | cut -c1-300; }
 
 # IPv6 in the lab.
-"$TUNETOP" run -6 -t TCP_RR -l 1 --capture --json >"$TMP/v6.json" 2>&1
+"$TUNETOP" run -6 -t TCP_RR -l 1 --capture --json >"$TMP/v6.json" 2>>"$TMP/stderr"
 r=$(jq_py "$TMP/v6.json" "j['local']['capture']['filter'], dict(j['remote']['capture']['received']['sizes']).get(1, 0) > 100")
 case "$r" in *"host fd74:7400::2"*True*) r=0 ;; *) r=1 ;; esac
 ok $r "IPv6: captured with a filter on the peer's IPv6 address"
 
 # Loopback: both ends capture on lo.
-"$TUNETOP" run -t TCP_RR -l 1 --loopback --capture --json >"$TMP/lo.json" 2>&1
+"$TUNETOP" run -t TCP_RR -l 1 --loopback --capture --json >"$TMP/lo.json" 2>>"$TMP/stderr"
 r=$(jq_py "$TMP/lo.json" "j['local']['capture']['dev'], j['remote']['capture']['dev'], j['local']['capture']['sent']['data'] > 100")
 [ "$r" = "('lo', 'lo', True)" ]
 ok $? "loopback: both ends capture on lo ($r)"
 
 # A real tunetopd captures its side and sends it with its samples.
 start_daemon
-"$TUNETOP" run -H 127.0.0.1 -p "$PORT" -t TCP_RR -l 1 --capture --json-stream >"$TMP/rem.jsonl" 2>&1
+"$TUNETOP" run -H 127.0.0.1 -p "$PORT" -t TCP_RR -l 1 --capture --json-stream >"$TMP/rem.jsonl" 2>>"$TMP/stderr"
 ok $? "a run against tunetopd with --capture exits 0"
 python3 - "$TMP/rem.jsonl" <<'EOF'
 import json, sys
@@ -115,7 +115,7 @@ rc=$?
 [ $rc -ne 0 ] && grep -q 'capture on lo: permission denied (needs CAP_NET_RAW' "$TMP/np.txt"
 ok $? "unprivileged --capture: exit $rc and one line naming the device and the privilege"
 [ $? -eq 0 ] || diag "$TMP/np.txt"
-setpriv --reuid=65534 --regid=65534 --clear-groups "$TUNETOP" run -t TCP_RR -l 1 --capture=auto >"$TMP/na.txt" 2>&1
+setpriv --reuid=65534 --regid=65534 --clear-groups "$TUNETOP" run -t TCP_RR -l 1 --capture=auto --no-db >"$TMP/na.txt" 2>&1
 rc=$?
 [ $rc -eq 0 ] && grep -q '^Capture, local end: none: capture on lo: permission denied' "$TMP/na.txt"
 ok $? "unprivileged --capture=auto: the run goes on and says why there is no capture"

@@ -17,7 +17,7 @@ ok $? "and still serves a test"
 # A client killed mid-run ends only its own session.
 "$TUNETOP" run -H 127.0.0.1 -p "$PORT" -t TCP_STREAM -l 30 >/dev/null 2>&1 &
 victim=$!
-"$TUNETOP" run -H 127.0.0.1 -p "$PORT" -t TCP_RR -l 3 --json >"$TMP/other.json" 2>&1 &
+"$TUNETOP" run -H 127.0.0.1 -p "$PORT" -t TCP_RR -l 3 --json >"$TMP/other.json" 2>>"$TMP/stderr" &
 other=$!
 sleep 1
 kill -9 $victim

@@ -10,7 +10,7 @@ ok $? "human output exits 0"
 grep -q "Trans/s\|Trans.*Rate\|Rate" "$TMP/h.txt"
 ok $? "human output names its units"
 
-run -t TCP_RR -- -o THROUGHPUT,THROUGHPUT_UNITS,P99_LATENCY,REQUEST_SIZE >"$TMP/o.csv" 2>&1
+run -t TCP_RR -- -o THROUGHPUT,THROUGHPUT_UNITS,P99_LATENCY,REQUEST_SIZE >"$TMP/o.csv" 2>>"$TMP/stderr"
 ok $? "-o with selectors exits 0"
 python3 - "$TMP/o.csv" <<'PY'
 import csv, sys
@@ -21,7 +21,7 @@ assert len(v) == 4 and float(v[0]) > 0 and v[1] == "Trans/s" and int(v[2]) > 0 a
 PY
 ok $? "CSV: netperf's titles over the values, P99_LATENCY an integer as netperf prints it"
 
-run -t TCP_STREAM -- -k THROUGHPUT,LOCAL_SEND_SIZE,ELAPSED_TIME >"$TMP/k.txt" 2>&1
+run -t TCP_STREAM -- -k THROUGHPUT,LOCAL_SEND_SIZE,ELAPSED_TIME >"$TMP/k.txt" 2>>"$TMP/stderr"
 ok $? "-k exits 0"
 python3 - "$TMP/k.txt" <<'PY'
 import sys
@@ -47,7 +47,7 @@ ok $? "-o help lists the selectors"
 	grep -q ",TARGET," "$TMP/q.txt"
 ok $? "-o ? lists every name on one line, netperf's in netperf's order, then tunetop's"
 
-run -t TCP_RR -c -C --json >"$TMP/j.json" 2>&1
+run -t TCP_RR -c -C --json >"$TMP/j.json" 2>>"$TMP/stderr"
 ok $? "--json exits 0"
 python3 - "$TMP/j.json" <<'PY'
 import json, sys
@@ -65,7 +65,7 @@ assert lv["net.ipv4.tcp_sack"] == rv["net.ipv4.tcp_sack"] is not None, (lv, rv)
 PY
 ok $? "--json is one document with throughput, latency, service demand and both ends' knobs"
 
-run -t TCP_RR -D 0.25 --json-stream >"$TMP/js.txt" 2>&1
+run -t TCP_RR -D 0.25 --json-stream >"$TMP/js.txt" 2>>"$TMP/stderr"
 ok $? "--json-stream exits 0"
 python3 - "$TMP/js.txt" <<'PY'
 import json, sys

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 for d in 0.5 0.2; do
-	"$TUNETOP" run -t TCP_RR -l 4 -D "$d" --json-stream >"$TMP/i.txt" 2>&1
+	"$TUNETOP" run -t TCP_RR -l 4 -D "$d" --json-stream >"$TMP/i.txt" 2>>"$TMP/stderr"
 	ok $? "-D $d run exits 0"
 	python3 - "$TMP/i.txt" "$d" >"$TMP/py.txt" 2>&1 <<'PY'
 import json, sys

@@ -23,7 +23,7 @@ ok $? "--loopback asks for loopback and says why"
 # Every test type through the lab over IPv4 and IPv6.
 for fam in 4 6; do
 	for t in TCP_RR TCP_CRR TCP_STREAM TCP_MAERTS UDP_RR UDP_STREAM; do
-		"$TUNETOP" run -"$fam" -t "$t" -l 1 -- -o TEST,COUNTS_AGREE,TARGET_DESC,REMOTE_ADDR >"$TMP/t.csv" 2>&1
+		"$TUNETOP" run -"$fam" -t "$t" -l 1 -- -o TEST,COUNTS_AGREE,TARGET_DESC,REMOTE_ADDR >"$TMP/t.csv" 2>>"$TMP/stderr"
 		rc=$?
 		line=$(tail -1 "$TMP/t.csv")
 		case "$line" in
@@ -36,7 +36,7 @@ for fam in 4 6; do
 done
 
 # A 1 Gbit/s tbf gives a stream between 0.85 and 1.0 Gbit/s.
-"$TUNETOP" run -t TCP_STREAM -l 3 --rate 1gbit -- -k THROUGHPUT,TARGET_DESC >"$TMP/r.txt" 2>&1
+"$TUNETOP" run -t TCP_STREAM -l 3 --rate 1gbit -- -k THROUGHPUT,TARGET_DESC >"$TMP/r.txt" 2>>"$TMP/stderr"
 thr=$(sed -n 's/^THROUGHPUT=//p' "$TMP/r.txt")
 python3 -c "import sys; t=float(sys.argv[1]); sys.exit(0 if 850 <= t <= 1000 else 1)" "${thr:-0}"
 ok $? "--rate 1gbit: a stream of ${thr} 10^6bits/s, between 850 and 1000"
@@ -44,7 +44,7 @@ grep -q "TARGET_DESC=lab: .*tbf 1 Gbit/s" "$TMP/r.txt"
 ok $? "the target names the rate limit"
 
 # MTU 9000 shows an MSS of 8948 (IPv4, timestamps on).
-"$TUNETOP" run -t TCP_RR -l 1 --mtu 9000 -- -k LOCAL_MSS,REMOTE_MSS >"$TMP/m.txt" 2>&1
+"$TUNETOP" run -t TCP_RR -l 1 --mtu 9000 -- -k LOCAL_MSS,REMOTE_MSS >"$TMP/m.txt" 2>>"$TMP/stderr"
 grep -q "^LOCAL_MSS=8948$" "$TMP/m.txt" && grep -q "^REMOTE_MSS=8948$" "$TMP/m.txt"
 ok $? "--mtu 9000: both ends' MSS is 8948"
 
@@ -83,7 +83,7 @@ ok $? "lab status shows each end's offloads, as ethtool -K left them inside the 
 "$TUNETOP" lab up --name "$name" >"$TMP/o" 2>"$TMP/e"
 [ $? -eq 1 ] && grep -q "exists" "$TMP/e"
 ok $? "lab up with a name in use is refused: $(cat "$TMP/e")"
-"$TUNETOP" run --lab "$name" -t TCP_RR -l 1 -- -k TARGET,TARGET_DESC,LOCAL_MSS >"$TMP/rl.txt" 2>&1
+"$TUNETOP" run --lab "$name" -t TCP_RR -l 1 -- -k TARGET,TARGET_DESC,LOCAL_MSS >"$TMP/rl.txt" 2>>"$TMP/stderr"
 grep -q "TARGET_DESC=lab: $name (veth, MTU 9000" "$TMP/rl.txt" && grep -qx "TARGET=lab:$name" "$TMP/rl.txt" && grep -q "LOCAL_MSS=8948" "$TMP/rl.txt"
 ok $? "run --lab $name runs in it"
 ip netns list | grep -q "^$name-a"
@@ -222,7 +222,7 @@ done
 # kill -9: restore removes exactly that lab and leaves a live one alone.
 "$TUNETOP" run -t TCP_RR -l 30 >/dev/null 2>&1 &
 victim=$!
-"$TUNETOP" run -t TCP_RR -l 4 -- -k COUNTS_AGREE >"$TMP/live.txt" 2>&1 &
+"$TUNETOP" run -t TCP_RR -l 4 -- -k COUNTS_AGREE >"$TMP/live.txt" 2>>"$TMP/stderr" &
 live=$!
 for _ in $(seq 50); do [ "$(labs_of $victim)" -eq 2 ] && [ "$(labs_of $live)" -eq 2 ] && break; sleep 0.1; done
 kill -9 $victim

@@ -48,7 +48,7 @@ ok $? "stream -i: LOCAL_SD $(val "$TMP/si.txt" LOCAL_SD) and REMOTE_SD $(val "$T
 	! grep -Eq "_CONFID=(n/a|-1\.000)" "$TMP/si.txt"
 ok $? "stream -i: throughput, CPU and SD each have an interval"
 
-"$TUNETOP" run --loopback -t TCP_RR -l 1 -c -i 4,3 --json >"$TMP/ri.json" 2>&1
+"$TUNETOP" run --loopback -t TCP_RR -l 1 -c -i 4,3 --json >"$TMP/ri.json" 2>>"$TMP/stderr"
 python3 - "$TMP/ri.json" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -98,12 +98,12 @@ ok $? "-r 1,200000: one data segment out per request, pure ACKs on top; data in 
 "$TUNETOP" run --loopback -t TCP_RR -l 1 >"$TMP/h.txt" 2>&1
 grep -q "Segments per transaction.*client out .* (.*), in .*server out" "$TMP/h.txt"
 ok $? "the human extras line shows data segments beside all, client and server"
-"$TUNETOP" run --loopback -t TCP_RR -l 1 --json >"$TMP/sg.json" 2>&1
+"$TUNETOP" run --loopback -t TCP_RR -l 1 --json >"$TMP/sg.json" 2>>"$TMP/stderr"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["local"]["data_segs_out"] > 0 and d["remote"]["data_segs_in"] > 0 and d["local"]["socks"][0]["sndbuf_conn"] > 0 else 1)' "$TMP/sg.json"
 ok $? "json: data segments of both ends and the after-connect size"
 
 # 5 and 3 on loopback: where it went, and the host's state it cannot clear.
-"$TUNETOP" run --loopback -t TCP_RR -l 1 -- -k TARGET,LOCAL_TCP_METRICS,REMOTE_TCP_METRICS,STATE_NOTE >"$TMP/t.txt" 2>&1
+"$TUNETOP" run --loopback -t TCP_RR -l 1 -- -k TARGET,LOCAL_TCP_METRICS,REMOTE_TCP_METRICS,STATE_NOTE >"$TMP/t.txt" 2>>"$TMP/stderr"
 [ "$(val "$TMP/t.txt" TARGET)" = loopback ] && grep -q "^LOCAL_TCP_METRICS=.*host" "$TMP/t.txt"
 ok $? "loopback: TARGET=loopback, the host's metrics cache named"
 if [ "$(cat /proc/sys/net/ipv4/tcp_no_metrics_save)" = 0 ]; then
@@ -116,7 +116,7 @@ fi
 grep -q "TARGET" "$TMP/list.txt" && grep -q " loopback  *loopback: embedded" "$TMP/list.txt"
 ok $? "runs list shows where each run went"
 start_daemon
-"$TUNETOP" run -H 127.0.0.1 -p "$PORT" -t TCP_RR -l 1 -- -k TARGET,REMOTE_TCP_METRICS,STATE_NOTE >"$TMP/hh.txt" 2>&1
+"$TUNETOP" run -H 127.0.0.1 -p "$PORT" -t TCP_RR -l 1 -- -k TARGET,REMOTE_TCP_METRICS,STATE_NOTE >"$TMP/hh.txt" 2>>"$TMP/stderr"
 [ "$(val "$TMP/hh.txt" TARGET)" = host:127.0.0.1 ] && [ "$(val "$TMP/hh.txt" REMOTE_TCP_METRICS)" = "kept (remote host)" ] &&
 	grep -Eq "^STATE_NOTE=.* keeps? (its|their) host's TCP metrics cache \(host\): runs may influence each other" "$TMP/hh.txt"
 ok $? "-H: TARGET=host:127.0.0.1, the remote cache kept, and said so: $(val "$TMP/hh.txt" STATE_NOTE)"
@@ -175,12 +175,12 @@ L=nfig$$
 LABS="$L"
 "$TUNETOP" lab up --name "$L" --rate 100mbit >/dev/null 2>&1
 ok $? "lab $L up"
-"$TUNETOP" run --lab "$L" -t TCP_RR -l 1 -- -k TARGET,LSS_SIZE,LSS_SIZE_CONN,LOCAL_TCP_METRICS,REMOTE_TCP_METRICS,STATE_NOTE >"$TMP/f.txt" 2>&1
+"$TUNETOP" run --lab "$L" -t TCP_RR -l 1 -- -k TARGET,LSS_SIZE,LSS_SIZE_CONN,LOCAL_TCP_METRICS,REMOTE_TCP_METRICS,STATE_NOTE >"$TMP/f.txt" 2>>"$TMP/stderr"
 fresh=$(val "$TMP/f.txt" LSS_SIZE_CONN)
 [ "$(val "$TMP/f.txt" TARGET)" = "lab:$L" ] && [ "$(val "$TMP/f.txt" LOCAL_TCP_METRICS)" = flushed ] &&
 	[ "$(val "$TMP/f.txt" REMOTE_TCP_METRICS)" = flushed ] && [ "$(val "$TMP/f.txt" STATE_NOTE)" = n/a ]
 ok $? "lab: TARGET=lab:$L, both caches flushed, no note (fresh send buffer after connect $fresh)"
-"$TUNETOP" run -t TCP_RR -l 1 -- -k TARGET >"$TMP/own.txt" 2>&1
+"$TUNETOP" run -t TCP_RR -l 1 -- -k TARGET >"$TMP/own.txt" 2>>"$TMP/stderr"
 grep -q "^TARGET=lab:tunetop-[0-9]*$" "$TMP/own.txt"
 ok $? "a plain run as root says it measured a lab of its own ($(cat "$TMP/own.txt"))"
 
@@ -189,7 +189,7 @@ ok $? "a run with tcp_reordering set and restored via knobs left reordering 300 
 dirty=$(conn_buf "$L")
 [ -n "$dirty" ] && [ "$dirty" != "$fresh" ]
 ok $? "without a flush a new connection there gets $dirty, not $fresh"
-"$TUNETOP" run --lab "$L" -t TCP_RR -l 1 -- -k LSS_SIZE_CONN >"$TMP/a.txt" 2>&1
+"$TUNETOP" run --lab "$L" -t TCP_RR -l 1 -- -k LSS_SIZE_CONN >"$TMP/a.txt" 2>>"$TMP/stderr"
 [ "$(val "$TMP/a.txt" LSS_SIZE_CONN)" = "$fresh" ]
 ok $? "the next run in the reused lab gets the fresh-lab send buffer ($(val "$TMP/a.txt" LSS_SIZE_CONN))"
 

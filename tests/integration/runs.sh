@@ -8,7 +8,10 @@ need_root "the run history tests (a regression made in a lab)"
 isolated_state
 
 "$TUNETOP" run --loopback -l 1 -P 0 -- -r 1,1 -o THROUGHPUT >"$TMP/r1" 2>"$TMP/e1"
-ok $? "a run stores itself (exit 0)"
+[ $? -eq 0 ] && grep -qx "Stored as run 1" "$TMP/e1" && grep -qE '^[0-9.]+$' "$TMP/r1" &&
+	[ "$(grep -c . "$TMP/r1")" -eq 1 ]
+ok $? "a run stores itself (exit 0): 'Stored as run 1' on stderr, stdout only the figure"
+[ $? -eq 0 ] || diag "$TMP/e1"
 "$TUNETOP" run --loopback -l 1 -P 0 -- -r 64,64 -o THROUGHPUT >"$TMP/r2" 2>"$TMP/e2"
 "$TUNETOP" run --loopback -l 1 -P 0 --no-db -- -o THROUGHPUT >/dev/null 2>&1
 "$TUNETOP" runs list >"$TMP/list" 2>&1
@@ -23,6 +26,8 @@ r=$(jq_py "$TMP/list.json" "[x['id'] for x in j] == [1, 2] and all(x['source'] =
 ok $? "runs list --json: ids, source, the throughput printed by the run"
 "$TUNETOP" runs show 1 >"$TMP/show" 2>&1 && grep -q "^Run 1: " "$TMP/show" && grep -q "Ticks stored: 10" "$TMP/show"
 ok $? "runs show names the run and its 10 ticks"
+sed -n '/^What limited it:$/,$p' "$TMP/show" | sed -n 2p | grep -q "^  1\. "
+ok $? "runs show lists what limited the run, numbered"
 "$TUNETOP" runs export 1 --csv >"$TMP/csv" && head -1 "$TMP/csv" | grep -q "^t,rate,p50_us,p99_us" &&
 	[ "$(grep -c . "$TMP/csv")" -eq 11 ]
 ok $? "runs export --csv: a header and a row per tick"
@@ -34,6 +39,11 @@ ok $? "runs export --json: the whole result, its params, knobs and series"
 "$TUNETOP" runs diff 1 2 >"$TMP/diff" 2>&1 && grep -q "The tests differ" "$TMP/diff" &&
 	grep -qE "^request_size +1 +64 " "$TMP/diff"
 ok $? "runs diff puts the figures side by side"
+grep -q "^What limited A:$" "$TMP/diff" && grep -q "^What limited B:$" "$TMP/diff"
+ok $? "runs diff names what limited each run"
+grep -qE "^Throughput A -> B: .*, (beyond|within) the noise" "$TMP/diff" &&
+	grep -q "^What moved with it" "$TMP/diff"
+ok $? "runs diff: the throughput against the noise, then what moved with it"
 
 # A regression against a baseline, in a lab: the same stream rate-limited.
 name="ttruns-$$"
@@ -93,9 +103,44 @@ head -c 4096 /dev/urandom >"$TMP/bad.db"
 cp "$TMP/bad.db" "$TMP/bad.copy"
 "$TUNETOP" run --loopback -l 1 -P 0 --db "$TMP/bad.db" -- -o THROUGHPUT >"$TMP/o" 2>"$TMP/e"
 rc=$?
-[ $rc -eq 0 ] && grep -qE '^[0-9.]+$' "$TMP/o" && grep -q "not stored: .*bad.db: not a tunetop database" "$TMP/e" &&
-	cmp -s "$TMP/bad.db" "$TMP/bad.copy"
-ok $? "a corrupt database: the results are printed, one line says why nothing was stored, the file is untouched"
+[ $rc -eq 3 ] && grep -qE '^[0-9.]+$' "$TMP/o" && grep -q "not stored: .*bad.db: not a tunetop database" "$TMP/e" &&
+	! grep -q "Stored as" "$TMP/e" && cmp -s "$TMP/bad.db" "$TMP/bad.copy"
+ok $? "a corrupt database: the results are printed, one line says why nothing was stored, exit 3, the file is untouched"
 [ $? -eq 0 ] || diag "$TMP/e"
+"$TUNETOP" run --loopback -l 1 -P 0 --db "$TMP/bad.db" -- -o THROUGHPUT >/dev/null 2>&1 &&
+	echo "# the run exited 0" && false
+[ $? -ne 0 ]
+ok $? "tunetop run ... && tunetop runs check N: the && does not go on when the run was not stored"
+
+# A full database (capped at the pages it has): exit 3 naming it.
+"$TUNETOP" run --loopback -l 1 -P 0 --db "$TMP/full.db" -- -o THROUGHPUT >/dev/null 2>&1
+pages=$(python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("PRAGMA page_count").fetchone()[0])' "$TMP/full.db")
+TUNETOP_DB_MAX_PAGES=$pages "$TUNETOP" run --loopback -l 1 -P 0 --db "$TMP/full.db" -- -o THROUGHPUT >"$TMP/o" 2>"$TMP/e"
+rc=$?
+[ $rc -eq 3 ] && grep -qE '^[0-9.]+$' "$TMP/o" && grep -q "not stored: $TMP/full.db: add run: disk full" "$TMP/e"
+ok $? "a full database: the results are printed, exit 3 naming the file and 'disk full' (exit $rc)"
+[ $? -eq 0 ] || diag "$TMP/e"
+
+# A read-only database (a read-only bind mount in a mount namespace of
+# this test's own): the real cause and the path, exit 3.
+mkdir -p "$TMP/ro"
+"$TUNETOP" run --loopback -l 1 -P 0 --db "$TMP/ro/runs.db" -- -o THROUGHPUT >/dev/null 2>&1
+unshare -m sh -c 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" &&
+	"$2" run --loopback -l 1 -P 0 --db "$1/runs.db" -- -o THROUGHPUT' sh "$TMP/ro" "$TUNETOP" >"$TMP/o" 2>"$TMP/e"
+rc=$?
+[ $rc -eq 3 ] && grep -qE '^[0-9.]+$' "$TMP/o" &&
+	grep -q "not stored: $TMP/ro/runs.db: .*Read-only file system" "$TMP/e" && ! grep -q "No such file" "$TMP/e"
+ok $? "a read-only database: exit 3 naming the path and 'Read-only file system' (exit $rc)"
+[ $? -eq 0 ] || diag "$TMP/e"
+
+# One corrupt row: the others are listed, the bad one named, exit 1.
+cp "$TUNETOP_DB" "$TMP/rows.db"
+python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("UPDATE runs SET params = ? WHERE id = 2", ("{not json",)); c.commit()' "$TMP/rows.db"
+"$TUNETOP" runs --db "$TMP/rows.db" list >"$TMP/o" 2>"$TMP/e"
+rc=$?
+[ $rc -eq 1 ] && grep -qE '^ +1 ' "$TMP/o" && ! grep -qE '^ +2 ' "$TMP/o" &&
+	grep -q "rows.db: run 2: params: bad JSON" "$TMP/e"
+ok $? "one corrupt row: runs list shows the others, names run 2 and what is wrong, exit 1 (exit $rc)"
+[ $? -eq 0 ] || { diag "$TMP/o"; diag "$TMP/e"; }
 
 done_testing

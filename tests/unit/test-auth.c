@@ -60,6 +60,36 @@ int main(void)
 		fclose(f);
 	}
 	ok(auth_key_load(path, key, err) == -EINVAL, "a key with non-hex digits is refused (%s)", err);
+	{
+		static const char *const junk[] = {
+			"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f\nrm -rf /\n",
+			"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f \n",
+			"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f\n\n",
+			"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f00\n",
+		};
+
+		for (size_t i = 0; i < sizeof(junk) / sizeof(*junk); i++) {
+			f = fopen(path, "w");
+			if (f) {
+				fputs(junk[i], f);
+				fclose(f);
+			}
+			ok(auth_key_load(path, key, err) == -EINVAL &&
+			   strstr(err, "exactly 64 hex digits and a newline, nothing else"),
+			   "a key file with something after the key is refused (case %zu: %s)", i, err);
+		}
+		f = fopen(path, "w");
+		if (f) {
+			fputs("000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f", f);
+			fclose(f);
+		}
+		ok(auth_key_load(path, key, err) == 0 && key[31] == 0x1f,
+		   "a key without its newline is taken (%s)", err);
+	}
+	unlink(other);
+	ok(symlink(path, other) == 0 && auth_key_load(other, key, err) == -ELOOP &&
+	   strstr(err, "is a symbolic link; give the real path") && strstr(err, other),
+	   "a symlinked key is refused saying why (%s)", err);
 	snprintf(path, sizeof(path), "%s/nosuch", dir);
 	ok(auth_key_load(path, key, err) == -ENOENT && strstr(err, "nosuch"),
 	   "a missing key file is named (%s)", err);

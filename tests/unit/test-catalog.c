@@ -212,6 +212,20 @@ static void test_malformed(void)
 	   strstr(err, ":3: name 'a': already defined on line 1"),
 	   "duplicate name rejected with both lines: %s", err);
 
+	/* A description reaches terminals: C1 controls and bad UTF-8 are refused, UTF-8 kept. */
+	err[0] = '\0';
+	ok(load_text("a sysctl int netns net/a 0 1 - g csi \xc2\x9b" "31m here\n", &c, err) == -EINVAL &&
+	   strstr(err, ":1: control character or invalid UTF-8"),
+	   "a C1 control in a description is refused: %s", err);
+	err[0] = '\0';
+	ok(load_text("a sysctl int netns net/a 0 1 - g latin1 \xe9t\xe9\n", &c, err) == -EINVAL &&
+	   strstr(err, ":1: control character or invalid UTF-8"),
+	   "invalid UTF-8 in a description is refused: %s", err);
+	c = NULL;
+	ok(load_text("a sysctl int netns net/a 0 1 - g \xc3\xa9t\xc3\xa9 \xe2\x82\xac\n", &c, err) == 0,
+	   "UTF-8 in a description is taken (%s)", err);
+	catalog_free(c);
+
 	err[0] = '\0';
 	ok(load_text("# nothing but comments\n\n", &c, err) == -EINVAL &&
 	   strstr(err, "no knobs"), "a catalog without knobs is rejected: %s",

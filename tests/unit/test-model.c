@@ -23,6 +23,7 @@ static void fill_event(struct session_event *ev, double t, double rate, int32_t 
 	ev->local.lat_iv.count = 100;
 	ev->local.lat_iv.p50_us = 50;
 	ev->local.lat_iv.p99_us = 99;
+	ev->local.lat_iv.mean_us = 1e6 / rate;	/* one in flight */
 	sock_l = (struct sock_sample){ .sndbuf_init = 16384, .rcvbuf_init = 131072,
 				       .sndbuf = 16384, .rcvbuf = rcvbuf, .outq = 0, .inq = 0 };
 	sock_l.tcp.has = true;
@@ -105,8 +106,14 @@ int main(void)
 	n = model_series(r1, MF_RCVBUF_R, xs, ys, 3);
 	ok(n == 3 && xs[0] > 0.29 && xs[0] < 0.31 && ys[2] == 10 * 131072,
 	   "model_series gives the newest n points of a field");
+	ok(model_why_top(r1) && !strcmp(model_why_top(r1)->rule, "latency") &&
+		   strstr(model_why_top(r1)->evidence, "latency bound: 1 transaction in flight"),
+	   "while it runs, the live verdict over the last ticks (%s)",
+	   model_why_top(r1) ? model_why_top(r1)->evidence : "none");
 	result_with(&res, 4321, "on");
 	model_end(&m, r1, 0, NULL, &res);
+	ok(!model_why_top(r1) && !r1->whywin,
+	   "once ended, the session's verdicts (none in this result) replace the live ones");
 	ok(r1->state == MS_DONE && r1->rate == 4321 && r1->p99_us == 98 && r1->lcpu == 33 &&
 	   r1->lsd == 12.5 && r1->rsd < 0, "the result gives the key figures");
 	ok(res.knobs_local == NULL && r1->has_result, "the model takes the result over");

@@ -303,6 +303,12 @@ static void fill_socks(struct sock_sample *s, unsigned n)
 		t->rcv_space = 65483;
 		t->snd_mss = 65483;
 		t->rcv_mss = 536;
+		/* flow 1 from a kernel without the limiter times (n/a) */
+		t->has_chrono = i != 1;
+		t->busy_us = t->has_chrono ? 2000000 + i : 0;
+		t->rwnd_limited_us = t->has_chrono ? 1500000 : 0;
+		t->sndbuf_limited_us = t->has_chrono ? 250000 : 0;
+		t->app_limited = i == 0;
 	}
 }
 
@@ -354,7 +360,11 @@ static bool tcp_equal(const struct tcp_figures *a, const struct tcp_figures *b)
 		a->delivery_rate == b->delivery_rate &&
 		a->notsent_bytes == b->notsent_bytes &&
 		a->rcv_space == b->rcv_space && a->snd_mss == b->snd_mss &&
-		a->rcv_mss == b->rcv_mss);
+		a->rcv_mss == b->rcv_mss && a->has_chrono == b->has_chrono &&
+		a->busy_us == b->busy_us &&
+		a->rwnd_limited_us == b->rwnd_limited_us &&
+		a->sndbuf_limited_us == b->sndbuf_limited_us &&
+		a->app_limited == b->app_limited);
 }
 
 static bool socks_equal(const struct sock_sample *a, const struct sock_sample *b,
@@ -900,6 +910,27 @@ static void test_small_bodies(void)
 	   strlen(e.message));
 	json_decref(j);
 
+	/* A rewriting proxy's escapes: every wire string arrives escaped. */
+	j = json_pack("{s:s,s:s,s:s,s:i}", "name", "tunetopd", "version", "0.1\n2",
+		      "host", "\x1b]0;pwned\x07\x1b[31mevil\nhost", "ncpu", 2);
+	rc = msg_hello_ok_from_json(j, &o2, err);
+	ok(rc == 0 && !strcmp(o2.host, "\\x1b]0;pwned\\x07\\x1b[31mevil\\x0ahost") &&
+	   !strcmp(o2.version, "0.1\\x0a2"),
+	   "HELLO_OK: control characters in host and version arrive escaped (%s)", o2.host);
+	json_decref(j);
+	j = json_pack("{s:s,s:s}", "code", "internal", "message", "a\x1b[2Jb\rc");
+	rc = msg_error_from_json(j, &e, err);
+	ok(rc == 0 && !strcmp(e.message, "a\\x1b[2Jb\\x0dc"),
+	   "ERROR: control characters in the message arrive escaped (%s)", e.message);
+	json_decref(j);
+	j = json_pack("{s:s,s:s,s:s,s:i}", "name", "tunetopd", "version", "1",
+		      "host", "h", "ncpu", 2);
+	json_object_set_new(j, "x\x1b[31m", json_true());
+	ok(msg_hello_ok_from_json(j, &o2, err) == -EPROTO &&
+	   has(err, "unknown member 'x\\x1b[31m'"),
+	   "an unknown member's name is escaped in the error (%s)", err);
+	json_decref(j);
+
 	j = json_object();
 	ok(msg_empty_from_json(j, "go", err) == 0, "GO {} is accepted");
 	json_object_set_new(j, "now", json_true());
@@ -1033,6 +1064,15 @@ static void test_knob_set_and_result(void)
 	ok(rc == 0 && qb->n == 2 && !strcmp(qb->s[0].value, "64") &&
 	   !strcmp(qb->s[1].name, "gro") && !strcmp(qb->dev, "eth1"),
 	   "KNOB_SET round trip keeps settings and dev (%d: %s)", rc, err);
+	json_decref(j);
+	strcpy(q->s[0].value, "64\nfake log line");
+	strcpy(q->s[1].name, "gro\x1b[8m");
+	j = wire(msg_knob_set_to_json(q));
+	rc = msg_knob_set_from_json(j, qb, err);
+	ok(rc == 0 && !strcmp(qb->s[0].value, "64\\x0afake log line") &&
+	   !strcmp(qb->s[1].name, "gro\\x1b[8m"),
+	   "KNOB_SET: a newline in a value and an escape in a name arrive escaped (%s, %s)",
+	   qb->s[0].value, qb->s[1].name);
 	json_decref(j);
 	q->n = 0;
 	ok(msg_knob_set_to_json(q) == NULL, "KNOB_SET with no settings is not encoded");

@@ -413,6 +413,19 @@ static void test_segments_many_sizes(struct model *m)
 	ok(us < 20000, "segments: a draw over 60002 sizes stays cheap (%.0f us)", us);
 }
 
+/* One tick of the local end alone (4K buffers): the remote end said nothing. */
+static void local_tick(struct model_run *r)
+{
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = SESSION_EV_SAMPLE;
+	ev.local.t = 0.1;
+	lsock = (struct sock_sample){ .sndbuf_init = 4096, .rcvbuf_init = 4096,
+				      .sndbuf = 4096, .rcvbuf = 4096, .outq = -1, .inq = -1 };
+	ev.local.nsocks = 1;
+	ev.local.socks = &lsock;
+	model_sample(r, &ev);
+}
+
 static void test_buffers(struct model *m)
 {
 	struct model_run *r = model_last(m);
@@ -448,14 +461,7 @@ static void test_buffers(struct model *m)
 	/* A run whose remote end said nothing: n/a, never 0. */
 	params_default(&tp);
 	r = model_begin(m, &tp, "loopback: quiet");
-	memset(&ev, 0, sizeof(ev));
-	ev.kind = SESSION_EV_SAMPLE;
-	ev.local.t = 0.1;
-	lsock = (struct sock_sample){ .sndbuf_init = 4096, .rcvbuf_init = 4096,
-				      .sndbuf = 4096, .rcvbuf = 4096, .outq = -1, .inq = -1 };
-	ev.local.nsocks = 1;
-	ev.local.socks = &lsock;
-	model_sample(r, &ev);
+	local_tick(r);
 	u.cur = r;
 	draw();
 	ok(find_row("remote snd n/a -> n/a") > 0, "buffers: a silent end's buffers are n/a");
@@ -517,6 +523,64 @@ static void test_interrupts(struct model *m)
 	ok(find_row("knobs not read") > 0, "interrupts: without knobs says so");
 }
 
+/* The rate panel's line of what limits the run: live, then final. */
+static void test_rate_why(struct model *m)
+{
+	struct model_run *r = make_run(m, true);
+	struct session_result res;
+	int y;
+
+	u.cur = r;
+	u.compare = NULL;
+	panel_at(&panel_rate, 100, 20, true);
+	draw();
+	y = find_row("limit now: ");
+	ok(y == 2 && r->why_live.n && find_col(y, r->why_live.v[0].evidence) > 0,
+	   "rate: the live top verdict under the rate line (%s)",
+	   r->why_live.n ? r->why_live.v[0].evidence : "none");
+	check_sizes(&panel_rate, "with a live verdict");
+	panel_at(&panel_rate, 60, 9, true);
+	draw();
+	ok(find_row("limit") < 0, "rate: a panel under 8 rows inside gives the plot the row");
+
+	memset(&res, 0, sizeof(res));
+	res.throughput = 10000;
+	res.why.n = 1;
+	snprintf(res.why.v[0].rule, sizeof(res.why.v[0].rule), "link");
+	res.why.v[0].tier = WHY_DIRECT;
+	snprintf(res.why.v[0].evidence, sizeof(res.why.v[0].evidence),
+		 "link: 943 of 1000 Mbit/s tbf (94 %%)");
+	model_end(m, r, 0, NULL, &res);
+	panel_at(&panel_rate, 100, 20, true);
+	draw();
+	ok(find_row("limit: link: 943 of 1000 Mbit/s tbf (94 %)") == 2 && find_row("limit now") < 0,
+	   "rate: once ended, the session's own top verdict");
+}
+
+/* A run against netserver: the remote end has no live figures and says so. */
+static void test_netserver(struct model *m)
+{
+	const struct panel_ops *ops[] = { &panel_segments, &panel_buffers, &panel_interrupts };
+	struct model_run *r;
+	struct test_params tp;
+
+	params_default(&tp);
+	tp.type = TEST_TCP_STREAM;
+	tp.capture = CAPTURE_AUTO;
+	r = model_begin(m, &tp, "netserver at 127.0.0.1 port 12865");
+	if (!ok(r && model_run_netserver(r), "a run against netserver"))
+		return;
+	local_tick(r);
+	u.cur = r;
+	for (unsigned i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+		panel_at(ops[i], 100, 30, true);
+		draw();
+		ok(find_row("netserver: no live figures") > 0, "%s: the remote end says netserver: no live figures",
+		   ops[i]->name);
+	}
+	ok(!model_run_netserver(make_run(m, true)), "a tunetopd run is not a netserver run");
+}
+
 int main(void)
 {
 	model_init(&u.model);
@@ -525,6 +589,8 @@ int main(void)
 	test_segments_many_sizes(&u.model);
 	test_buffers(&u.model);
 	test_interrupts(&u.model);
+	test_rate_why(&u.model);
+	test_netserver(&u.model);
 	for (int d = 0; d < CAP_NDIRS; d++) {
 		seghist_free(&lcap.dir[d]);
 		seghist_free(&rcap.dir[d]);

@@ -244,6 +244,26 @@ static void test_decode(void)
 	ti.tcpi_data_segs_in = 5;
 	ti.tcpi_data_segs_out = 800;
 	ti.tcpi_delivery_rate = 3000000000ull;
+	ti.tcpi_delivery_rate_app_limited = 1;
+	ti.tcpi_busy_time = 2000000;
+	ti.tcpi_rwnd_limited = 1500000;
+	ti.tcpi_sndbuf_limited = 250000;
+
+	rc = decode_cut(&ti, sizeof(ti), &f, &present);
+	ok(rc == 0 && f.has_chrono && f.busy_us == 2000000 &&
+		   f.rwnd_limited_us == 1500000 &&
+		   f.sndbuf_limited_us == 250000 && f.app_limited,
+	   "decode: the full answer has the limiter times and the app-limited flag");
+
+	rc = decode_cut(&ti, 192, &f, &present);
+	ok(rc == 0 && present == SOCKINFO_TCP_ALL && f.has_chrono &&
+		   f.sndbuf_limited_us == 250000,
+	   "decode: a 192-byte (Linux 4.10) answer ends with tcpi_sndbuf_limited");
+
+	rc = decode_cut(&ti, 168, &f, &present);
+	ok(rc == 0 && !(present & SOCKINFO_TCP_CHRONO) && !f.has_chrono &&
+		   f.busy_us == 0 && f.rwnd_limited_us == 0 && f.app_limited,
+	   "decode: a 168-byte (Linux 4.9) answer has no limiter times (n/a)");
 
 	rc = decode_cut(&ti, sizeof(ti), &f, &present);
 	ok(rc == 0 && present == SOCKINFO_TCP_ALL && f.has &&

@@ -260,6 +260,9 @@ static void run_round_trips(void)
 	r.rsd = NAN;
 	r.series = json_pack("{s:[f,f], s:[i,i], s:[f,f]}", "t", 0.0, 0.1,
 			     "rate", 10, 20, "p50_us", 20.5, 22.5);
+	r.limits = json_pack("[{s:s, s:i, s:f, s:s}]", "rule", "latency", "tier", 1,
+			     "strength", 1.0, "evidence",
+			     "latency bound: 1 transaction in flight, RTT 14 us");
 	rc = store_add(s, &r, err);
 	ok(rc == 0 && r.id > 0, "add_sets_id (%lld, %s)", (long long)r.id, err);
 	rc = store_get(s, r.id, &g, err);
@@ -281,6 +284,7 @@ static void run_round_trips(void)
 		ok(json_equal(g.params, r.params), "params_json_round_trips");
 		ok(json_equal(g.result, r.result), "result_json_round_trips");
 		ok(json_equal(g.series, r.series), "series_json_round_trips");
+		ok(json_equal(g.limits, r.limits), "limits_json_round_trips");
 		store_run_free(&g);
 	}
 	snprintf(q, sizeof(q),
@@ -624,7 +628,7 @@ static void refuses_newer_version(void)
 	rc = store_open(&s, p, err);
 	ok(rc == -ENOTSUP && s == NULL &&
 		   strstr(err,
-			  "v99.db: schema version 99 is newer than this tunetop's (3)"),
+			  "v99.db: schema version 99 is newer than this tunetop's (4)"),
 	   "newer_version_is_refused (%s)", err);
 	ok(sql_int(p, "PRAGMA user_version") == 99,
 	   "newer_file_keeps_its_version");
@@ -889,7 +893,8 @@ static void open_errors_name_the_path(void)
 
 	rc = store_open(&s, tpath("no/such/dir/runs.db"), err);
 	ok(rc == -ENOENT &&
-		   strstr(err, "no/such/dir/runs.db: cannot open the database"),
+		   strstr(err, "no/such/dir/runs.db: cannot open the database: its directory") &&
+		   strstr(err, "no/such/dir does not exist"),
 	   "missing_directory_is_enoent (%d, %s)", rc, err);
 	setenv("TUNETOP_DB_TIMEOUT_MS", "soon", 1);
 	rc = store_open(&s, tpath("x.db"), err);
@@ -902,6 +907,70 @@ static void open_errors_name_the_path(void)
 	unsetenv("TUNETOP_DB");
 	ok(rc == 0 && !strcmp(store_path(s), tpath("envdefault.db")),
 	   "null_path_opens_the_default (%s)", err);
+	store_close(s);
+}
+
+/* One unreadable row: store_list refuses naming it, store_list_all lists the rest. */
+static void bad_row_is_named(void)
+{
+	const char *p = tpath("badrow.db");
+	struct store_run r, *l = NULL;
+	struct store *s = NULL;
+	char err[ERR_MAX] = "";
+	unsigned n = 9, nbad = 9;
+	int rc;
+
+	if (!ok(store_open(&s, p, err) == 0, "open badrow.db (%s)", err))
+		return;
+	for (unsigned i = 1; i <= 3; i++) {
+		make_run(&r, 100 * i, "TCP_RR", i);
+		snprintf(r.target, sizeof(r.target), "host: \x1b]0;title\x07 %u", i);
+		if (store_add(s, &r, err))
+			ok(0, "add run (%s)", err);
+		store_run_free(&r);
+	}
+	store_close(s);
+	ok(sql_exec(p, "UPDATE runs SET params = '{oops' WHERE id = 2") == SQLITE_OK,
+	   "corrupt the params of run 2");
+	rc = store_open(&s, p, err);
+	if (rc == 0)
+		rc = store_list(s, NULL, &l, &n, err);
+	ok(rc == -EBADMSG && !l && n == 0 && strstr(err, "badrow.db: run 2: params: bad JSON"),
+	   "store_list refuses, naming run 2 (%d, %s)", rc, err);
+	rc = store_list_all(s, NULL, &l, &n, &nbad, err);
+	ok(rc == 0 && n == 2 && nbad == 1 && l[0].id == 1 && l[1].id == 3 &&
+	   strstr(err, "run 2: params: bad JSON"),
+	   "store_list_all lists runs 1 and 3 and names run 2 (%d, %u, %u, %s)", rc, n, nbad, err);
+	ok(n == 2 && !strcmp(l[0].target, "host: \\x1b]0;title\\x07 1"),
+	   "text columns come back escaped (%s)", n ? l[0].target : "");
+	for (unsigned i = 0; i < n; i++)
+		store_run_free(&l[i]);
+	free(l);
+	store_close(s);
+	ok(sql_exec(p, "UPDATE runs SET params = '[1]' WHERE id = 1") == SQLITE_OK,
+	   "make the params of run 1 an array");
+	rc = store_open(&s, p, err);
+	if (rc == 0)
+		rc = store_list_all(s, NULL, &l, &n, &nbad, err);
+	ok(rc == 0 && n == 1 && nbad == 2 &&
+	   strstr(err, "run 1: params: not a JSON object; also unreadable: run 2"),
+	   "two bad rows: the first named with why, the other by id (%d, %u, %u, %s)", rc, n, nbad, err);
+	for (unsigned i = 0; i < n; i++)
+		store_run_free(&l[i]);
+	free(l);
+	store_close(s);
+	ok(sql_exec(p, "UPDATE runs SET result = '{\"k\":[\"a\\u001b[31m\",{\"v\":\"1\\n2\"}]}' WHERE id = 3") == SQLITE_OK,
+	   "put escapes in the result of run 3");
+	rc = store_open(&s, p, err);
+	if (rc == 0)
+		rc = store_get(s, 3, &r, err);
+	ok(rc == 0 && r.result &&
+	   !strcmp(json_string_value(json_array_get(json_object_get(r.result, "k"), 0)) ?: "", "a\\x1b[31m") &&
+	   !strcmp(json_string_value(json_object_get(json_array_get(json_object_get(r.result, "k"), 1), "v")) ?: "",
+		   "1\\x0a2"),
+	   "strings in a stored document come back escaped (%d, %s)", rc, err);
+	if (rc == 0)
+		store_run_free(&r);
 	store_close(s);
 }
 
@@ -944,6 +1013,30 @@ static void migrates_target_short(void)
 	store_close(s);
 }
 
+/* Version 4 adds the limits column: old runs have none (NULL), not []. */
+static void migrates_limits(void)
+{
+	const char *p = tpath("v1l.db");
+	struct store *s = NULL;
+	struct store_run g;
+	char err[ERR_MAX] = "";
+
+	ok(sql_exec(p, schema_v1) == SQLITE_OK &&
+		   sql_exec(p, "PRAGMA user_version = 1") == 0 &&
+		   sql_exec(p, "INSERT INTO runs VALUES (1, 1.0, 'TCP_RR', 'x', 'run', 0, 1, "
+			       "'Trans/s', NULL, NULL, NULL, NULL, NULL, NULL, '{}', '{}');") ==
+			   SQLITE_OK,
+	   "build a version-1 file with a run");
+	if (!ok(store_open(&s, p, err) == 0, "open migrates to 4 (%s)", err))
+		return;
+	ok(sql_int(p, "SELECT count(*) FROM runs WHERE limits IS NULL") == 1,
+	   "v4: an old run's limits are NULL (not judged)");
+	ok(store_get(s, 1, &g, err) == 0 && g.limits == NULL,
+	   "v4: store_get gives NULL limits for it (%s)", err);
+	store_run_free(&g);
+	store_close(s);
+}
+
 int main(void)
 {
 	snprintf(tmpdir, sizeof(tmpdir), "/tmp/tunetop-store-XXXXXX");
@@ -959,6 +1052,7 @@ int main(void)
 	sweeps_round_trip();
 	migrates_from_v1();
 	migrates_target_short();
+	migrates_limits();
 	refuses_newer_version();
 	refuses_corrupt_file();
 	refuses_other_application();
@@ -967,6 +1061,7 @@ int main(void)
 	locked_database_is_ebusy();
 	full_database_is_enospc();
 	open_errors_name_the_path();
+	bad_row_is_named();
 	nftw(tmpdir, rm_cb, 16, FTW_DEPTH | FTW_PHYS);
 	return tap_done();
 }

@@ -249,8 +249,55 @@ static void test_parse_rate(void)
 	}
 }
 
+/* Peer and file strings: controls and bad UTF-8 escaped, printable kept. */
+static void test_str_escape(void)
+{
+	static const struct {
+		const char *in;
+		size_t len;	/* 0: strlen */
+		const char *want;
+		size_t escaped;
+	} cases[] = {
+		{ "lab-b", 0, "lab-b", 0 },
+		{ "h\xc3\xa9te \xe2\x82\xac \xf0\x9f\x98\x80", 0, "h\xc3\xa9te \xe2\x82\xac \xf0\x9f\x98\x80", 0 },
+		{ "\x1b]0;pwned\x07x", 0, "\\x1b]0;pwned\\x07x", 2 },
+		{ "\x1b[31mred", 0, "\\x1b[31mred", 1 },
+		{ "a\nb\rc\td", 0, "a\\x0ab\\x0dc\\x09d", 3 },
+		{ "del\x7f", 0, "del\\x7f", 1 },
+		{ "csi\xc2\x9b", 0, "csi\\xc2\\x9b", 2 },		/* C1 CSI */
+		{ "nbsp\xc2\xa0", 0, "nbsp\xc2\xa0", 0 },
+		{ "bad\xff\xfe", 0, "bad\\xff\\xfe", 2 },
+		{ "over\xc0\xaf", 0, "over\\xc0\\xaf", 2 },		/* overlong '/' */
+		{ "sur\xed\xa0\x80", 0, "sur\\xed\\xa0\\x80", 3 },	/* U+D800 */
+		{ "big\xf4\x90\x80\x80", 0, "big\\xf4\\x90\\x80\\x80", 4 },
+		{ "cut\xe2\x82", 0, "cut\\xe2\\x82", 2 },
+		{ "nul\0x", 5, "nul\\x00x", 1 },
+	};
+	char out[64], small[8];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t len = cases[i].len ? cases[i].len : strlen(cases[i].in);
+		size_t n = str_escape(out, sizeof(out), cases[i].in, len);
+
+		ok(!strcmp(out, cases[i].want) && n == cases[i].escaped,
+		   "str_escape case %zu: \"%s\", %zu escaped", i, out, n);
+	}
+	/* Full: stops before an escape or a character that does not fit. */
+	str_escape(small, sizeof(small), "abcde\x1b", 6);
+	ok(!strcmp(small, "abcde"), "a full buffer does not get half an escape (%s)", small);
+	str_escape(small, sizeof(small), "abcdef\xc3\xa9", 8);
+	ok(!strcmp(small, "abcdef"), "a full buffer does not get half a character (%s)", small);
+	strcpy(out, "x\x1b]2;t\x07");
+	ok(str_sanitize(out, sizeof(out)) == 2 && !strcmp(out, "x\\x1b]2;t\\x07"),
+	   "str_sanitize escapes in place (%s)", out);
+	strcpy(small, "\n\n\n");
+	str_sanitize(small, sizeof(small));
+	ok(!strcmp(small, "\\x0a"), "str_sanitize in place stops when full (%s)", small);
+}
+
 int main(void)
 {
+	test_str_escape();
 	test_parse_rate();
 	signal(SIGPIPE, SIG_IGN);
 	test_parse_size();

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* why-change.h - what moved between two runs: the mechanisms, largest first. */
+#ifndef TT_WHY_CHANGE_H
+#define TT_WHY_CHANGE_H
+
+#include <stdbool.h>
+
+#include <jansson.h>
+
+#include "session/why.h"
+
+#define WHY_CHANGE_MAX 12
+
+/* One measured mechanism that moved between run A and run B. */
+struct why_moved {
+	char what[64];			/* "segments per transaction, client out" */
+	double a, b;
+	double score;			/* how far it moved: relative change, or 2 x a share's */
+	char text[WHY_EVIDENCE_MAX];	/* "segments per transaction, client out: 1.00 -> 3.00 (+200 %)" */
+};
+
+struct why_change {
+	double thr_a, thr_b;		/* throughput of each (its units) */
+	double change_pct;		/* (B - A) / A; NAN n/a */
+	double noise;			/* k x their combined noise (sweep-policy's rule), in units */
+	bool beyond_noise;		/* |B - A| > noise */
+	unsigned n;			/* moved mechanisms, largest first */
+	struct why_moved m[WHY_CHANGE_MAX];
+};
+
+/*
+ * Compare two run documents (`tunetop run --json`, the store's result):
+ * the throughput against its noise (each run's confidence half-width ci_*
+ * when it iterated, else the spread of its tick rates sd_*, never below
+ * the floor: sweep_policy_noise()), and every mechanism of the table in
+ * why-change.c that moved by at least its threshold (docs/why.md).
+ */
+void why_change(const json_t *a, const json_t *b, double ci_a, double sd_a,
+		double ci_b, double sd_b, struct why_change *out);
+
+struct store_run;
+
+/* The same for two stored runs: their documents, confidence half-widths
+ * and the standard error of their tick rates (store.h), as runs diff and
+ * the report use it. */
+void why_change_stored(const struct store_run *a, const struct store_run *b,
+		       struct why_change *out);
+
+#endif

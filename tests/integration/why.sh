@@ -1,0 +1,90 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# why.sh - each limiter scenario, live in a lab, must be named first (docs/why.md).
+. "$(dirname "$0")/lib.sh"
+need_root "the why scenarios (labs)"
+isolated_state
+
+LAB="why-$$"
+LAB_TBF="why-$$-t"
+trap '"$TUNETOP" lab down "$LAB" "$LAB_TBF" >/dev/null 2>&1; cleanup' EXIT
+
+"$TUNETOP" lab up --name "$LAB" >"$TMP/up.out" 2>&1
+ok $? "lab up $LAB"
+"$TUNETOP" lab up --name "$LAB_TBF" --rate 1gbit >"$TMP/up-tbf.out" 2>&1
+ok $? "lab up $LAB_TBF with a 1gbit tbf"
+
+# scenario NAME RULE LAB RUN-ARGS...: the first of --json's limits is RULE.
+scenario() {
+	name=$1 rule=$2 lab=$3
+	shift 3
+	"$TUNETOP" run --lab "$lab" -l 2 --json "$@" >"$TMP/$name.json" 2>"$TMP/$name.err"
+	ok $? "$name: run exits 0"
+	first=$(jq_py "$TMP/$name.json" "j['limits'][0]['rule'] if j['limits'] else ''" 2>/dev/null)
+	[ "$first" = "$rule" ]
+	ok $? "$name: '$rule' is named first (got '$first')"
+	if [ "$first" != "$rule" ]; then
+		jq_py "$TMP/$name.json" "'\n'.join(v['evidence'] for v in j['limits'])" >"$TMP/$name.ev" 2>&1
+		diag "$TMP/$name.ev"
+		diag "$TMP/$name.err"
+	fi
+}
+
+scenario tbf "link" "$LAB_TBF" -t TCP_STREAM
+jq_py "$TMP/tbf.json" "j['limits'][0]['evidence']" | grep -q "of 1000 Mbit/s tbf"
+ok $? "tbf: the evidence names the tbf rate"
+
+scenario rcvbuf "receive window" "$LAB" -t TCP_STREAM -- -S 8K
+jq_py "$TMP/rcvbuf.json" "j['limits'][0]['evidence']" | grep -q "remote SO_RCVBUF .* (set by -S 8K)"
+ok $? "rcvbuf: the evidence names the remote buffer and -S"
+
+scenario sndbuf "send buffer" "$LAB" -t TCP_STREAM -- -s 8K
+jq_py "$TMP/sndbuf.json" "j['limits'][0]['evidence']" | grep -q "SO_SNDBUF .* (set by -s 8K)"
+ok $? "sndbuf: the evidence names the local buffer and -s"
+
+scenario rr "latency" "$LAB" -t TCP_RR
+jq_py "$TMP/rr.json" "j['limits'][0]['evidence']" | grep -q "^latency bound: 1 transaction in flight, RTT [0-9]* us"
+ok $? "rr: one transaction in flight, with its RTT"
+
+scenario onecpu "one cpu" "$LAB" -t TCP_STREAM -T 0,0
+jq_py "$TMP/onecpu.json" "j['limits'][0]['evidence']" | grep -q "both pinned to CPU 0 (-T 0,0)"
+ok $? "onecpu: the evidence names the CPU and -T"
+
+# The store keeps the verdicts of every run (docs/store.md, version 4).
+python3 -c '
+import json, sqlite3, sys
+rows = sqlite3.connect(sys.argv[1]).execute("SELECT limits FROM runs ORDER BY id").fetchall()
+first = [json.loads(r[0])[0]["rule"] for r in rows]
+sys.exit(first != ["link", "receive window", "send buffer", "latency", "one cpu"])
+' "$TUNETOP_DB" >"$TMP/store.out" 2>&1
+st=$?
+ok $st "store: runs.limits holds each run's verdicts, in run order"
+[ $st -eq 0 ] || diag "$TMP/store.out"
+
+# The human output prints the verdicts last, numbered, after the figures.
+"$TUNETOP" run --lab "$LAB" -l 1 -t TCP_RR >"$TMP/human.out" 2>&1
+ok $? "human: run exits 0"
+sed -n '/^What limits this run/,$p' "$TMP/human.out" >"$TMP/human.why"
+head -n 1 "$TMP/human.why" | grep -q "^What limits this run (best first; docs/why.md):$" &&
+	sed -n 2p "$TMP/human.why" | grep -q "^  1\. latency bound: " &&
+	! sed 1d "$TMP/human.why" | grep -qv "^  [0-9]\. " &&
+	[ "$(grep -n '^What limits' "$TMP/human.out" | cut -d: -f1)" -gt \
+	  "$(grep -n '^Counts agree' "$TMP/human.out" | cut -d: -f1)" ]
+st=$?
+ok $st "human: 'What limits this run' last, after the figures, verdicts numbered"
+[ $st -eq 0 ] || diag "$TMP/human.out"
+
+# What moved: the same RR with -b 7 against the rr scenario's run (id 4).
+"$TUNETOP" run --lab "$LAB" -l 2 -t TCP_RR -- -b 7 >"$TMP/b7.out" 2>&1
+ok $? "burst: an RR with -b 7 exits 0"
+last=$(python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT max(id) FROM runs").fetchone()[0])' "$TUNETOP_DB")
+"$TUNETOP" runs diff 4 "$last" >"$TMP/diff.out" 2>&1 &&
+	sed -n '/^What moved with it/,$p' "$TMP/diff.out" | sed -n 2p |
+	grep -q "^  1\. transactions in flight (rate x latency): [0-9.]* -> [0-9.]* "
+st=$?
+ok $st "burst: runs diff names the transactions in flight first"
+[ $st -eq 0 ] || diag "$TMP/diff.out"
+
+"$TUNETOP" lab down "$LAB" "$LAB_TBF" >/dev/null 2>&1
+ok $? "lab down"
+done_testing

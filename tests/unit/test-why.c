@@ -1,0 +1,491 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* test-why.c - the why rules on recorded tick series and NIC figures. */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "proto/msg.h"
+#include "session/irqstat.h"
+#include "session/session.h"
+#include "session/why.h"
+#include "session/why-change.h"
+#include "tap.h"
+
+#define MAX_TICKS 64
+
+static char top_dir[PATH_MAX / 2];
+
+/* A recorded series: `tunetop run --json-stream` interval lines of a lab run. */
+struct series {
+	unsigned n;
+	struct end_sample loc[MAX_TICKS], rem[MAX_TICKS];
+	const struct end_sample *lp[MAX_TICKS], *rp[MAX_TICKS];
+};
+
+static int load_series(const char *name, struct series *s)
+{
+	char path[PATH_MAX], err[ERR_MAX] = "";
+	char *line = NULL;
+	size_t cap = 0;
+	FILE *f;
+	int rc = 0;
+
+	memset(s, 0, sizeof(*s));
+	snprintf(path, sizeof(path), "%s/tests/data/why/%s.jsonl", top_dir, name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (s->n < MAX_TICKS && getline(&line, &cap, f) > 0) {
+		json_t *d = json_loads(line, 0, NULL);
+		const json_t *r = json_object_get(d, "remote");
+		unsigned i = s->n;
+
+		if (!d || sample_from_json(json_object_get(d, "local"), &s->loc[i], err)) {
+			json_decref(d);
+			rc = -1;
+			break;
+		}
+		s->lp[i] = &s->loc[i];
+		if (r && !json_is_null(r)) {
+			if (sample_from_json(r, &s->rem[i], err)) {
+				json_decref(d);
+				rc = -1;
+				break;
+			}
+			s->rp[i] = &s->rem[i];
+		}
+		s->n++;
+		json_decref(d);
+	}
+	free(line);
+	fclose(f);
+	if (rc)
+		printf("# %s: %s\n", path, err);
+	return rc ? rc : s->n ? 0 : -1;
+}
+
+static void free_series(struct series *s)
+{
+	for (unsigned i = 0; i < s->n; i++) {
+		sample_free(&s->loc[i]);
+		if (s->rp[i])
+			sample_free(&s->rem[i]);
+	}
+}
+
+/* Judge a recorded series run with p in a lab with tbf rate tbf. */
+static int judge(const char *name, const struct test_params *p, uint64_t tbf,
+		 struct why_report *out)
+{
+	static struct series s;
+	struct why_input in;
+
+	int rc = load_series(name, &s);
+
+	if (!ok(rc == 0, "%s: the recorded series loads (%u ticks)", name, s.n))
+		return -1;
+	why_input_init(&in, p);
+	why_input_ticks(&in, s.lp, s.rp, s.n);
+	in.tbf_bps = tbf;
+	why_eval(&in, out);
+	free_series(&s);
+	for (unsigned i = 0; i < out->n; i++)
+		printf("#   %u. [%s, tier %d, %.2f] %s\n", i + 1, out->v[i].rule,
+		       (int)out->v[i].tier, out->v[i].strength, out->v[i].evidence);
+	return 0;
+}
+
+static bool has_rule(const struct why_report *r, const char *rule)
+{
+	for (unsigned i = 0; i < r->n; i++)
+		if (!strcmp(r->v[i].rule, rule))
+			return true;
+	return false;
+}
+
+static void params(struct test_params *p, enum test_type t)
+{
+	params_default(p);
+	p->type = t;
+	params_finish(p);
+}
+
+static void test_link(void)
+{
+	struct test_params p;
+	struct why_report r;
+
+	params(&p, TEST_TCP_STREAM);
+	if (judge("stream-tbf-1gbit", &p, 1000000000ull, &r))
+		return;
+	ok(r.n && !strcmp(r.v[0].rule, "link") && strstr(r.v[0].evidence, "of 1000 Mbit/s tbf"),
+	   "tbf 1gbit stream: the link first (%s)", r.v[0].evidence);
+	if (judge("stream-tbf-1gbit", &p, 2000000000ull, &r))
+		return;
+	ok(!has_rule(&r, "link"),
+	   "the same series under a 2 Gbit/s tbf: throughput far below it, no link verdict");
+	if (judge("stream-tbf-1gbit", &p, 0, &r))
+		return;
+	ok(!has_rule(&r, "link"), "no tbf: no link verdict");
+}
+
+static void test_rwnd(void)
+{
+	struct test_params p;
+	struct why_report r;
+
+	params(&p, TEST_TCP_STREAM);
+	p.rrcvbuf = p.rsndbuf = 8192;
+	if (judge("stream-S8K", &p, 0, &r))
+		return;
+	ok(r.n && !strcmp(r.v[0].rule, "receive window") &&
+		   strstr(r.v[0].evidence, "remote SO_RCVBUF 16K (set by -S 8K)"),
+	   "-S 8K stream: the receive window first, with the remote buffer and -S (%s)",
+	   r.v[0].evidence);
+}
+
+static void test_sndbuf(void)
+{
+	struct test_params p;
+	struct why_report r;
+
+	params(&p, TEST_TCP_STREAM);
+	p.lsndbuf = p.lrcvbuf = 8192;
+	if (judge("stream-s8K", &p, 0, &r))
+		return;
+	ok(r.n && !strcmp(r.v[0].rule, "send buffer") &&
+		   strstr(r.v[0].evidence, "SO_SNDBUF 16K (set by -s 8K)"),
+	   "-s 8K stream: the send buffer first, with the local buffer and -s (%s)",
+	   r.v[0].evidence);
+}
+
+static void test_latency(void)
+{
+	struct test_params p;
+	struct why_report r;
+
+	params(&p, TEST_TCP_RR);
+	if (judge("rr-1", &p, 0, &r))
+		return;
+	ok(r.n && !strcmp(r.v[0].rule, "latency") &&
+		   strstr(r.v[0].evidence, "latency bound: 1 transaction in flight, RTT "),
+	   "RR, one in flight: latency bound first (%s)", r.v[0].evidence);
+	p.burst = 15;
+	if (judge("rr-1", &p, 0, &r))
+		return;
+	ok(!has_rule(&r, "latency"),
+	   "the same series taken as -b 15: more in flight than a latency bound, no verdict");
+	p.burst = 1;
+	if (judge("rr-1", &p, 0, &r))
+		return;
+	ok(has_rule(&r, "latency") && strstr(r.v[1].evidence, "latency bound with gaps: 2 transactions") &&
+		   r.v[1].tier == WHY_SUPPORT,
+	   "the same series taken as -b 1: rate x RTT is half of 2 in flight, 'with gaps', supporting (%s)",
+	   r.v[1].evidence);
+}
+
+static void test_one_cpu(void)
+{
+	struct test_params p;
+	struct why_report r;
+
+	params(&p, TEST_TCP_STREAM);
+	p.lcpu = p.rcpu = 0;
+	if (judge("stream-T00", &p, 0, &r))
+		return;
+	ok(r.n && !strcmp(r.v[0].rule, "one cpu") &&
+		   strstr(r.v[0].evidence, "both pinned to CPU 0 (-T 0,0)"),
+	   "-T 0,0 stream: one CPU for both ends first (%s)", r.v[0].evidence);
+	p.lcpu = p.rcpu = -1;
+	if (judge("stream-T00", &p, 0, &r))
+		return;
+	ok(!has_rule(&r, "one cpu"), "the same series, not pinned: no one-CPU verdict");
+}
+
+/* Nothing set: none of the scenario rules may claim the run. */
+static void test_plain(void)
+{
+	struct test_params p;
+	struct why_report r;
+
+	params(&p, TEST_TCP_STREAM);
+	if (judge("stream-plain", &p, 0, &r))
+		return;
+	ok(r.n && !has_rule(&r, "link") && !has_rule(&r, "send buffer") &&
+		   !has_rule(&r, "one cpu") && !has_rule(&r, "latency"),
+	   "a plain stream: no link, send buffer, one-CPU or latency verdict (%s)",
+	   r.n ? r.v[0].evidence : "");
+}
+
+/* A knob snapshot with the given name=value pairs (numbers). */
+static void snapshot(struct knob_snapshot *k, struct knob_snapshot_item *items,
+		     const char *const *names, const int64_t (*vals)[3], unsigned n)
+{
+	memset(k, 0, sizeof(*k));
+	k->n = n;
+	k->item = items;
+	for (unsigned i = 0; i < n; i++) {
+		memset(&items[i], 0, sizeof(items[i]));
+		snprintf(items[i].name, sizeof(items[i].name), "%s", names[i]);
+		items[i].v.present = true;
+		memcpy(items[i].v.num, vals[i], sizeof(items[i].v.num));
+	}
+}
+
+/*
+ * Seed 000's RR at 3MSS+1 (4345-byte requests, 3406.62 trans/s, one in
+ * flight) on a NIC whose `ethtool -c` said adaptive-rx on, rx-usecs 16,
+ * rx-usecs-high 128; its interrupts are the recorded eth1 lines of
+ * tests/data/proc-irq/handmade (2150 over 2 s), since labs have none.
+ */
+static void test_coalescing(void)
+{
+	static const char *const names[] = { "rx-usecs", "rx-usecs-high", "adaptive-rx" };
+	static const int64_t on[][3] = { { 16 }, { 128 }, { 1 } };
+	static const int64_t off[][3] = { { 16 }, { 128 }, { 0 } };
+	static const char *const eth1[] = { "eth1" };
+	struct knob_snapshot_item items[3];
+	struct knob_snapshot k;
+	struct irqstat_raw a, b;
+	static struct end_sample loc[2], rem[2];
+	const struct end_sample *lp[2] = { &loc[0], &loc[1] }, *rp[2] = { &rem[0], &rem[1] };
+	char dir[PATH_MAX], err[ERR_MAX] = "";
+	struct test_params p;
+	struct why_input in;
+	struct why_report r;
+
+	snprintf(dir, sizeof(dir), "%s/tests/data/proc-irq/handmade.1", top_dir);
+	if (!ok(irqstat_read(dir, eth1, 1, &a, err) == 0, "coalescing: recorded IRQs read (%s)", err))
+		return;
+	snprintf(dir, sizeof(dir), "%s/tests/data/proc-irq/handmade.2", top_dir);
+	if (!ok(irqstat_read(dir, eth1, 1, &b, err) == 0, "coalescing: second reading (%s)", err))
+		return;
+	params(&p, TEST_TCP_RR);
+	p.req_size = 4345;
+	for (unsigned i = 0; i < 2; i++) {
+		memset(&loc[i], 0, sizeof(loc[i]));
+		memset(&rem[i], 0, sizeof(rem[i]));
+		loc[i].t = rem[i].t = 10.0 * i;
+		loc[i].iv_secs = 10;
+		loc[i].rate = 3406.62;
+		loc[i].has_lat = true;
+		loc[i].lat_iv.count = 34066;
+		loc[i].lat_iv.mean_us = 1e6 / 3406.62;
+		snprintf(rem[i].irq_dev, sizeof(rem[i].irq_dev), "eth1");
+		irqstat_delta(&a, &b, 2.0, &rem[i].irq);
+	}
+	why_input_init(&in, &p);
+	why_input_ticks(&in, lp, rp, 2);
+	snapshot(&k, items, names, on, 3);
+	why_end_knobs(&in.remote, &k);
+	why_eval(&in, &r);
+	ok(r.n && !strcmp(r.v[0].rule, "coalescing") && r.v[0].tier == WHY_DIRECT &&
+		   strstr(r.v[0].evidence, "remote end: 0.32 interrupts per transaction on eth1") &&
+		   strstr(r.v[0].evidence, "rx-usecs-high 128"),
+	   "seed 000's RR with adaptive-rx: coalescing first (%s)", r.n ? r.v[0].evidence : "");
+	ok(has_rule(&r, "latency"), "coalescing: latency bound is listed too");
+
+	snapshot(&k, items, names, off, 3);
+	in.remote.adaptive_rx = -1;
+	why_end_knobs(&in.remote, &k);
+	why_eval(&in, &r);
+	ok(r.n && !strcmp(r.v[0].rule, "latency") && has_rule(&r, "coalescing"),
+	   "adaptive-rx off, rx-usecs 16 of 294 us: latency first, coalescing supporting");
+
+	in.remote.rx_usecs = 0;
+	in.remote.adaptive_rx = 0;
+	why_eval(&in, &r);
+	ok(!has_rule(&r, "coalescing"), "no coalescing set: no coalescing verdict");
+}
+
+/* A stream input with a busy sender and nothing else of note. */
+static void plain_stream(struct why_input *in)
+{
+	struct test_params p;
+
+	params(&p, TEST_TCP_STREAM);
+	why_input_init(in, &p);
+	in->elapsed = 10;
+	in->throughput = 9e9;
+	for (unsigned i = 0; i < 2; i++) {
+		struct why_end *e = i ? &in->remote : &in->local;
+
+		e->present = true;
+		snprintf(e->host, sizeof(e->host), "%s", i ? "b" : "a");
+		e->ntcp = 1;
+		e->cpu.ncpu = 2;
+		e->cpu.cpu[0].id = 0;
+		e->cpu.cpu[1].id = 1;
+		e->cpu.cpu[0].busy = 40;
+		e->cpu.cpu[1].busy = 30;
+		e->cpu.peak_busy = 40;
+		e->sndbuf = 4194304;
+		e->rcvbuf = 6291456;
+		e->retrans = 0;
+		e->segs_out = 100000;
+	}
+	in->local.nchrono = in->remote.nchrono = 1;
+	in->local.busy_us = 9.8e6;
+	in->local.rwnd_us = 0.1e6;
+	in->local.sndbuf_us = 0;
+}
+
+static void test_synthetic(void)
+{
+	struct why_input in;
+	struct why_report r, back;
+	char err[ERR_MAX] = "";
+	json_t *j;
+
+	plain_stream(&in);
+	why_eval(&in, &r);
+	ok(r.n && !strcmp(r.v[0].rule, "none") &&
+		   !strncmp(r.v[0].evidence, "no clear limit: busiest CPU 40 %, rwnd 1 %, sndbuf 0 % of busy time, no tbf", 74),
+	   "nothing stands out: no clear limit, with what was looked at (%s)", r.v[0].evidence);
+
+	plain_stream(&in);
+	in.remote.cpu.cpu[1].busy = 98;
+	in.remote.cpu.cpu[1].softirq = 61;
+	why_eval(&in, &r);
+	ok(r.n && !strcmp(r.v[0].rule, "cpu") &&
+		   !strcmp(r.v[0].evidence, "CPU 1 on the remote end: 98 % (61 % softirq)"),
+	   "two hosts, remote CPU 1 at 98 %%: named with its softirq share (%s)", r.v[0].evidence);
+
+	plain_stream(&in);
+	in.local.rwnd_us = in.local.busy_us * (why_thresholds.limited_share - 0.01);
+	why_eval(&in, &r);
+	ok(!has_rule(&r, "receive window"), "rwnd share just below the threshold: not named");
+	in.local.rwnd_us = in.local.busy_us * 0.87;
+	in.remote.rcvbuf = 8192;
+	in.remote.rcvbuf_req = 4096;
+	why_eval(&in, &r);
+	ok(r.n && !strcmp(r.v[0].evidence,
+			  "receive window: 87 % of busy time rwnd-limited, remote SO_RCVBUF 8K (set by -S 4K)"),
+	   "rwnd share 87 %%: the issue's own example line (%s)", r.v[0].evidence);
+
+	plain_stream(&in);
+	in.local.nchrono = 0;
+	in.local.busy_us = in.local.rwnd_us = 0;
+	why_eval(&in, &r);
+	ok(has_rule(&r, "n/a") && !has_rule(&r, "receive window") &&
+		   strstr(r.v[r.n - 1].evidence, "Linux 4.10+"),
+	   "a kernel without tcpi_busy_time: the shares are n/a, said last");
+
+	plain_stream(&in);
+	in.local.retrans = 3000;
+	why_eval(&in, &r);
+	ok(has_rule(&r, "loss") && strstr(r.v[0].evidence, "retransmits: 3.0 % of the local end's segments"),
+	   "3 %% retransmitted: named (%s)", r.v[0].evidence);
+
+	plain_stream(&in);
+	in.type = TEST_UDP_STREAM;
+	in.udp_sent = 123223;
+	in.udp_lost = 51526;
+	in.remote.cpu.cpu[1].busy = 100;
+	why_eval(&in, &r);
+	ok(r.n && !strcmp(r.v[0].rule, "loss") &&
+		   !strcmp(r.v[0].evidence, "loss: 41.8 % of datagrams lost (51526 of 123223)"),
+	   "UDP_STREAM losing 42 %%: the loss first, before a busy CPU (%s)", r.v[0].evidence);
+	in.udp_lost = 6000;
+	why_eval(&in, &r);
+	ok(has_rule(&r, "loss") && strcmp(r.v[0].rule, "loss"),
+	   "losing 5 %%: the loss is named, supporting");
+
+	plain_stream(&in);
+	in.remote.tcp_rmem_max = 6291456;
+	why_eval(&in, &r);
+	ok(has_rule(&r, "buffer ceiling") && !strcmp(r.v[0].rule, "none") &&
+		   strstr(r.v[r.n - 1].evidence, "remote SO_RCVBUF 6M is at tcp_rmem max 6M"),
+	   "receive buffer autotuned to tcp_rmem max: named, after 'no clear limit' (alone it is none)");
+
+	plain_stream(&in);
+	in.tbf_bps = 10000000000ull;
+	in.local.rwnd_us = in.local.busy_us * 0.5;
+	in.remote.cpu.cpu[1].busy = 99;
+	why_eval(&in, &r);
+	ok(r.n >= 3 && !strcmp(r.v[0].rule, "link") && !strcmp(r.v[1].rule, "receive window") &&
+		   !strcmp(r.v[2].rule, "cpu"),
+	   "ranking: link (90 %%) and rwnd (50 %%) by strength, then the CPU (tier 2)");
+
+	j = why_report_to_json(&r);
+	ok(j && why_report_from_json(j, &back, err) == 0 && back.n == r.n &&
+		   !strcmp(back.v[1].evidence, r.v[1].evidence) && back.v[1].tier == r.v[1].tier,
+	   "the verdicts go to JSON and back (%s)", err);
+	json_decref(j);
+	j = json_pack("[{s:s}]", "rule", "x");
+	ok(why_report_from_json(j, &back, err) == -EINVAL && strstr(err, "limits[0]"),
+	   "a verdict without its members is refused by name (%s)", err);
+	json_decref(j);
+}
+
+/* A run document with the figures why_change reads. */
+static json_t *change_doc(double thr, double segs, int cpu, double rwnd_us, double softirq)
+{
+	return json_pack("{s:{s:f, s:f, s:i}, s:{s:[{s:{s:i, s:f, s:i}}], s:{s:{s:f}}}}",
+			 "result", "throughput", thr, "segs_out_per_trans", segs,
+			 "local_cpu_ran", cpu,
+			 "local", "socks", "tcp", "busy_us", 1000000, "rwnd_limited_us", rwnd_us,
+			 "sndbuf_limited_us", 0, "cpu", "total", "softirq", softirq);
+}
+
+static void test_change(void)
+{
+	json_t *a = change_doc(1000, 1.0, 0, 30000, 10);
+	json_t *b = change_doc(700, 3.0, 1, 800000, 12);
+	json_t *c = change_doc(980, 1.0, 0, 30000, 10);
+	struct why_change w;
+
+	why_change(a, b, NAN, 10, NAN, 10, &w);
+	ok(w.beyond_noise && fabs(w.change_pct + 30) < 1e-9 && w.n == 3,
+	   "change: -30 %% is beyond 3 x the combined noise (floors of 3 %%), three moved (%u)", w.n);
+	ok(w.n == 3 && !strcmp(w.m[0].text, "segments per transaction, client out: 1.00 -> 3.00 (+200 %)") &&
+		   !strcmp(w.m[1].text, "receive-window-limited share, local sender: 3 % -> 80 %") &&
+		   !strcmp(w.m[2].text, "CPU the local end ran on: CPU 0 -> CPU 1"),
+	   "change: largest first, segments, the rwnd share, the CPU (%s | %s | %s)",
+	   w.n > 0 ? w.m[0].text : "", w.n > 1 ? w.m[1].text : "", w.n > 2 ? w.m[2].text : "");
+	ok(w.n == 3, "change: a softirq share 2 points apart is not named");
+	why_change(a, c, NAN, 10, NAN, 10, &w);
+	ok(!w.beyond_noise && w.n == 0, "change: -2 %% with nothing moved is within the noise");
+	why_change(a, c, 1, 1, 1, 1, &w);
+	ok(!w.beyond_noise, "change: the noise never goes below the floor, however tight the runs");
+	json_decref(a);
+	json_decref(b);
+	json_decref(c);
+
+	/* -b 0 -> -b 7 on an RR: 1 -> 8 in flight, by the run's own figures */
+	a = json_pack("{s:{s:f, s:f, s:f}}", "result", "throughput", 60000.0,
+		      "transaction_rate", 60000.0, "mean_latency", 16.5);
+	b = json_pack("{s:{s:f, s:f, s:f}}", "result", "throughput", 160000.0,
+		      "transaction_rate", 160000.0, "mean_latency", 50.0);
+	why_change(a, b, NAN, 1000, NAN, 1000, &w);
+	ok(w.beyond_noise && w.n >= 1 &&
+		   !strcmp(w.m[0].text, "transactions in flight (rate x latency): 0.99 -> 8.00 (+708 %)"),
+	   "change: a burst change names the transactions in flight first (%s)",
+	   w.n ? w.m[0].text : "none");
+	json_decref(a);
+	json_decref(b);
+}
+
+int main(void)
+{
+	const char *top = getenv("top_srcdir");
+
+	snprintf(top_dir, sizeof(top_dir), "%s", top && *top ? top : ".");
+	test_link();
+	test_rwnd();
+	test_sndbuf();
+	test_latency();
+	test_one_cpu();
+	test_plain();
+	test_coalescing();
+	test_synthetic();
+	test_change();
+	return tap_done();
+}
