@@ -408,6 +408,19 @@ double ctl_time_left(const struct ui *u)
 	return left < 0 ? 0 : left;
 }
 
+int ui_knob_plan_check(const struct ui *u, unsigned k, int e, const char *text, char *err)
+{
+	struct knob_target t;
+
+	if (k >= u->nknobs || e < 0 || e >= END_N)
+		return err_set(err, -EINVAL, "knob %u: no such knob", k);
+	if (!end_writable(u, e))
+		return err_set(err, -EPERM, "%s on the remote end: not from here with -H; accepted: "
+			       "tunetop knobs set --side remote --key first", u->knobs[k].d->name);
+	knob_target_of(u, e, &t);
+	return knobs_plan_check(u->cat, u->knobs[k].d, &t, &text, 1, NULL, err);
+}
+
 int ui_knob_edit(struct ui *u, unsigned k, int e, const char *text)
 {
 	struct ui_knob *kn = &u->knobs[k];

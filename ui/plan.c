@@ -332,6 +332,11 @@ int plan_start(struct ui *u, const char *spec, bool ab, char *err)
 	rc = ab ? plan_ab(u, pl, spec, err) : plan_sweep(u, pl, spec, err);
 	if (!rc && !pl->n)
 		rc = err_set(err, -EINVAL, "nothing to run");
+	/* Every knob the plan sets, checked on its end before the first point. */
+	for (unsigned i = 0; !rc && i < pl->n; i++)
+		for (unsigned k = 0; !rc && k < pl->steps[i].nk; k++)
+			rc = ui_knob_plan_check(u, pl->steps[i].k[k].idx, pl->steps[i].k[k].end,
+						pl->steps[i].k[k].value, err);
 	if (rc) {
 		free(pl);
 		return rc;

@@ -16,19 +16,23 @@ static void lab_usage(FILE *f)
 	fprintf(f,
 		"Usage: tunetop lab up [--name NAME] [--mtu N] [--rate R]\n"
 		"       tunetop lab status [NAME]\n"
-		"       tunetop lab down NAME... | --all\n"
+		"       tunetop lab down NAME... | --all [--force]\n"
 		"\n"
 		"A lab is two network namespaces (NAME-a, NAME-b) joined by a veth pair,\n"
 		"198.18.0.1 and fd74:7400::1 on side a, .2 and ::2 on side b.  A lab made\n"
 		"by `lab up` stays until `lab down`; run tests in it with\n"
 		"`tunetop run --lab NAME`, or look inside with `ip netns exec NAME-a ...`.\n"
 		"  --mtu N    MTU of the veth pair, 68-65535 (default 1500)\n"
-		"  --rate R   a tbf rate limit on both ends: 1gbit, 10gbit, 100mbit or none\n");
+		"  --rate R   a tbf rate limit on both ends: 1gbit, 10gbit, 100mbit or none\n"
+		"  --all      every lab whose owner (a run, or the session that ran `lab up`)\n"
+		"             is gone and that nothing runs in; says which it kept and why\n"
+		"  --force    with --all, labs in use too (a named lab is removed anyway)\n");
 }
 
 /* Print one lab as `lab status` shows it. */
 static void lab_print(FILE *f, const struct lab_info *li)
 {
+	struct lab_usage u;
 	char desc[200];
 
 	lab_describe(li, desc, sizeof(desc));
@@ -39,6 +43,9 @@ static void lab_print(FILE *f, const struct lab_info *li)
 	else
 		fprintf(f, "  owner     none (made by `tunetop lab up`; remove with `tunetop lab down %s`)\n",
 			li->name);
+	if (lab_claim_of(li->name, &u, NULL) == 0)
+		fprintf(f, "  claim     %s: %s\n", u.claim == LAB_ORPHANED ? "orphaned" :
+			u.claim == LAB_IN_USE ? "in use" : "unowned", u.why);
 	for (int side = 0; side < 2; side++) {
 		fprintf(f, "  side %c    netns %-20s dev %-8s %s/24  %s/64  mtu %u  qdisc %s\n",
 			side ? 'b' : 'a', li->netns[side], li->dev[side], li->addr4[side],
@@ -142,45 +149,58 @@ static int lab_status(int argc, char **argv)
 	return rc;
 }
 
-/* `lab down NAME...|--all`: labs of live runs are left alone with --all. */
+/* `lab down NAME... | --all [--force]`: --all takes orphaned labs only. */
 static int lab_down(int argc, char **argv)
 {
 	char names[64][LAB_NAME_MAX];
 	char err[ERR_MAX];
-	bool all = argc == 2 && !strcmp(argv[1], "--all");
-	unsigned n = 0;
+	bool all = false, force = false;
+	unsigned n = 0, kept = 0;
 	int rc = 0;
 
-	if (argc < 2) {
-		fprintf(stderr, "tunetop lab down: which lab? accepted: tunetop lab down NAME... | --all\n");
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--all")) {
+			all = true;
+		} else if (!strcmp(argv[i], "--force")) {
+			force = true;
+		} else if (argv[i][0] == '-') {
+			char opt[64];
+
+			str_escape(opt, sizeof(opt), argv[i], strlen(argv[i]));
+			fprintf(stderr, "tunetop lab down: option %s: unknown; accepted: NAME... | --all [--force]\n", opt);
+			return 2;
+		} else if (n < 64) {
+			snprintf(names[n++], sizeof(names[0]), "%s", argv[i]);
+		}
+	}
+	if (all == !!n || (force && !all)) {
+		fprintf(stderr, "tunetop lab down: %s; accepted: tunetop lab down NAME... | --all [--force]\n",
+			!all && !n ? "which lab?" : all ? "--all takes no NAME" : "--force goes with --all (a named lab is removed anyway)");
 		return 2;
 	}
-	if (all) {
-		if (lab_list(names, 64, &n, err)) {
+	if (all && lab_list(names, 64, &n, err)) {
+		fprintf(stderr, "tunetop lab down: %s\n", err);
+		return 1;
+	}
+	for (unsigned i = 0; !all && i < n; i++) {
+		if (lab_name_check(names[i], err)) {
 			fprintf(stderr, "tunetop lab down: %s\n", err);
-			return 1;
+			return 2;
 		}
-	} else {
-		for (int i = 1; i < argc; i++) {
-			if (lab_name_check(argv[i], err)) {
-				fprintf(stderr, "tunetop lab down: %s\n", err);
-				return 2;
-			}
-		}
-		for (int i = 1; i < argc && n < 64; i++)
-			snprintf(names[n++], sizeof(names[0]), "%s", argv[i]);
 	}
 	for (unsigned i = 0; i < n; i++) {
-		struct lab_info li;
+		struct lab_usage u;
 		struct lab *l;
 
-		if (lab_open(&l, names[i], err)) {
+		if (lab_claim_of(names[i], &u, err) || lab_open(&l, names[i], err)) {
 			fprintf(stderr, "tunetop lab down: %s\n", err);
 			rc = 1;
 			continue;
 		}
-		if (all && lab_info(l, &li, NULL) == 0 && li.owner && li.owner_alive) {
-			printf("lab %s: left alone, its run (pid %d) is still going\n", names[i], (int)li.owner);
+		if (all && !lab_all_takes(&u, force)) {
+			printf("lab %s: kept, %s (%s)\n", names[i], u.why,
+			       u.claim == LAB_IN_USE ? "--force takes it, or name it" : "name it to remove it");
+			kept++;
 			lab_close(l);
 			continue;
 		}
@@ -189,8 +209,17 @@ static int lab_down(int argc, char **argv)
 			rc = 1;
 			continue;
 		}
-		printf("lab %s: down\n", names[i]);
+		if (u.claim == LAB_IN_USE)
+			printf("lab %s: down, though in use: %s\n", names[i], u.why);
+		else if (all)
+			printf("lab %s: down, %s\n", names[i], u.why);
+		else
+			printf("lab %s: down\n", names[i]);
 	}
+	if (all && !n)
+		printf("no labs\n");
+	else if (all && kept)
+		printf("%u lab%s kept\n", kept, kept == 1 ? "" : "s");
 	return rc;
 }
 

@@ -424,7 +424,7 @@ static const char *banner_remote(const struct session_opts *so, bool v6)
 	if (so->host && so->host[0])
 		return so->host;
 	if (so->lab) {
-		a = lab_addr(so->lab, LAB_B, v6 ? AF_INET6 : AF_INET);
+		a = lab_addr(so->lab, target_lab_side(so, true), v6 ? AF_INET6 : AF_INET);
 		if (a && a[0])
 			return a;
 	}

@@ -74,9 +74,10 @@ static const char *run_params(const struct store_run *r, char *buf, size_t len)
 
 static int runs_list(struct store *st, int argc, char **argv)
 {
+	struct store_setup *su;
 	struct store_filter f = { 0 };
 	struct store_run *a = NULL;
-	char err[ERR_MAX];
+	char err[ERR_MAX], serr[ERR_MAX];
 	bool json = false;
 	unsigned n, nbad;
 	uint64_t v;
@@ -104,11 +105,20 @@ static int runs_list(struct store *st, int argc, char **argv)
 		fprintf(stderr, "tunetop runs list: %s\n", err);
 		return 1;
 	}
+	su = calloc(n ? n : 1, sizeof(*su));
+	if (!su || store_list_setup(st, a, n, su, serr)) {
+		fprintf(stderr, "tunetop runs list: %s\n", su ? serr : "out of memory");
+		free(su);
+		for (unsigned i = 0; i < n; i++)
+			store_run_free(&a[i]);
+		free(a);
+		return 1;
+	}
 	if (json) {
 		json_t *arr = json_array();
 
 		for (unsigned i = 0; i < n; i++)
-			json_array_append_new(arr, json_pack("{s:I, s:f, s:s, s:s, s:s, s:s, s:I, s:s, s:b, s:b, s:o, s:s, s:o, s:o}",
+			json_array_append_new(arr, json_pack("{s:I, s:f, s:s, s:s, s:s, s:s, s:I, s:s, s:b, s:b, s:o, s:s, s:o, s:o, s:s, s:s}",
 				"id", (json_int_t)a[i].id, "time", a[i].time, "test", a[i].test,
 				"target", a[i].target, "target_short", a[i].target_short,
 				"source", a[i].source,
@@ -117,22 +127,24 @@ static int runs_list(struct store *st, int argc, char **argv)
 				"throughput", isfinite(a[i].throughput) ? json_real(a[i].throughput) : json_null(),
 				"units", a[i].units,
 				"p99_us", isfinite(a[i].p99_us) ? json_real(a[i].p99_us) : json_null(),
-				"params", a[i].params ? json_incref(a[i].params) : json_null()));
+				"params", a[i].params ? json_incref(a[i].params) : json_null(),
+				"flags", su[i].flags, "knobs_changed", su[i].knobs));
 		json_dumpf(arr, stdout, JSON_INDENT(1));
 		putchar('\n');
 		json_decref(arr);
 	} else {
-		printf("%5s  %-19s  %-38s %14s %-10s %9s  %-20s %s\n", "ID", "TIME", "TEST", "RESULT", "",
-		       "P99 us", "TARGET", "WHERE");
+		printf("%5s  %-19s  %-38s %-14s %14s %-10s %9s  %-20s %-30s %s\n", "ID", "TIME", "TEST",
+		       "FLAGS", "RESULT", "", "P99 us", "TARGET", "KNOBS CHANGED", "WHERE");
 		for (unsigned i = 0; i < n; i++) {
 			char t[32], p[96], x[32], y[32];
 
-			printf("%5" PRId64 "%c %-19s  %-38.38s %14s %-10s %9s  %-20s %.60s%s%s\n", a[i].id,
+			printf("%5" PRId64 "%c %-19s  %-38.38s %-14s %14s %-10s %9s  %-20s %-30s %.60s%s%s\n", a[i].id,
 			       a[i].baseline ? 'B' : ' ', fmt_time(a[i].time, t, sizeof(t)),
-			       run_params(&a[i], p, sizeof(p)),
+			       run_params(&a[i], p, sizeof(p)), su[i].flags[0] ? su[i].flags : "-",
 			       a[i].failed ? "FAILED" : fmt_num(a[i].throughput, 2, x, sizeof(x)),
 			       a[i].units, fmt_num(a[i].p99_us, 1, y, sizeof(y)),
-			       a[i].target_short[0] ? a[i].target_short : "?", a[i].target,
+			       a[i].target_short[0] ? a[i].target_short : "?",
+			       su[i].knobs[0] ? su[i].knobs : "-", a[i].target,
 			       a[i].point[0] ? "  " : "", a[i].point);
 		}
 		if (!n && !nbad)
@@ -141,6 +153,7 @@ static int runs_list(struct store *st, int argc, char **argv)
 	for (unsigned i = 0; i < n; i++)
 		store_run_free(&a[i]);
 	free(a);
+	free(su);
 	if (nbad) {
 		fprintf(stderr, "tunetop runs list: %s\n", err);
 		return 1;

@@ -38,11 +38,13 @@ static void sweep_usage(FILE *f)
 "                 000's packet_byte_script); the MSS comes from the first\n"
 "                 point's connection unless --mss\n"
 "  burst [LIST] [--reverse]      -b over LIST (default " SWEEP_DEFAULT_BURSTS ");\n"
-"                 --reverse: the ends trade -r sizes, -s/-S buffers, -T CPUs\n"
-"                 and --set sides (seed 004's backward direction)\n"
+"                 --reverse: the far end initiates (seed 004's backward\n"
+"                 direction): in a lab the client runs in side b; --set\n"
+"                 sides swap so knobs stay put; elsewhere -r, -s/-S, -T swap\n"
 "  knob [local:|remote:]NAME=V1,V2,... [[local:|remote:]NAME2=W1,W2,...]\n"
 "                 any catalog knob, or the cross product of two; put back\n"
 "                 afterwards (also after Ctrl-C or a failed point)\n"
+"  knob both:NAME=V1,V2,...      one knob set alike on both ends per point\n"
 "  send-size [LIST]              -m of a stream test (default TCP_STREAM,\n"
 "                 LIST " SWEEP_DEFAULT_SEND_SIZES ")\n"
 "  preset [NAME]  a sweep of data/sweeps; alone, list them\n"
@@ -113,8 +115,26 @@ static int sweep_own_args(struct sweep *sw, int argc, char **argv, int *next, ch
 			return err_set(err, 2, "argument \"%.64s\": sweep size takes no list; accepted: --response, --mss N, then run options",
 				       a);
 		if (sw->kind == SW_KNOB) {
+			bool both = !strncmp(a, "both:", 5);
 			struct sweep_knob *k;
 
+			if (both || sw->both) {
+				if (sw->nknobs)
+					return err_set(err, 2, "argument \"%.64s\": both: sweeps one knob alone; accepted: both:NAME=V1,V2,... or up to two [local:|remote:]NAME=V1,...",
+						       a);
+				k = &sw->knob[0];
+				if (sweep_parse_knob(a + 5, k->name, sizeof(k->name), k->buf,
+						     sizeof(k->buf), k->values, SWEEP_MAX_POINTS,
+						     &k->n, err))
+					return 2;
+				/* The same values on the remote end, in step (the pointers
+				 * stay in knob[0].buf). */
+				sw->knob[1] = *k;
+				sw->knob[1].remote = true;
+				sw->nknobs = 2;
+				sw->both = true;
+				continue;
+			}
 			if (sw->nknobs == 2)
 				return err_set(err, 2, "argument \"%.64s\": at most two knobs (their cross product); accepted: [local:|remote:]NAME=V1,V2,...",
 					       a);
@@ -135,7 +155,7 @@ static int sweep_own_args(struct sweep *sw, int argc, char **argv, int *next, ch
 		sw->list_given = true;
 	}
 	if (sw->kind == SW_KNOB && !sw->nknobs)
-		return err_set(err, 2, "knob: no knob; accepted: [local:|remote:]NAME=V1,V2,... (e.g. rx-usecs=0,3,15,45,100)");
+		return err_set(err, 2, "knob: no knob; accepted: [local:|remote:|both:]NAME=V1,V2,... (e.g. rx-usecs=0,3,15,45,100)");
 	*next = i;
 	return 0;
 }
@@ -145,17 +165,12 @@ static int sweep_own_args(struct sweep *sw, int argc, char **argv, int *next, ch
 
 /*
  * --reverse, seed 004's "backward direction": there netperf ran on the
- * other host.  tunetop's client always runs on this end, so the ends trade
- * every setting of their own instead: -r req,resp, -s/-S, -T and --set.
+ * other host, each host keeping its own settings.  --set sides swap here,
+ * before the checks: a knob stays on its host (lab side) whichever end
+ * initiates.  Then sweep_reverse_target turns the run around.
  */
 static int sweep_reverse(struct cli_opts *o, char *err)
 {
-	struct test_params *p = &o->so.p;
-
-	SWAP(p->req_size, p->resp_size);
-	SWAP(p->lsndbuf, p->rsndbuf);
-	SWAP(p->lrcvbuf, p->rrcvbuf);
-	SWAP(p->lcpu, p->rcpu);
 	for (unsigned i = 0; i < o->nset; i++) {
 		bool remote;
 		char rest[160];
@@ -168,6 +183,27 @@ static int sweep_reverse(struct cli_opts *o, char *err)
 			 rest);
 	}
 	return 0;
+}
+
+/*
+ * Once the target is open: in a lab the client moves to side b and the
+ * server to side a, so the far end sends the requests (and bursts), with
+ * the same -r, -s/-S and -T as the thread ran the same command there.
+ * Against tunetopd or on loopback the client cannot move, so the ends
+ * trade their settings instead: -r req,resp, -s/-S and -T.
+ */
+static void sweep_reverse_target(struct cli_opts *o)
+{
+	struct test_params *p = &o->so.p;
+
+	if (o->so.lab && !o->so.host) {
+		o->so.lab_reverse = true;
+		return;
+	}
+	SWAP(p->req_size, p->resp_size);
+	SWAP(p->lsndbuf, p->rsndbuf);
+	SWAP(p->lrcvbuf, p->rrcvbuf);
+	SWAP(p->lcpu, p->rcpu);
 }
 
 /* Check a knob for a sweep or --set: known, settable, on a side it can be set. */
@@ -354,7 +390,7 @@ static int sweep_setup(struct sweep *sw, int argc, char **argv)
 		}
 		break;
 	case SW_KNOB: {
-		unsigned n0 = sw->knob[0].n, n1 = sw->nknobs == 2 ? sw->knob[1].n : 1;
+		unsigned n0 = sw->knob[0].n, n1 = sw->nknobs == 2 && !sw->both ? sw->knob[1].n : 1;
 
 		if (n0 * n1 > SWEEP_MAX_POINTS) {
 			err_set(err, 2, "knob: %u points; accepted: at most %d", n0 * n1,
@@ -368,9 +404,12 @@ static int sweep_setup(struct sweep *sw, int argc, char **argv)
 
 				memset(p, 0, sizeof(*p));
 				p->ki[0] = a;
-				p->ki[1] = b;
+				p->ki[1] = sw->both ? a : b;
 				sweep_knob_label(sw, &sw->knob[0], l0, sizeof(l0));
-				if (sw->nknobs == 1)
+				if (sw->both)
+					snprintf(name, sizeof(name), "both:%s=%s", sw->knob[0].d->name,
+						 sw->knob[0].values[a]);
+				else if (sw->nknobs == 1)
 					snprintf(name, sizeof(name), "%s=%s", l0,
 						 sw->knob[0].values[a]);
 				else
@@ -400,9 +439,14 @@ static void sweep_take_signals(struct run_ctx *c)
 		c->signals++;
 }
 
-/* Read where a knob lives and its value before the sweep.  0, or 1 printed. */
+/*
+ * Check that the knob can take every value it will get on its end
+ * (knobs_plan_check), keeping where it lives and its value before the
+ * sweep.  0, or 1 printed.
+ */
 static int sweep_read_original(struct sweep *sw, struct run_change *ch,
-			       const struct knob_def *d, bool remote)
+			       const struct knob_def *d, bool remote,
+			       const char *const *values, unsigned n)
 {
 	struct knob_value cur;
 	char err[ERR_MAX] = "";
@@ -410,9 +454,8 @@ static int sweep_read_original(struct sweep *sw, struct run_change *ch,
 	memset(ch, 0, sizeof(*ch));
 	ch->d = d;
 	run_knob_target(&sw->o, remote, &ch->t);
-	if (knobs_get(d, &ch->t, &cur, err) || !cur.present) {
-		fprintf(stderr, WHO ": %s on %s: %s\n", d->name, knobs_side_name(&ch->t),
-			cur.present ? err : cur.reason);
+	if (knobs_plan_check(sw->cat, d, &ch->t, values, n, &cur, err)) {
+		fprintf(stderr, WHO ": %s\n", err);
 		return 1;
 	}
 	snprintf(ch->original, sizeof(ch->original), "%s", cur.text);
@@ -426,14 +469,32 @@ static void sweep_restore(struct sweep *sw)
 		sw->restore_failed = true;
 }
 
-/* Read the originals of the swept knobs and apply --set.  0, or 1 printed. */
+/*
+ * Before the first point: every knob the sweep sets (swept and --set)
+ * checked on its end, the originals read; then --set applied.  0, or 1
+ * printed.
+ */
 static int sweep_knobs_begin(struct sweep *sw)
 {
+	for (unsigned j = 0; j < sw->nknobs; j++)
+		if (sweep_read_original(sw, &sw->knob[j].ch, sw->knob[j].d, sw->knob[j].remote,
+					sw->knob[j].values, sw->knob[j].n))
+			return 1;
+	for (unsigned i = 0; i < sw->o.nset; i++) {
+		struct run_change ch;
+		char spec[160], *val;
+		const char *v;
+		bool remote;
+
+		snprintf(spec, sizeof(spec), "%s", sweep_side(sw->o.set[i], &remote));
+		val = strchr(spec, '=');
+		*val++ = '\0';
+		v = val;
+		if (sweep_read_original(sw, &ch, catalog_find(sw->cat, spec), remote, &v, 1))
+			return 1;
+	}
 	if (run_txn_begin(&sw->c, WHO, &sw->txn))
 		return 1;
-	for (unsigned j = 0; j < sw->nknobs; j++)
-		if (sweep_read_original(sw, &sw->knob[j].ch, sw->knob[j].d, sw->knob[j].remote))
-			return 1;
 	return run_set_knobs(&sw->o, sw->cat, sw->txn, WHO, " (--set, for the whole sweep)",
 			     sw->o.fmt == OUT_HUMAN) ? 1 : 0;
 }
@@ -600,6 +661,8 @@ static int sweep_run(struct sweep *sw)
 	if (run_ctx_open(&sw->c, &sw->o, WHO))
 		return 1;
 	sw->ctx_open = true;
+	if (sw->reverse)
+		sweep_reverse_target(&sw->o);
 	if (sw->o.so.host)
 		snprintf(sw->target, sizeof(sw->target), "tunetopd at %s", sw->o.so.host);
 	else if (sw->o.so.lab)

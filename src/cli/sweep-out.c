@@ -169,7 +169,7 @@ int sweep_out_json(const struct sweep *sw)
 
 			sweep_policy_point_x(p->name, NULL, 0, &text);
 			value = json_string(text);
-		} else if (sw->nknobs == 1) {
+		} else if (sw->nknobs == 1 || sw->both) {
 			value = json_string(sw->knob[0].values[p->ki[0]]);
 		} else {
 			value = json_pack("[s,s]", sw->knob[0].values[p->ki[0]],
@@ -249,8 +249,10 @@ void sweep_out_header(const struct sweep *sw, const struct test_params *first)
 	if (sw->kind == SW_SIZE)
 		printf(": %s sizes 1, 2, 4 ... below the MSS, MSS, MSS+1 ... 3MSS+1 (packet_byte_script)",
 		       sw->response ? "response" : "request");
+	else if (sw->kind == SW_BURST && sw->reverse && o->so.lab_reverse)
+		printf(" (reverse: the far end, lab side b, sends the requests; --set sides swapped so each knob stays on its side)");
 	else if (sw->kind == SW_BURST && sw->reverse)
-		printf(" (reverse: the ends trade -r, -s/-S, -T and --set sides)");
+		printf(" (reverse: no lab to turn around, so the ends trade -r, -s/-S, -T and --set sides)");
 	if (sw->kind == SW_SIZE && !sw->mss_given)
 		printf(", the points follow the first one's MSS\n");
 	else
@@ -260,8 +262,9 @@ void sweep_out_header(const struct sweep *sw, const struct test_params *first)
 	if (o->so.host)
 		printf("Target: tunetopd at %s\n", o->so.host);
 	else if (o->so.lab)
-		printf("Target: lab %s (client in %s-a, server in %s-b)\n", lab_name(o->so.lab),
-		       lab_name(o->so.lab), lab_name(o->so.lab));
+		printf("Target: lab %s (client in %s-%c, server in %s-%c)\n", lab_name(o->so.lab),
+		       lab_name(o->so.lab), o->so.lab_reverse ? 'b' : 'a',
+		       lab_name(o->so.lab), o->so.lab_reverse ? 'a' : 'b');
 	else
 		printf("Target: loopback (%s)\n", o->so.why ? o->so.why : "embedded server");
 	for (unsigned j = 0; j < sw->nknobs; j++)

@@ -47,6 +47,7 @@ struct sweep_point {
 struct sweep {
 	enum sweep_kind kind;
 	bool response, reverse, mss_given, list_given;
+	bool both;		/* knob both:NAME: knob[1] is knob[0] on the remote end, in step */
 	uint32_t mss;
 	char list_text[512];
 	unsigned nknobs;

@@ -474,3 +474,52 @@ void knobs_default_dev(char *dev, size_t len)
 		}
 	fclose(f);
 }
+
+/* Before a plan runs: every value checked, the knob read on its end. */
+int knobs_plan_check(const struct catalog *c, const struct knob_def *d,
+		     const struct knob_target *t, const char *const *texts,
+		     unsigned n, struct knob_value *cur, char *err)
+{
+	const char *side = knobs_side_name(t);
+	char why[ERR_MAX], dev[40] = "", has[160] = "";
+	struct knob_snapshot *s;
+	struct knob_value v;
+	unsigned i;
+	int rc;
+
+	if (!cur)
+		cur = &v;
+	target_dev(t, why, 32);
+	if (why[0] && d->scope == KNOB_SCOPE_DEVICE)
+		snprintf(dev, sizeof(dev), " (%.32s)", why);
+	for (i = 0; i < n; i++) {
+		rc = knobs_check_set(d, t, texts[i], NULL, why);
+		if (rc)
+			return err_set(err, rc, "%s on %s%s: %s", d->name, side, dev,
+				       why);
+	}
+	rc = knobs_get(d, t, cur, why);
+	if (rc)
+		return err_set(err, rc, "%s on %s%s: %s", d->name, side, dev, why);
+	if (cur->present)
+		return 0;
+	/* Say what that end has of the knob's group instead. */
+	if (c && knobs_snapshot(c, t, &s, why) == 0) {
+		for (i = 0; i < s->n; i++) {
+			const struct knob_def *o = catalog_at(c, i);
+			size_t used = strlen(has);
+
+			if (strcmp(o->group, d->group) || !s->item[i].v.present ||
+			    used + strlen(o->name) + 3 >= sizeof(has))
+				continue;
+			snprintf(has + used, sizeof(has) - used, "%s%s",
+				 used ? ", " : "", o->name);
+		}
+		knobs_snapshot_free(s);
+	}
+	if (has[0])
+		return err_set(err, -EOPNOTSUPP, "%s on %s%s: %s; its %s knobs there: %s",
+			       d->name, side, dev, cur->reason, d->group, has);
+	return err_set(err, -EOPNOTSUPP, "%s on %s%s: %s; %s has no %s knob",
+		       d->name, side, dev, cur->reason, side, d->group);
+}

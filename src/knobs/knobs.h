@@ -45,6 +45,19 @@ int knobs_check_set(const struct knob_def *d, const struct knob_target *t,
 		    const char *text, struct knob_value *val, char *err);
 
 /*
+ * Before a plan (a sweep, a preset, the dashboard's sweeps) runs its first
+ * point: whether d can be set to each of texts[0..n-1] on t -- every value
+ * checked as knobs_check_set does, and d read there (its value now into
+ * *cur, may be NULL).  0, or -errno with one line naming the knob, the end
+ * and its device, why, and what that end has of d's group (from catalog c,
+ * may be NULL): "adaptive-rx on lab-b (veth-b): veth: coalescing not
+ * supported (...); lab-b has no coalescing knob".
+ */
+int knobs_plan_check(const struct catalog *c, const struct knob_def *d,
+		     const struct knob_target *t, const char *const *texts,
+		     unsigned n, struct knob_value *cur, char *err);
+
+/*
  * Apply text to d on t and read it back into *after (may be NULL), with
  * no journal: for the knob transaction and for putting journaled
  * originals back, nothing else.

@@ -24,6 +24,7 @@ struct lab {
 	bool has6;
 	bool made[2];			/* lab_create made this netns file */
 	bool claimed;			/* lab_create wrote the owner record */
+	bool used;			/* lab_use wrote a user record */
 };
 
 /* The veth names, side a then side b: "veth-a", "veth-b" (lab.c). */
@@ -68,5 +69,17 @@ void lab_owner_read(const char *name, struct lab_owner *r);
  */
 int lab_owner_write(const char *name, bool persistent, bool exclusive,
 		    char *err);
+
+/* Write this process's user record of name (NAME@PID).  0 or -errno. */
+int lab_user_write(const char *name, char *err);
+
+/* Remove pid's user record of name, if there is one. */
+void lab_user_remove(const char *name, pid_t pid);
+
+/*
+ * True when a live process other than this one has a user record of name
+ * (its pid in *pid); with purge, remove all of name's user records instead.
+ */
+bool lab_users_scan(const char *name, bool purge, pid_t *pid);
 
 #endif

@@ -105,8 +105,15 @@ void lab_owner_read(const char *name, struct lab_owner *r)
 	if (n <= 0)
 		return;
 	buf[n] = '\0';
-	if (!strcmp(buf, "persistent\n")) {
+	if (!strncmp(buf, "persistent", 10)) {
+		/* "persistent SID START": the session that ran `lab up`; a bare
+		 * "persistent" (older tunetop) leaves the maker unknown. */
 		r->valid = r->persistent = true;
+		if (sscanf(buf, "persistent %d %llu", &pid, &r->start) == 2 &&
+		    pid > 0)
+			r->pid = pid;
+		else
+			r->start = 0;
 	} else if (sscanf(buf, "owner %d %llu", &pid, &r->start) == 2 &&
 		   pid > 0) {
 		r->pid = pid;
@@ -115,38 +122,25 @@ void lab_owner_read(const char *name, struct lab_owner *r)
 }
 
 /*
- * Write the owner record: to a temporary name first, then link() it into
- * place (fails with EEXIST, atomically claiming the name) when exclusive, or
- * rename() it over the old one.  The temporary name holds a '~', which no
- * lab name does, so lab_list and lab_reap pass it by.
+ * Put buf at path: to a temporary name first (path~PID: '~' is in no lab
+ * name, so lab_list and lab_reap pass it by), then link() it into place
+ * (fails with EEXIST, atomically claiming the name) when exclusive, or
+ * rename() it over the old one.  0 or -errno with err naming lab name.
  */
-int lab_owner_write(const char *name, bool persistent, bool exclusive,
-		    char *err)
+static int lab_record_put(const char *name, const char *path, const char *buf,
+			  size_t len, bool exclusive, char *err)
 {
-	char path[PATH_MAX], tmp[PATH_MAX + 16], buf[96];
-	unsigned long long start = 0;
-	char state;
-	int fd, len, e = 0;
+	char tmp[PATH_MAX + 16];
+	int fd, e;
 
-	lab_owner_path(name, path, sizeof(path));
 	snprintf(tmp, sizeof(tmp), "%s~%d", path, (int)getpid());
-	if (persistent) {
-		len = snprintf(buf, sizeof(buf), "persistent\n");
-	} else {
-		e = procstat_start(getpid(), &state, &start);
-		if (e)
-			return err_set(err, e, "lab %s: read /proc/self/stat: %s",
-				       name, strerror(-e));
-		len = snprintf(buf, sizeof(buf), "owner %d %llu\n",
-			       (int)getpid(), start);
-	}
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		e = -errno;
 		return err_set(err, e, "lab %s: create %s: %s", name, tmp,
 			       strerror(-e));
 	}
-	e = write_full(fd, buf, (size_t)len);
+	e = write_full(fd, buf, len);
 	if (close(fd) && !e)
 		e = -errno;
 	if (!e && (exclusive ? link(tmp, path) : rename(tmp, path)))
@@ -160,6 +154,37 @@ int lab_owner_write(const char *name, bool persistent, bool exclusive,
 		return err_set(err, e, "lab %s: write %s: %s", name, path,
 			       strerror(-e));
 	return 0;
+}
+
+/* Write the owner record (lab-internal.h). */
+int lab_owner_write(const char *name, bool persistent, bool exclusive,
+		    char *err)
+{
+	char path[PATH_MAX], buf[96];
+	unsigned long long start = 0;
+	char state;
+	int len, e = 0;
+
+	lab_owner_path(name, path, sizeof(path));
+	if (persistent) {
+		pid_t sid = getsid(0);
+
+		/* The maker is the session (terminal, login, CI job) that ran
+		 * `lab up`: the lab is orphaned only when that ends. */
+		if (sid > 0 && !procstat_start(sid, &state, &start))
+			len = snprintf(buf, sizeof(buf), "persistent %d %llu\n",
+				       (int)sid, start);
+		else
+			len = snprintf(buf, sizeof(buf), "persistent\n");
+	} else {
+		e = procstat_start(getpid(), &state, &start);
+		if (e)
+			return err_set(err, e, "lab %s: read /proc/self/stat: %s",
+				       name, strerror(-e));
+		len = snprintf(buf, sizeof(buf), "owner %d %llu\n",
+			       (int)getpid(), start);
+	}
+	return lab_record_put(name, path, buf, (size_t)len, exclusive, err);
 }
 
 /* Collected names for lab_list. */
@@ -249,4 +274,90 @@ int lab_list(char names[][LAB_NAME_MAX], unsigned max, unsigned *n, char *err)
 	*n = ns.n;
 	free(ns.v);
 	return 0;
+}
+
+/*
+ * User records: LAB_RECORD_DIR/NAME@PID holding "user PID START", written
+ * by a process that runs in a lab it did not make (run --lab), so `lab down
+ * --all` sees the lab in use.  '@' is in no lab name: lab_list, lab_reap
+ * and the owner records pass these by.
+ */
+static void lab_user_path(const char *name, pid_t pid, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%s@%d", lab_rec_dir, name, (int)pid);
+}
+
+int lab_user_write(const char *name, char *err)
+{
+	char path[PATH_MAX], buf[96];
+	unsigned long long start = 0;
+	char state;
+	int len, e;
+
+	e = lab_owner_dir_make(err);
+	if (e)
+		return e;
+	e = procstat_start(getpid(), &state, &start);
+	if (e)
+		return err_set(err, e, "lab %s: read /proc/self/stat: %s",
+			       name, strerror(-e));
+	lab_user_path(name, getpid(), path, sizeof(path));
+	len = snprintf(buf, sizeof(buf), "user %d %llu\n", (int)getpid(),
+		       start);
+	return lab_record_put(name, path, buf, (size_t)len, false, err);
+}
+
+void lab_user_remove(const char *name, pid_t pid)
+{
+	char path[PATH_MAX];
+
+	lab_user_path(name, pid, path, sizeof(path));
+	unlink(path);
+}
+
+/*
+ * Walk name's user records: a live user other than this process sets *pid
+ * and returns true; with purge, every record (live or not) is removed.
+ */
+bool lab_users_scan(const char *name, bool purge, pid_t *pid)
+{
+	size_t nlen = strlen(name);
+	struct dirent *de;
+	bool live = false;
+	DIR *d;
+
+	d = opendir(lab_rec_dir);
+	if (!d)
+		return false;
+	while ((de = readdir(d))) {
+		char path[PATH_MAX + 256], buf[96];
+		unsigned long long start;
+		ssize_t n;
+		int fd, p;
+
+		if (strncmp(de->d_name, name, nlen) || de->d_name[nlen] != '@' ||
+		    strchr(de->d_name, '~'))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", lab_rec_dir, de->d_name);
+		if (purge) {
+			unlink(path);
+			continue;
+		}
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		buf[n] = '\0';
+		if (sscanf(buf, "user %d %llu", &p, &start) == 2 && p > 0 &&
+		    p != getpid() && procstat_alive(p, start)) {
+			*pid = p;
+			live = true;
+			break;
+		}
+	}
+	closedir(d);
+	return live;
 }

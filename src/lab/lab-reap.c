@@ -4,8 +4,12 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "session/cpustat.h"
 #include "lab/lab-internal.h"
@@ -80,4 +84,141 @@ int lab_reap(unsigned *reaped, char *names_out, size_t len, char *err)
 	}
 	closedir(d);
 	return ret;
+}
+
+/*
+ * A process (not this one) with a thread inside one of the namespaces
+ * ns[0..1] (have[s] false: no such side): its pid, or 0.
+ */
+static pid_t lab_ns_user(const struct stat ns[2], const bool have[2])
+{
+	struct dirent *pe;
+	pid_t found = 0;
+	DIR *proc;
+
+	proc = opendir("/proc");
+	if (!proc)
+		return 0;
+	while (!found && (pe = readdir(proc))) {
+		char path[PATH_MAX];
+		struct dirent *te;
+		char *end;
+		long pid = strtol(pe->d_name, &end, 10);
+		DIR *task;
+
+		if (*end || pid <= 0 || pid == (long)getpid())
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/task", pid);
+		task = opendir(path);
+		if (!task)
+			continue;	/* gone meanwhile */
+		while (!found && (te = readdir(task))) {
+			struct stat st;
+			int s;
+
+			if (te->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "/proc/%ld/task/%s/ns/net",
+				 pid, te->d_name);
+			if (stat(path, &st))
+				continue;
+			for (s = 0; s < 2; s++)
+				if (have[s] && st.st_dev == ns[s].st_dev &&
+				    st.st_ino == ns[s].st_ino)
+					found = (pid_t)pid;
+		}
+		closedir(task);
+	}
+	closedir(proc);
+	return found;
+}
+
+/* The name of pid's program, for messages ("?" when gone). */
+static void lab_comm(pid_t pid, char *buf, size_t len)
+{
+	char path[64];
+	FILE *f;
+
+	snprintf(buf, len, "?");
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (fgets(buf, (int)len, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
+/* Who owns and who uses lab name, and so what `lab down --all` may do. */
+int lab_claim_of(const char *name, struct lab_usage *u, char *err)
+{
+	struct stat ns[2];
+	bool have[2];
+	struct lab_owner rec;
+	char path[PATH_MAX], comm[32];
+	pid_t pid = 0;
+	int s;
+
+	memset(u, 0, sizeof(*u));
+	if (!lab_owner_name_ok(name))
+		return err_set(err, -EINVAL,
+			       "lab %s: bad name; accepted: [A-Za-z0-9_.-]{1,40}, no leading '-'",
+			       name);
+	lab_owner_read(name, &rec);
+	if (!rec.present || !rec.valid) {
+		u->claim = LAB_UNOWNED;
+		snprintf(u->why, sizeof(u->why), "%s",
+			 rec.present ? "its owner record is unreadable or half-written" :
+			 "it has no owner record (another tool's, or a lab being made or tested)");
+		return 0;
+	}
+	if (rec.persistent && !rec.pid) {
+		u->claim = LAB_UNOWNED;
+		snprintf(u->why, sizeof(u->why),
+			 "made by `lab up` of an older tunetop, its maker unknown");
+		return 0;
+	}
+	u->claim = LAB_IN_USE;
+	u->pid = rec.pid;
+	if (procstat_alive(rec.pid, rec.start)) {
+		if (rec.persistent)
+			snprintf(u->why, sizeof(u->why),
+				 "made by `lab up` in session %d, which is still open",
+				 (int)rec.pid);
+		else
+			snprintf(u->why, sizeof(u->why),
+				 "its run (pid %d) is still going", (int)rec.pid);
+		return 0;
+	}
+	if (lab_users_scan(name, false, &pid)) {
+		u->pid = pid;
+		lab_comm(pid, comm, sizeof(comm));
+		snprintf(u->why, sizeof(u->why), "%s (pid %d) runs in it",
+			 comm, (int)pid);
+		return 0;
+	}
+	for (s = 0; s < 2; s++) {
+		snprintf(path, sizeof(path), "%s/%s-%c", LAB_NETNS_DIR, name,
+			 s ? 'b' : 'a');
+		have[s] = !stat(path, &ns[s]);
+	}
+	pid = lab_ns_user(ns, have);
+	if (pid) {
+		u->pid = pid;
+		lab_comm(pid, comm, sizeof(comm));
+		snprintf(u->why, sizeof(u->why),
+			 "%s (pid %d) is inside its namespaces", comm, (int)pid);
+		return 0;
+	}
+	u->claim = LAB_ORPHANED;
+	u->pid = rec.pid;
+	snprintf(u->why, sizeof(u->why), rec.persistent ?
+		 "the session %d that made it with `lab up` is gone, nothing runs in it" :
+		 "its owner (pid %d) is gone, nothing runs in it", (int)rec.pid);
+	return 0;
+}
+
+bool lab_all_takes(const struct lab_usage *u, bool force)
+{
+	return u->claim == LAB_ORPHANED || (force && u->claim == LAB_IN_USE);
 }

@@ -157,6 +157,11 @@ static int lab_teardown(struct lab *l, bool only_made, char *err)
 		}
 		l->made[s] = false;
 	}
+	if (l->used)
+		lab_user_remove(l->name, getpid());
+	l->used = false;
+	if (!only_made)
+		lab_users_scan(l->name, true, NULL);
 	if (!only_made || l->claimed) {
 		lab_owner_path(l->name, path, sizeof(path));
 		if (unlink(path) && errno != ENOENT && !ret) {
@@ -785,6 +790,16 @@ int lab_destroy(struct lab *l, char *err)
 	return r;
 }
 
+/* Mark the lab in use by this process until lab_close or lab_destroy. */
+int lab_use(struct lab *l, char *err)
+{
+	int r = lab_user_write(l->name, err);
+
+	if (!r)
+		l->used = true;
+	return r;
+}
+
 /* Free l's sockets and fds, leaving the lab in place. */
 void lab_close(struct lab *l)
 {
@@ -792,6 +807,8 @@ void lab_close(struct lab *l)
 
 	if (!l)
 		return;
+	if (l->used)
+		lab_user_remove(l->name, getpid());
 	for (s = LAB_A; s <= LAB_B; s++) {
 		netlink_close(l->nl[s]);
 		if (l->fd[s] >= 0)

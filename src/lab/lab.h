@@ -19,7 +19,9 @@
  *
  * Each lab has an owner record LAB_RECORD_DIR/NAME: "owner PID START" (START
  * is field 22 of /proc/PID/stat, so a reused pid is not taken for the owner)
- * or "persistent" for `tunetop lab up`.  lab_reap() only ever destroys labs
+ * or "persistent SID START" for `tunetop lab up` (SID: the session that ran
+ * it; a bare "persistent" from older tunetops names no maker).  A process
+ * running in a lab it did not make writes a user record NAME@PID (lab_use).  lab_reap() only ever destroys labs
  * whose record names a dead owner; a namespace pair without a record (another
  * tool's, or one being made right now) is never touched by it.
  */
@@ -137,6 +139,35 @@ int lab_list(char names[][LAB_NAME_MAX], unsigned max, unsigned *n,
  * them; names_out (may be NULL) gets a comma list.
  */
 int lab_reap(unsigned *reaped, char *names_out, size_t len, char *err);
+
+/* Who claims a lab, for `lab down --all` (lab_claim_of). */
+enum lab_claim {
+	LAB_ORPHANED,	/* its owner or maker is gone, nothing runs in it */
+	LAB_IN_USE,	/* a live owner or maker, a user record, a process inside */
+	LAB_UNOWNED,	/* no record, or no maker in it: taken only by name */
+};
+
+struct lab_usage {
+	enum lab_claim claim;
+	pid_t pid;		/* the owner, maker session, user or process inside */
+	char why[160];		/* "its run (pid 4242) is still going" */
+};
+
+/*
+ * Classify lab name: its owner record first (a live owner or maker session
+ * makes it in use), then user records, then every process's threads'
+ * network namespaces.  0 or -errno (a bad name).
+ */
+int lab_claim_of(const char *name, struct lab_usage *u, char *err);
+
+/* Whether `lab down --all` removes a lab so classified (force: in use too). */
+bool lab_all_takes(const struct lab_usage *u, bool force);
+
+/*
+ * Mark l in use by this process (a user record) until lab_close or
+ * lab_destroy, so `lab down --all` leaves it alone.  0 or -errno.
+ */
+int lab_use(struct lab *l, char *err);
 
 /* Whether this process may make a lab (CAP_NET_ADMIN and CAP_SYS_ADMIN). */
 bool lab_privileged(void);

@@ -346,8 +346,12 @@ static void session_snapshot(struct session *s)
 		return;
 	}
 	if (s->o.lab && !s->o.host) {
-		lt = (struct knob_target){ .where = KT_LAB_A, .lab = s->o.lab, .dev = "veth-a" };
-		rt = (struct knob_target){ .where = KT_LAB_B, .lab = s->o.lab, .dev = "veth-b" };
+		bool rev = s->o.lab_reverse;
+
+		lt = (struct knob_target){ .where = rev ? KT_LAB_B : KT_LAB_A, .lab = s->o.lab };
+		rt = (struct knob_target){ .where = rev ? KT_LAB_A : KT_LAB_B, .lab = s->o.lab };
+		snprintf(lt.dev, sizeof(lt.dev), "%s", rev ? "veth-b" : "veth-a");
+		snprintf(rt.dev, sizeof(rt.dev), "%s", rev ? "veth-a" : "veth-b");
 	} else if (sockinfo_netdev(s->cfd, lt.dev, sizeof(lt.dev))) {
 		lt.dev[0] = '\0';
 	}
@@ -634,7 +638,7 @@ static void *embed_thread(void *arg)
 {
 	struct embed_ctx *e = arg;
 
-	e->ret = lab_enter(e->s->o.lab, LAB_B, e->err);
+	e->ret = lab_enter(e->s->o.lab, target_lab_side(&e->s->o, true), e->err);
 	if (!e->ret)
 		e->ret = server_open(&e->s->embedded, &e->so, e->err);
 	if (!e->ret)
@@ -657,7 +661,8 @@ static int session_embed(struct session *s, char *err)
 	if (s->o.lab) {
 		struct lab_info li;
 
-		e.so.listen_addr = lab_addr(s->o.lab, LAB_B, v6 ? AF_INET6 : AF_INET);
+		e.so.listen_addr = lab_addr(s->o.lab, target_lab_side(&s->o, true),
+					    v6 ? AF_INET6 : AF_INET);
 		ret = pthread_create(&t, NULL, embed_thread, &e);
 		if (ret)
 			return err_set(err, -ret, "embedded server: thread: %s", strerror(ret));
@@ -972,7 +977,7 @@ static void *session_thread(void *arg)
 	 * from the host. */
 	s->ret = 0;
 	if (s->o.lab && !s->o.host)
-		s->ret = lab_enter(s->o.lab, LAB_A, s->err);
+		s->ret = lab_enter(s->o.lab, target_lab_side(&s->o, false), s->err);
 	if (!s->ret)
 		s->ret = s->o.netserver ? session_run_netserver(s, s->err) : session_run(s, s->err);
 	if (s->ret) {

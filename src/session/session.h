@@ -18,11 +18,21 @@ struct session_opts {
 	bool netserver;			/* host runs netperf's netserver, not tunetopd */
 	int af_hint;			/* AF_INET/AF_INET6 from -4/-6, else 0 */
 	struct lab *lab;		/* with no host: client in side a, server in b */
+	bool lab_reverse;		/* the far end initiates: client in side b, server in a */
 	const char *why;		/* why this target, for the output */
 	struct test_params p;
 	double connect_timeout;		/* seconds */
 	const char *capture_file;	/* -w: the local capture also goes here */
 };
+
+/*
+ * The lab side the client (server false) or the server (true) of so runs
+ * in: a and b, or b and a with so->lab_reverse.
+ */
+static inline enum lab_side target_lab_side(const struct session_opts *so, bool server)
+{
+	return server != so->lab_reverse ? LAB_B : LAB_A;
+}
 
 /* TCP segments per transaction of one end, from TCP_INFO; < 0 = n/a. */
 struct segs_per_trans {

@@ -54,8 +54,14 @@ int target_open(struct target *t, const struct target_opts *o, char *err)
 		snprintf(t->why, sizeof(t->why), "asked for with --loopback");
 	} else if (o->lab_name[0]) {
 		ret = lab_open(&t->lab, o->lab_name, err);
-		if (ret)
+		/* So `lab down --all` leaves the lab alone while we run in it. */
+		if (!ret && lab_privileged())
+			ret = lab_use(t->lab, err);
+		if (ret) {
+			lab_close(t->lab);
+			t->lab = NULL;
 			return ret;
+		}
 		t->kind = TARGET_LAB;
 	} else if (!lab_privileged()) {
 		if (o->lab_opts_given)
@@ -101,7 +107,7 @@ void target_knob_target(const struct session_opts *so, bool remote, struct knob_
 {
 	memset(kt, 0, sizeof(*kt));
 	if (so->lab && !so->host) {
-		kt->where = remote ? KT_LAB_B : KT_LAB_A;
+		kt->where = target_lab_side(so, remote) == LAB_B ? KT_LAB_B : KT_LAB_A;
 		kt->lab = so->lab;
 	} else if (!so->host) {
 		/* Loopback: both ends are this host, on lo. */

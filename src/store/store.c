@@ -798,3 +798,142 @@ double store_result_ci(const json_t *result)
 		return NAN;
 	return json_number_value(hw);
 }
+
+/* The knob list of end ("local", "remote") in a run's knobs document. */
+static json_t *setup_knob_list(json_t *knobs, const char *end)
+{
+	json_t *l = json_object_get(json_object_get(knobs, end), "knobs");
+
+	return json_is_array(l) ? l : NULL;
+}
+
+/* The value text of knob name in list l, or NULL. */
+static const char *setup_knob_value(json_t *l, const char *name)
+{
+	size_t i;
+	json_t *k;
+
+	json_array_foreach(l, i, k)
+		if (!strcmp(json_string_value(json_object_get(k, "name")) ?: "", name))
+			return json_string_value(json_object_get(k, "value"));
+	return NULL;
+}
+
+/* The knobs of now that differ from before, into buf. */
+static void setup_knobs_changed(json_t *before, json_t *now, char *buf, size_t len)
+{
+	static const char *const ends[] = { "local", "remote" };
+	unsigned shown = 0, more = 0;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (unsigned e = 0; e < 2; e++) {
+		json_t *lb = setup_knob_list(before, ends[e]), *ln = setup_knob_list(now, ends[e]);
+		size_t i;
+		json_t *k;
+
+		if (!lb || !ln)
+			continue;
+		json_array_foreach(ln, i, k) {
+			const char *name = json_string_value(json_object_get(k, "name"));
+			const char *v = json_string_value(json_object_get(k, "value"));
+			const char *was;
+
+			if (!name)
+				continue;
+			was = setup_knob_value(lb, name);
+			/* n/a on both (no value either time) is no change. */
+			if ((!v && !was) || (v && was && !strcmp(v, was)))
+				continue;
+			if (shown == 3) {
+				more++;
+				continue;
+			}
+			shown++;
+			used += (size_t)snprintf(buf + used, used < len ? len - used : 0,
+						 "%s%s%s=%s", used ? ", " : "",
+						 e ? "remote:" : "", name, v ? v : "n/a");
+			if (used >= len)
+				used = len - 1;
+		}
+	}
+	if (more && used < len)
+		snprintf(buf + used, len - used, ", +%u more", more);
+}
+
+/*
+ * -c, -C, -i max,min and -I level,width of a run, into buf: the result
+ * document has a service demand only when -c (local) or -C (remote)
+ * asked for it, and a confidence object only when iterating.
+ */
+static void setup_flags(bool lsd, bool rsd, json_t *conf, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	if (lsd)
+		used += (size_t)snprintf(buf + used, len - used, "-c");
+	if (rsd && used < len)
+		used += (size_t)snprintf(buf + used, len - used, "%s-C", used ? " " : "");
+	if (json_is_object(conf) && used < len) {
+		double lvl = json_number_value(json_object_get(conf, "level"));
+		double w = json_number_value(json_object_get(conf, "width_pct"));
+
+		used += (size_t)snprintf(buf + used, len - used, "%s-i%lld,%lld",
+					 used ? " " : "",
+					 (long long)json_integer_value(json_object_get(conf, "max_iter")),
+					 (long long)json_integer_value(json_object_get(conf, "min_iter")));
+		/* netperf's default -I is 99,5: shown only when other. */
+		if ((lvl != 99.0 || w != 5.0) && used < len)
+			snprintf(buf + used, len - used, " -I%g,%g", lvl, w);
+	}
+}
+
+int store_list_setup(struct store *s, const struct store_run *runs, unsigned n,
+		     struct store_setup *out, char *err)
+{
+	json_t *before = NULL;
+	sqlite3_stmt *st;
+	int rc;
+
+	rc = store_prepare(s,
+			   "SELECT json_extract(result, '$.knobs'), json_extract(result, '$.confidence'), "
+			   "json_extract(result, '$.local.service_demand') IS NOT NULL, "
+			   "json_extract(result, '$.remote.service_demand') IS NOT NULL "
+			   "FROM runs WHERE id = ?1",
+			   &st, "list runs", err);
+	if (rc)
+		return rc;
+	for (unsigned i = 0; i < n; i++) {
+		json_t *knobs = NULL, *conf = NULL;
+		bool lsd = false, rsd = false;
+		const char *t;
+
+		memset(&out[i], 0, sizeof(out[i]));
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, runs[i].id);
+		/* A result that is not JSON: this run's fields stay empty. */
+		if (sqlite3_step(st) == SQLITE_ROW) {
+			t = (const char *)sqlite3_column_text(st, 0);
+			knobs = t ? json_loads(t, 0, NULL) : NULL;
+			t = (const char *)sqlite3_column_text(st, 1);
+			conf = t ? json_loads(t, 0, NULL) : NULL;
+			lsd = sqlite3_column_int(st, 2);
+			rsd = sqlite3_column_int(st, 3);
+		}
+		setup_flags(lsd, rsd, conf, out[i].flags, sizeof(out[i].flags));
+		if (before && knobs)
+			setup_knobs_changed(before, knobs, out[i].knobs, sizeof(out[i].knobs));
+		/* Names and values from a file anyone may have written. */
+		str_sanitize(out[i].knobs, sizeof(out[i].knobs));
+		json_decref(conf);
+		/* A run without a snapshot (failed early) leaves the one before. */
+		if (knobs) {
+			json_decref(before);
+			before = knobs;
+		}
+	}
+	json_decref(before);
+	sqlite3_finalize(st);
+	return 0;
+}

@@ -111,6 +111,24 @@ struct store_filter {
 	int64_t sweep_id;		/* 0: any */
 	unsigned limit;			/* 0: all; else the newest limit */
 };
+/* What set a listed run's figures apart (store_list_setup). */
+struct store_setup {
+	char flags[48];		/* "-c -C -i10,3 -I95,2": the options that change the figures */
+	char knobs[160];	/* "remote:gro=on, net.ipv4.tcp_sack=0": changed from the run before */
+};
+
+/*
+ * For `runs list`: each run's figure-changing flags (-c and -C from its
+ * stored service demand, -i and -I from its confidence settings) and the
+ * knobs whose value differs from the run before it in runs[] (local ones
+ * bare, remote ones "remote:NAME=VALUE", at most three then "+N more";
+ * empty for runs[0] or when either run has no knob snapshot).  Reads only
+ * result's knobs and confidence, one run at a time; a run whose result
+ * cannot be read gets empty fields.  out[n].  0 or -errno.
+ */
+int store_list_setup(struct store *s, const struct store_run *runs, unsigned n,
+		     struct store_setup *out, char *err);
+
 /*
  * Runs oldest first, without result and series (params kept).  *out
  * malloc'ed.  -EBADMSG, and no runs, when a row cannot be read (its params

@@ -32,6 +32,7 @@ check "--connect-timeout" run --connect-timeout 0
 # control character in one is shown escaped).
 check 'lab name "a/b": invalid (1 to 40 of' lab up --name a/b
 check 'lab name "x y": invalid' lab down "x y"
+check 'option -\\x1b\[31m: unknown' lab down "-$(printf '\033[31m')"
 check 'lab name "\\x1b\[31m": invalid' lab status "$(printf '\033[31m')"
 check "option --lab: lab name" run --lab ../x -l 1
 check "option --lab: lab name" knobs list --side lab-a --lab "-x"

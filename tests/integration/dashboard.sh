@@ -170,6 +170,17 @@ wait_for "sweep burst done: 3 points" 150
 ok $? "the sweep ends with its summary (cliffs counted)"
 screen | grep -qE "│ *[0-9]+ +burst=4 +done"
 ok $? "the runs panel names each run's point"
+# A knob the target lacks is refused before the first point, by the engine
+# check tunetop sweep uses: the lab's veth has no coalescing.
+n0=$(python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(\"select count(*) from runs\").fetchone()[0])" "$TUNETOP_DB")
+keys S C-u
+keys -l -- "knob remote:adaptive-rx=on,off"
+keys Enter
+wait_for "adaptive-rx on lab-b \(veth-b\): veth: coalescing not supported.*lab-b has no coalescing knob" 50
+ok $? "a sweep of a knob the lab lacks is refused before its first point, naming knob and end"
+n1=$(python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(\"select count(*) from runs\").fetchone()[0])" "$TUNETOP_DB")
+! screen | grep -q "sweep 1/2" && [ "$n0" = "$n1" ]
+ok $? "and runs nothing ($n0 runs before, $n1 after)"
 r0=$(ip netns exec "$lab-a" sysctl -n net.ipv4.tcp_reordering)
 keys A C-u
 keys -l -- "--a net.ipv4.tcp_reordering=$r0 --b net.ipv4.tcp_reordering=11 -n 3"

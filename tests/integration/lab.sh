@@ -102,6 +102,99 @@ ok $? "lab up --mtu 70000 is refused (exit 2)"
 [ $? -eq 1 ] && grep -q nosuchlab "$TMP/e"
 ok $? "lab down of a lab that is not there names it"
 
+# lab down --all, only ever inside a mount namespace of this test's own, on
+# empty tmpfs at /run/netns and /run/tunetop: the host's labs (other
+# people's) are not even visible to it.  Results come back as "RC TEXT".
+cat >"$TMP/all.sh" <<'INNER'
+set -u
+T=$1 TMP=$2
+res() { echo "$1 $2" >>"$TMP/all.res"; }
+mkdir -p /run/netns /run/tunetop && mount -t tmpfs sd-netns /run/netns && mount -t tmpfs sd-tunetop /run/tunetop || { res 1 "private tmpfs mounts"; exit 1; }
+[ -z "$(ls -A /run/netns)" ] && [ -z "$(ls -A /run/tunetop)" ] || { res 1 "the private dirs are empty"; exit 1; }
+p=sd$$
+# Orphaned: lab up from a session that ended; a run killed with SIGKILL.
+setsid -w sh -c "'$T' lab up --name $p-orph >/dev/null 2>&1; true"
+for n in run in old; do setsid -w sh -c "'$T' lab up --name $p-$n >/dev/null 2>&1; true"; done
+# Made in a session that stays open (one of this test's own, not CI's).
+setsid sh -c 'echo $$ >"$0"; "$1" lab up --name "$2" >/dev/null 2>&1; exec sleep 60' \
+	"$TMP/mine.pid" "$T" "$p-mine" &
+for _ in $(seq 100); do grep -q "^persistent" "/run/tunetop/labs/$p-mine" 2>/dev/null && break; sleep 0.1; done
+mine=$(cat "$TMP/mine.pid")
+echo persistent >"/run/tunetop/labs/$p-old"
+"$T" run -t TCP_RR -l 30 >/dev/null 2>&1 &
+victim=$!
+"$T" run -t TCP_RR -l 8 -- -k COUNTS_AGREE >"$TMP/all-live.txt" 2>&1 &
+live=$!
+"$T" run --lab "$p-run" -t TCP_RR -l 8 -- -k COUNTS_AGREE >"$TMP/all-lab.txt" 2>&1 &
+user=$!
+ip netns exec "$p-in-b" sleep 20 &
+inside=$!
+for _ in $(seq 100); do
+	[ -e "/run/netns/tunetop-$victim-b" ] && [ -e "/run/netns/tunetop-$live-b" ] &&
+		[ -e "/run/tunetop/labs/$p-run@$user" ] && break
+	sleep 0.1
+done
+kill -9 $victim
+wait $victim 2>/dev/null
+n=$(ls /run/tunetop/labs | grep -vc @)
+[ "$n" -eq 7 ] && [ -z "$(ls /run/netns | grep -v "^$p-\|^tunetop-$victim-\|^tunetop-$live-")" ]
+res $? "private lab dirs hold only this test's 7 labs ($n records)"
+"$T" lab status "$p-run" >"$TMP/all-st.txt" 2>&1
+grep -q "claim     in use: tunetop (pid $user) runs in it" "$TMP/all-st.txt"
+res $? "lab status shows the --lab run using $p-run: $(grep claim "$TMP/all-st.txt")"
+"$T" lab down --all >"$TMP/all.txt" 2>&1
+rc=$?
+sed 's/^/# /' "$TMP/all.txt" >>"$TMP/all.diag"
+gone() { [ ! -e "/run/netns/$1-a" ] && [ ! -e "/run/netns/$1-b" ] && [ ! -e "/run/tunetop/labs/$1" ]; }
+there() { [ -e "/run/netns/$1-a" ] && [ -e "/run/netns/$1-b" ] && [ -e "/run/tunetop/labs/$1" ]; }
+[ $rc -eq 0 ]
+res $? "lab down --all exits 0"
+gone "$p-orph" && grep -q "^lab $p-orph: down, the session [0-9]* that made it with .lab up. is gone" "$TMP/all.txt"
+res $? "--all takes a lab up lab whose session is gone, saying so"
+# (every privileged tunetop reaps dead runs' labs first, as restore does:
+# `lab status` above already did)
+gone "tunetop-$victim" && cat "$TMP/all-st.txt" "$TMP/all.txt" |
+	grep -q "^lab tunetop-$victim: down, its owner (pid $victim) is gone\|^tunetop: removed 1 lab left by a process that is gone: tunetop-$victim$"
+res $? "a SIGKILLed run's lab is taken"
+there "tunetop-$live" && grep -q "^lab tunetop-$live: kept, its run (pid $live) is still going (--force takes it" "$TMP/all.txt"
+res $? "--all keeps a live run's own lab and says why"
+there "$p-run" && grep -q "^lab $p-run: kept, tunetop (pid $user) runs in it" "$TMP/all.txt"
+res $? "--all keeps a lab a run --lab is using"
+there "$p-in" && grep -q "^lab $p-in: kept, sleep (pid $inside) is inside its namespaces" "$TMP/all.txt"
+res $? "--all keeps a lab a process is inside (ip netns exec)"
+there "$p-mine" && grep -q "^lab $p-mine: kept, made by .lab up. in session $mine, which is still open" "$TMP/all.txt"
+res $? "--all keeps a lab up lab whose session is still open"
+there "$p-old" && grep -q "^lab $p-old: kept, made by .lab up. of an older tunetop, its maker unknown (name it" "$TMP/all.txt"
+res $? "--all keeps a lab whose maker is unknown"
+grep -q "^5 labs kept$" "$TMP/all.txt"
+res $? "and counts the labs kept"
+wait $live; rc1=$?
+wait $user; rc2=$?
+[ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && grep -q COUNTS_AGREE=yes "$TMP/all-live.txt" && grep -q COUNTS_AGREE=yes "$TMP/all-lab.txt"
+res $? "the runs in the kept labs complete, counts agreeing"
+[ ! -e "/run/tunetop/labs/$p-run@$user" ]
+res $? "the --lab run removed its user record"
+"$T" lab down --all --force >"$TMP/all2.txt" 2>&1
+sed 's/^/# /' "$TMP/all2.txt" >>"$TMP/all.diag"
+gone "$p-in" && gone "$p-mine" && grep -q "^lab $p-in: down, though in use: sleep (pid $inside)" "$TMP/all2.txt" && there "$p-old"
+res $? "--all --force takes labs in use, saying so, and still not one without a maker"
+"$T" lab down "$p-old" >/dev/null 2>&1 && gone "$p-old" && [ -z "$(ls -A /run/netns)" ] && [ -z "$(ls -A /run/tunetop/labs)" ]
+res $? "a named lab goes; nothing is left"
+kill $inside "$mine" 2>/dev/null
+wait
+INNER
+if unshare -m --propagation private sh "$TMP/all.sh" "$TUNETOP" "$TMP"; then :; fi
+[ -s "$TMP/all.diag" ] && cat "$TMP/all.diag"
+[ -s "$TMP/all.res" ]
+ok $? "lab down --all ran in a private mount namespace"
+while read -r rc text; do ok "$rc" "$text"; done <"$TMP/all.res"
+"$TUNETOP" lab down --all x >"$TMP/o" 2>"$TMP/e"
+[ $? -eq 2 ] && grep -q "takes no NAME" "$TMP/e"
+ok $? "lab down --all NAME is refused (exit 2)"
+"$TUNETOP" lab down --force "$name" >"$TMP/o" 2>"$TMP/e"
+[ $? -eq 2 ] && grep -q "with --all" "$TMP/e"
+ok $? "lab down --force without --all is refused (exit 2)"
+
 # 20 ups and downs leave nothing: no namespace, record, mount or process.
 i=0
 while [ $i -lt 20 ]; do

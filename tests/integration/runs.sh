@@ -57,6 +57,26 @@ same=$("$TUNETOP" runs list --json | python3 -c 'import json,sys; print(json.loa
 "$TUNETOP" runs check "$same" --against baseline --threshold 30 >"$TMP/c1" 2>&1
 ok $? "the same stream again passes runs check against the baseline (threshold 30 %)"
 [ $? -eq 0 ] || diag "$TMP/c1"
+# runs list tells apart runs that differ only in a knob or a flag.
+g="$TMP/g.db"
+"$TUNETOP" run --lab "$name" --db "$g" -l 0.5 -P 0 -- -o THROUGHPUT >/dev/null 2>&1
+"$TUNETOP" run --lab "$name" --db "$g" -l 0.5 -P 0 --set remote:gro=on -- -o THROUGHPUT >/dev/null 2>&1
+"$TUNETOP" run --lab "$name" --db "$g" -l 0.3 -P 0 -c -C -i 3,2 -- -o THROUGHPUT >/dev/null 2>&1
+"$TUNETOP" runs --db "$g" list >"$TMP/gl" 2>&1
+ok $? "runs list of three runs in a lab exits 0"
+diag "$TMP/gl"
+head -1 "$TMP/gl" | grep -q "FLAGS .*KNOBS CHANGED"
+ok $? "it has FLAGS and KNOBS CHANGED columns"
+sed -n 2p "$TMP/gl" | grep -qE "^ +1 .* - +[0-9.]+ Trans/s .* - +lab: "
+ok $? "the first run has no flags and nothing to compare its knobs with"
+sed -n 3p "$TMP/gl" | grep -qE "^ +2 .* - +[0-9.]+ Trans/s .*remote:gro=on +lab: " &&
+	! sed -n 3p "$TMP/gl" | grep -q "remote:gro=on,\|, remote:gro=on"
+ok $? "a run differing only in GRO shows remote:gro=on, and only that"
+sed -n 4p "$TMP/gl" | grep -qE "^ +3 .* -c -C -i3,2 +[0-9.]+ Trans/s .*remote:gro=off +lab: "
+ok $? "the next shows -c -C -i3,2 and GRO back off on the remote end"
+"$TUNETOP" runs --db "$g" list --json >"$TMP/gl.json"
+[ "$(jq_py "$TMP/gl.json" '[(x["flags"], x["knobs_changed"]) for x in j]')" = "[('', ''), ('', 'remote:gro=on'), ('-c -C -i3,2', 'remote:gro=off')]" ]
+ok $? "runs list --json has flags and knobs_changed: $(jq_py "$TMP/gl.json" '[(x["flags"], x["knobs_changed"]) for x in j]')"
 "$TUNETOP" knobs set --side lab-a --lab "$name" lab-rate=200mbit >/dev/null 2>&1
 "$TUNETOP" run --lab "$name" -t TCP_STREAM -l 2 -P 0 -- -o THROUGHPUT >/dev/null 2>&1
 slow=$("$TUNETOP" runs list --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[-1]["id"])')

@@ -101,6 +101,64 @@ sack_b=$(ip netns exec "$name-b" sysctl -n net.ipv4.tcp_sack)
 [ "$(ip netns exec "$A" sysctl -n net.ipv4.tcp_reordering)" = "$before" ] && [ "$sack_b" = "$sack_before" ]
 ok $? "both knobs are put back (tcp_reordering $before, remote tcp_sack $sack_b)"
 
+# Each knob preset acts on the end its seed thread named (data/sweeps).
+for pr in "gro remote" "notsent local" "reordering local,remote"; do
+	set -- $pr
+	"$TUNETOP" sweep preset "$1" --lab "$name" -l 0.2 --json >"$TMP/p.json" 2>"$TMP/p.err"
+	rc=$?
+	sides=$(jq_py "$TMP/p.json" '",".join(k["side"] for k in j["knobs"])')
+	[ $rc -eq 0 ] && [ "$sides" = "$2" ]
+	ok $? "preset $1 sets its knob on the $2 end ($sides, rc $rc)"
+done
+[ "$(jq_py "$TMP/p.json" '[p["point"] for p in j["points"]]')" = "['both:net.ipv4.tcp_reordering=3', 'both:net.ipv4.tcp_reordering=10', 'both:net.ipv4.tcp_reordering=127']" ]
+ok $? "reordering moves both ends in step: 3 points, not 9"
+[ "$(ip netns exec "$A" sysctl -n net.ipv4.tcp_reordering)" = "$before" ] &&
+	[ "$(ip netns exec "$name-b" sysctl -n net.ipv4.tcp_reordering)" = "$before" ]
+ok $? "and puts back tcp_reordering on both ends"
+# The NIC presets' knobs are on the netserver end; a lab's veth has no
+# coalescing, so they stop before any point, in one line naming the knob,
+# the end and what that end has, and nothing is stored.
+n0=$(python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT count(*) FROM runs").fetchone()[0])' "$TUNETOP_DB")
+for pr in coalescing:rx-usecs adaptive-rx:adaptive-rx; do
+	"$TUNETOP" sweep preset "${pr%%:*}" --lab "$name" -l 0.2 >"$TMP/o" 2>"$TMP/e"
+	rc=$?
+	[ $rc -eq 1 ] && [ "$(wc -l <"$TMP/e")" -eq 1 ] &&
+		grep -q "^tunetop sweep: ${pr#*:} on lab-b (veth-b): veth: coalescing not supported.*; lab-b has no coalescing knob$" "$TMP/e" &&
+		! grep -q "^Point" "$TMP/o"
+	ok $? "preset ${pr%%:*} wants ${pr#*:} on the remote end, refused before its first point: $(head -1 "$TMP/e")"
+done
+n1=$(python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT count(*) FROM runs").fetchone()[0])' "$TUNETOP_DB")
+[ "$n0" = "$n1" ]
+ok $? "and no run was made ($n0 runs before, $n1 after)"
+# A --set knob the end lacks is checked the same way, before any point.
+"$TUNETOP" sweep knob net.ipv4.tcp_reordering=3,5 --set remote:rx-usecs=3 --lab "$name" -l 0.2 >"$TMP/o" 2>"$TMP/e"
+[ $? -eq 1 ] && grep -q "^tunetop sweep: rx-usecs on lab-b (veth-b): .*lab-b has no coalescing knob$" "$TMP/e" && ! grep -q "^Point" "$TMP/o"
+ok $? "a --set knob the end lacks stops the sweep before its first point: $(head -1 "$TMP/e")"
+# A value the end refuses (read-only inside a namespace) too, naming the end.
+"$TUNETOP" sweep knob net.core.rmem_max=100000,200000 --lab "$name" -l 0.2 >"$TMP/o" 2>"$TMP/e"
+[ $? -eq 1 ] && grep -q "^tunetop sweep: net.core.rmem_max on lab-a: .*read-only inside a network namespace" "$TMP/e" && ! grep -q "^Point" "$TMP/o"
+ok $? "a knob read-only in the lab stops it before its first point: $(head -1 "$TMP/e")"
+bad sweep knob both:net.ipv4.tcp_reordering=3 net.ipv4.tcp_sack=on && grep -q "both: sweeps one knob alone" "$TMP/be"
+ok $? "both: with a second knob is exit 2: $(cat "$TMP/be")"
+
+# --reverse (seed 004's backward direction): in a lab the far end, side b,
+# initiates; each run's client is in side b, aiming at side a's address, and
+# a --set local: knob stays on side a (now the server end).
+ra=$(ip netns exec "$A" sysctl -n net.ipv4.tcp_sack)
+"$TUNETOP" sweep burst 2,16 --reverse --lab "$name" -l 0.3 --set local:net.ipv4.tcp_sack=0 >"$TMP/rev" 2>&1
+rc=$?
+sid=$(sed -n 's/^Sweep burst \([0-9]*\): 2 of 2 points.*/\1/p' "$TMP/rev")
+[ $rc -eq 0 ] && grep -q "^Target: lab $name (client in $name-b, server in $name-a)" "$TMP/rev" &&
+	grep -q "reverse: the far end, lab side b, sends the requests" "$TMP/rev"
+ok $? "sweep burst --reverse in a lab says the client runs in $name-b (rc $rc)"
+r=$(python3 -c 'import sqlite3,sys
+c=sqlite3.connect(sys.argv[1])
+print(sorted(set(c.execute("SELECT json_extract(result, \"$.result.remote_addr\") LIKE \"198.18.0.1:%\", json_extract(result, \"$.knobs.local.side\"), json_extract(result, \"$.knobs.remote.side\"), json_extract(result, \"$.counts_agree\") FROM runs WHERE sweep_id=?", (int(sys.argv[2]),)).fetchall())))' "$TUNETOP_DB" "${sid:-0}")
+[ "$r" = "[(1, 'lab-b', 'lab-a', 1)]" ]
+ok $? "its runs' client is side b, aimed at side a's 198.18.0.1, counts agreeing: $r"
+grep -q "^Knob net.ipv4.tcp_sack on lab-a: " "$TMP/rev" && [ "$(ip netns exec "$A" sysctl -n net.ipv4.tcp_sack)" = "$ra" ]
+ok $? "--set local: stays on side a (the server end now), and is put back"
+
 # Ctrl-C stops after the current point; the table is still printed, knobs put back.
 "$TUNETOP" sweep knob net.ipv4.tcp_reordering=5,7,9,11 --lab "$name" -l 1 >"$TMP/int" 2>&1 &
 pid=$!
