@@ -113,7 +113,7 @@ if [ "$(cat /proc/sys/net/ipv4/tcp_no_metrics_save)" = 0 ]; then
 	ok $? "loopback: one line says runs may influence each other (output, -k, json)"
 fi
 "$TUNETOP" runs list >"$TMP/list.txt" 2>&1
-grep -q "TARGET" "$TMP/list.txt" && grep -q " loopback  *loopback: embedded" "$TMP/list.txt"
+grep -q "TARGET" "$TMP/list.txt" && grep -q " loopback  .* loopback: embedded" "$TMP/list.txt"
 ok $? "runs list shows where each run went"
 start_daemon
 "$TUNETOP" run -H 127.0.0.1 -p "$PORT" -t TCP_RR -l 1 -- -k TARGET,REMOTE_TCP_METRICS,STATE_NOTE >"$TMP/hh.txt" 2>>"$TMP/stderr"
