@@ -39,7 +39,7 @@ else
 fi
 grep -Eq "^net.ipv4.tcp_reordering +sysctls +netns +$host_reo packets$" "$TMP/hl"
 ok $? "the host's tcp_reordering reads $host_reo"
-"$TUNETOP" knobs list --json >"$TMP/hl.json" 2>&1 &&
+"$TUNETOP" knobs list --json >"$TMP/hl.json" 2>>"$TMP/stderr" &&
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); k={x["name"]:x for x in d["knobs"]}; sys.exit(0 if k["net.ipv4.tcp_sack"]["value"] in ("on","off") and len(k) > 60 else 1)' "$TMP/hl.json"
 ok $? "knobs list --json is one document with every knob"
 
@@ -144,9 +144,9 @@ ip netns exec "$A" tc qdisc show dev veth-a | grep -q "tbf .*rate 1Gbit" &&
 ok $? "both veth ends have a 1 Gbit/s tbf, as tc shows inside the namespaces"
 
 # Snapshots and diff.
-"$TUNETOP" knobs snapshot --json --side lab-a --lab "$name" >"$TMP/s1.json" 2>&1
+"$TUNETOP" knobs snapshot --json --side lab-a --lab "$name" >"$TMP/s1.json" 2>>"$TMP/stderr"
 ok $? "snapshot --json of lab-a"
-"$TUNETOP" knobs snapshot --json --side lab-b --lab "$name" >"$TMP/s2.json" 2>&1
+"$TUNETOP" knobs snapshot --json --side lab-b --lab "$name" >"$TMP/s2.json" 2>>"$TMP/stderr"
 "$TUNETOP" knobs diff "$TMP/s2.json" "$TMP/s1.json" >"$TMP/d" 2>&1
 grep -q "^net.ipv4.tcp_reordering: $reo0 -> 12$" "$TMP/d" && grep -q "^gro: $gro0 -> $gro1$" "$TMP/d" &&
 	grep -q "^mtu: 1500 -> 9000$" "$TMP/d" && ! grep -q "^net.ipv4.tcp_sack" "$TMP/d"

@@ -97,7 +97,7 @@ reo0=$(bval)
 ka knobs get $KNOB --side remote -H 198.18.0.2 -p "$KPORT" >"$TMP/o" 2>&1
 [ $? -eq 0 ] && grep -qx "$KNOB: $reo0" "$TMP/o"
 ok $? "knobs get --side remote without a key reads $reo0 from $B: $(cat "$TMP/o")"
-ka knobs list --side remote -H 198.18.0.2 -p "$KPORT" --json >"$TMP/l.json" 2>&1 &&
+ka knobs list --side remote -H 198.18.0.2 -p "$KPORT" --json >"$TMP/l.json" 2>>"$TMP/stderr" &&
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); k={x["name"]:x for x in d["knobs"]}; sys.exit(0 if d["side"] == "remote" and k[sys.argv[2]]["value"] == sys.argv[3] and len(k) > 60 else 1)' \
 		"$TMP/l.json" $KNOB "$reo0"
 ok $? "knobs list --side remote --json gives every knob, $KNOB $reo0"
