@@ -162,6 +162,8 @@ if [ -f "$unit" ] && command -v systemd-analyze >/dev/null; then
 	[ -s "$TMP/verify.txt" ] && diag "$TMP/verify.txt"
 	grep -q "^CapabilityBoundingSet=CAP_NET_ADMIN$" "$unit" && grep -q "^ExecStart=.*/tunetopd -f " "$unit"
 	ok $? "the unit keeps only CAP_NET_ADMIN and runs tunetopd in the foreground"
+elif [ "${CI:-}" = true ]; then
+	ok 1 "the systemd unit was not built or systemd-analyze is missing (quickstart installs systemd)"
 else
 	ok 0 "# SKIP no systemd unit configured or no systemd-analyze"
 fi
