@@ -127,6 +127,31 @@ static int too_many(char *err)
 }
 
 /* The points of a sweep spec; -EINVAL with err. */
+/* One knob sweep point: the knob at value on end (both: each end alike). */
+static int knob_step(struct ui *u, struct plan *pl, struct plan_step *s,
+		     enum sweep_end end, const char *name, const char *value, char *err)
+{
+	static const char *const side[] = {
+		[SWEEP_END_LOCAL] = "local:", [SWEEP_END_REMOTE] = "remote:",
+	};
+	char spec1[200];
+	unsigned e;
+
+	s->nk = 0;
+	for (e = SWEEP_END_LOCAL; e <= SWEEP_END_REMOTE; e++) {
+		if (end != SWEEP_END_BOTH && end != e)
+			continue;
+		snprintf(spec1, sizeof(spec1), "%s%s=%s", side[e], name, value);
+		if (parse_setting(u, spec1, &s->k[s->nk], err))
+			return -EINVAL;
+		touch(u, pl, &s->k[s->nk]);
+		s->nk++;
+	}
+	snprintf(spec1, sizeof(spec1), "%.40s=%.20s", name, s->k[0].value);
+	memcpy(s->point, spec1, sizeof(s->point) - 1);
+	return 0;
+}
+
 static int plan_sweep(struct ui *u, struct plan *pl, const char *spec, char *err)
 {
 	char kind[16] = "", rest[200] = "";
@@ -136,7 +161,7 @@ static int plan_sweep(struct ui *u, struct plan *pl, const char *spec, char *err
 
 	if (sscanf(spec, "%15s %199[^\n]", kind, rest) < 1)
 		return err_set(err, -EINVAL, "sweep: accepted: size [--response], burst LIST, "
-			       "send-size LIST, knob [remote:]NAME=V1,V2");
+			       "send-size LIST, knob [local:|remote:|both:]NAME=V1,V2");
 	snprintf(pl->kind, sizeof(pl->kind), "%s", kind);
 	if (!sweep_policy_kind_parse(kind, &k) && k != SW_KNOB) {
 		uint32_t mss = newest_mss(u);
@@ -162,15 +187,11 @@ static int plan_sweep(struct ui *u, struct plan *pl, const char *spec, char *err
 		return 0;
 	}
 	if (!strcmp(kind, "knob")) {
-		char name[KNOB_NAME_MAX + 8], buf[512], spec1[200];
+		char name[KNOB_NAME_MAX + 8], buf[512];
 		const char *values[SWEEP_MAX_POINTS];
-		const char *side = "";
-		const char *body = rest;
+		enum sweep_end end;
+		const char *body = sweep_knob_end(rest, &end);
 
-		if (!strncmp(body, "remote:", 7) || !strncmp(body, "local:", 6)) {
-			side = body[0] == 'r' ? "remote:" : "local:";
-			body += strlen(side);
-		}
 		if (sweep_parse_knob(body, name, sizeof(name), buf, sizeof(buf), values,
 				     SWEEP_MAX_POINTS, &n, err))
 			return -EINVAL;
@@ -179,13 +200,8 @@ static int plan_sweep(struct ui *u, struct plan *pl, const char *spec, char *err
 
 			if (!s)
 				return too_many(err);
-			snprintf(spec1, sizeof(spec1), "%s%s=%s", side, name, values[i]);
-			if (parse_setting(u, spec1, &s->k[0], err))
+			if (knob_step(u, pl, s, end, name, values[i], err))
 				return -EINVAL;
-			s->nk = 1;
-			snprintf(spec1, sizeof(spec1), "%.40s=%.20s", name, s->k[0].value);
-			memcpy(s->point, spec1, sizeof(s->point) - 1);
-			touch(u, pl, &s->k[0]);
 		}
 		return 0;
 	}

@@ -115,15 +115,16 @@ static int sweep_own_args(struct sweep *sw, int argc, char **argv, int *next, ch
 			return err_set(err, 2, "argument \"%.64s\": sweep size takes no list; accepted: --response, --mss N, then run options",
 				       a);
 		if (sw->kind == SW_KNOB) {
-			bool both = !strncmp(a, "both:", 5);
+			enum sweep_end end;
+			const char *body = sweep_knob_end(a, &end);
 			struct sweep_knob *k;
 
-			if (both || sw->both) {
+			if (end == SWEEP_END_BOTH || sw->both) {
 				if (sw->nknobs)
 					return err_set(err, 2, "argument \"%.64s\": both: sweeps one knob alone; accepted: both:NAME=V1,V2,... or up to two [local:|remote:]NAME=V1,...",
 						       a);
 				k = &sw->knob[0];
-				if (sweep_parse_knob(a + 5, k->name, sizeof(k->name), k->buf,
+				if (sweep_parse_knob(body, k->name, sizeof(k->name), k->buf,
 						     sizeof(k->buf), k->values, SWEEP_MAX_POINTS,
 						     &k->n, err))
 					return 2;
@@ -139,7 +140,8 @@ static int sweep_own_args(struct sweep *sw, int argc, char **argv, int *next, ch
 				return err_set(err, 2, "argument \"%.64s\": at most two knobs (their cross product); accepted: [local:|remote:]NAME=V1,V2,...",
 					       a);
 			k = &sw->knob[sw->nknobs++];
-			if (sweep_parse_knob(sweep_side(a, &k->remote), k->name, sizeof(k->name),
+			k->remote = end == SWEEP_END_REMOTE;
+			if (sweep_parse_knob(body, k->name, sizeof(k->name),
 					     k->buf, sizeof(k->buf), k->values, SWEEP_MAX_POINTS,
 					     &k->n, err))
 				return 2;

@@ -109,6 +109,31 @@ int sweep_parse_list(const char *s, uint64_t *out, unsigned max, unsigned *n,
 	return 0;
 }
 
+/* Which end a knob spec names; the rest of the spec is returned. */
+const char *sweep_knob_end(const char *spec, enum sweep_end *end)
+{
+	static const struct {
+		const char *prefix;
+		enum sweep_end end;
+	} ends[] = {
+		{ "local:", SWEEP_END_LOCAL },
+		{ "remote:", SWEEP_END_REMOTE },
+		{ "both:", SWEEP_END_BOTH },
+	};
+	size_t i;
+
+	*end = SWEEP_END_LOCAL;
+	for (i = 0; i < sizeof(ends) / sizeof(ends[0]); i++) {
+		size_t len = strlen(ends[i].prefix);
+
+		if (!strncmp(spec, ends[i].prefix, len)) {
+			*end = ends[i].end;
+			return spec + len;
+		}
+	}
+	return spec;
+}
+
 /* Knob names as the catalog spells them: ethtool's rx-usecs, sysctl's
  * net.ipv4.x or net/ipv4/x. */
 static bool sweep_name_ok(const char *s, size_t len)

@@ -20,6 +20,16 @@ int sweep_sizes(uint32_t mss, uint32_t *out, unsigned max);
 /* A list of unsigned integers "0,1,2,4,16" (sizes may carry K/M/G). -EINVAL with err. */
 int sweep_parse_list(const char *s, uint64_t *out, unsigned max, unsigned *n, char *err);
 
+/* The end a swept knob is set on: local:, remote: or both: alike per point. */
+enum sweep_end { SWEEP_END_LOCAL, SWEEP_END_REMOTE, SWEEP_END_BOTH };
+
+/*
+ * "[local:|remote:|both:]NAME=V1,V2,...": *end from the prefix (none is
+ * local), returns the spec after it.  The one parser of the end for the
+ * CLI's and the dashboard's sweeps.
+ */
+const char *sweep_knob_end(const char *spec, enum sweep_end *end);
+
 /*
  * "rx-usecs=0,3,15,45,100": the knob name and its values as text.
  * values point into buf (at most max).  -EINVAL with "what: accepted" in err.

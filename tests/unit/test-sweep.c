@@ -305,8 +305,29 @@ static void test_cliffs(void)
 	   "one point has no neighbours");
 }
 
+/* The end prefix of a knob spec, as both front ends read it. */
+static void test_knob_end(void)
+{
+	enum sweep_end end;
+	const char *rest;
+
+	rest = sweep_knob_end("both:net.ipv4.tcp_reordering=3,10", &end);
+	ok(end == SWEEP_END_BOTH && !strcmp(rest, "net.ipv4.tcp_reordering=3,10"),
+	   "both: is both ends");
+	rest = sweep_knob_end("remote:gro=on,off", &end);
+	ok(end == SWEEP_END_REMOTE && !strcmp(rest, "gro=on,off"), "remote:");
+	rest = sweep_knob_end("local:gro=on", &end);
+	ok(end == SWEEP_END_LOCAL && !strcmp(rest, "gro=on"), "local:");
+	rest = sweep_knob_end("gro=on", &end);
+	ok(end == SWEEP_END_LOCAL && !strcmp(rest, "gro=on"), "no prefix is local");
+	rest = sweep_knob_end("bothx:gro=on", &end);
+	ok(end == SWEEP_END_LOCAL && !strcmp(rest, "bothx:gro=on"),
+	   "an unknown prefix is left to the name check");
+}
+
 int main(void)
 {
+	test_knob_end();
 	test_sizes();
 	test_parse_list();
 	test_parse_knob();
