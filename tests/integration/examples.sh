@@ -64,7 +64,13 @@ export PATH
 TUNETOP_DATADIR="$top_srcdir/data"
 export TUNETOP_DATADIR
 notrun=0
+doc=""
 while IFS='	' read -r where status cmd; do
+	# Each document is a session of its own: its labs go when it ends.
+	if [ "${where%%:*}" != "$doc" ]; then
+		"$TUNETOP" lab down demo >/dev/null 2>&1
+		doc=${where%%:*}
+	fi
 	if [ "$status" != run ]; then
 		echo "# not run: $where: $cmd ($status)"
 		notrun=$((notrun + 1))
