@@ -33,6 +33,7 @@
 #include "stats/hist.h"
 #include "stats/stats.h"
 #include "stats/sweep.h"
+#include "stats/sweep-cols.h"
 #include "stats/sweep-policy.h"
 #include "store/store-save.h"
 #include "store/store.h"

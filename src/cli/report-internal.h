@@ -15,6 +15,8 @@
 struct report_sweep {
 	int64_t id;
 	char kind[16];
+	bool has_cols;		/* its spec keeps the columns it was shown with */
+	struct sweep_cols cols;
 };
 
 /* The report being written: its heading, its runs and their sweeps. */

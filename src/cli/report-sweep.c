@@ -25,6 +25,7 @@ struct spoint {
 	unsigned order;		/* the point's own */
 	char text[64], curve_key[64];
 	const char *name;	/* the point's stored name */
+	const json_t *result;	/* its last run's document: the columns' values */
 };
 
 /* Curves in order of appearance, then x (numbers) or order of appearance. */
@@ -71,6 +72,7 @@ static int write_sweep(FILE *f, const struct report *rp, const struct report_swe
 	unsigned n = 0, ncliffs, ncurves = 0, ncats = 0;
 	size_t namelen = 0;
 	struct svg_plot_spec s = { 0 };
+	struct sweep_cols cols = sw->cols;
 	struct svg_plot p;
 	int ret = -ENOMEM;
 
@@ -107,7 +109,14 @@ static int write_sweep(FILE *f, const struct report *rp, const struct report_swe
 			pt[n++].x = v;
 		}
 		pt[k].runs++;
+		pt[k].result = r->result;
 		pt[k].sum += r->throughput;
+		if (!cols.n && !sw->has_cols) {
+			char cerr[ERR_MAX];
+
+			sweep_cols_make(NULL, strstr(r->test, "RR") != NULL, isfinite(r->lcpu),
+					isfinite(r->rcpu), &cols, cerr);
+		}
 		pt[k].ci = max_known(pt[k].ci, store_result_ci(r->result));
 		pt[k].tick_sd = max_known(pt[k].tick_sd, store_series_sd(r->series, store_series_names[SS_RATE]));
 	}
@@ -207,13 +216,23 @@ static int write_sweep(FILE *f, const struct report *rp, const struct report_swe
 	svg_plot_close(&p);
 	fprintf(f, "<table class=\"sweep\" id=\"table-sweep-%" PRId64 "\">\n<tr><th>", sw->id);
 	svg_escf(f, "%.*s", (int)(name ? namelen : 5), name ? name : "point");
-	fputs("</th><th>throughput</th><th>runs</th><th>noise</th><th>cliff</th></tr>\n", f);
+	fputs("</th><th>throughput</th>", f);
+	for (unsigned c = 0; c < cols.n; c++)
+		fprintf(f, "<th>%s</th>", sweep_cols_title(cols.name[c]));
+	fputs("<th>runs</th><th>noise</th><th>cliff</th></tr>\n", f);
 	for (unsigned i = 0; i < n; i++) {
 		fputs("<tr><td>", f);
 		/* The value, or with curves of their own the point's whole name. */
 		svg_esc(f, pt[i].curve_key[0] ? pt[i].name : pt[i].text);
-		fprintf(f, "</td><td class=\"num\">%s</td><td class=\"num\">%u</td>",
-			svg_fmt_fix(y[i], 2, buf, sizeof(buf)), pt[i].runs);
+		fprintf(f, "</td><td class=\"num\">%s</td>", svg_fmt_fix(y[i], 2, buf, sizeof(buf)));
+		for (unsigned c = 0; c < cols.n; c++) {
+			char t[SWEEP_COL_TEXT];
+
+			fputs("<td class=\"num\">", f);
+			svg_esc(f, sweep_cols_text(pt[i].result, cols.name[c], t, sizeof(t)));
+			fputs("</td>", f);
+		}
+		fprintf(f, "<td class=\"num\">%u</td>", pt[i].runs);
 		fprintf(f, "<td class=\"num\" title=\"%s\">%s</td><td%s>%s</td></tr>\n",
 			sweep_policy_noise_name(pp[i].noise_src),
 			pp[i].noise > 0 ? svg_fmt_fix(pp[i].noise, 2, buf, sizeof(buf)) : "n/a",

@@ -270,6 +270,8 @@ static int report_load(struct report *rp, struct store *s, const struct report_c
 		grown[rp->nsweeps].id = r->sweep_id;
 		ret = store_get_sweep(s, r->sweep_id, grown[rp->nsweeps].kind,
 				      sizeof(grown[0].kind), &spec, err);
+		grown[rp->nsweeps].has_cols = !ret &&
+			!sweep_cols_from_spec(spec, &grown[rp->nsweeps].cols);
 		json_decref(spec);
 		if (!ret)
 			rp->nsweeps++;

@@ -180,10 +180,12 @@ static void get_msg_size(const struct run_summary *r, int arg,
 #define SB_INIT (1 << 2)
 #define SB_END (2 << 2)
 #define SB_CONN (3 << 2)
+#define SB_GROW (4 << 2)
 
 /* A socket buffer: as requested with -s/-S (-1 = autotuned, as netperf
  * prints it), before connect (netperf's initial size), right after
- * connect, or at the end of the run. */
+ * connect, at the end of the run, or how much it grew from after connect
+ * to the end (autotuning during the run). */
 static void get_sockbuf(const struct run_summary *r, int arg,
 			struct sel_value *v)
 {
@@ -203,6 +205,16 @@ static void get_sockbuf(const struct run_summary *r, int arg,
 	s = sock0(r, end);
 	if (!s) {
 		v_na(v);
+		return;
+	}
+	if ((arg & ~3) == SB_GROW) {
+		int32_t a = recv ? s->rcvbuf_conn : s->sndbuf_conn;
+
+		x = recv ? s->rcvbuf : s->sndbuf;
+		if (a < 0 || x < 0)
+			v_na(v);
+		else
+			v_int(v, (int64_t)x - a);
 		return;
 	}
 	if ((arg & ~3) == SB_INIT)
@@ -514,7 +526,7 @@ static void get_irq_rate(const struct run_summary *r, int arg, struct sel_value 
  * also when the MSS is unknown.
  */
 enum { CAPF_DATA, CAPF_ACKS, CAPF_BELOW, CAPF_AT_MSS, CAPF_SUPER, CAPF_COMMONEST,
-       CAPF_LARGEST, CAPF_DROPS };
+       CAPF_LARGEST, CAPF_DROPS, CAPF_MEAN };
 
 static void get_cap(const struct run_summary *r, int arg, struct sel_value *v)
 {
@@ -545,6 +557,12 @@ static void get_cap(const struct run_summary *r, int arg, struct sel_value *v)
 		return;
 	case CAPF_DROPS:
 		v_int(v, (int64_t)(e->cap->n.kernel_drop + e->cap->n.if_drop));
+		return;
+	case CAPF_MEAN:
+		if (!h->data)
+			v_na(v);
+		else
+			v_real(v, (double)h->bytes / (double)h->data, 1);
 		return;
 	}
 	if (!e->cap->mss[d]) {
@@ -587,7 +605,7 @@ static void get_counts_agree(const struct run_summary *r, int arg,
 }
 
 enum { STR_TARGET, STR_TARGET_DESC, STR_COUNTS, STR_LHOST, STR_RHOST,
-       STR_RADDR, STR_LMETRICS, STR_RMETRICS, STR_STATE_NOTE, STR_FAILURE };
+       STR_RADDR, STR_LMETRICS, STR_RMETRICS, STR_STATE_NOTE, STR_LIMIT, STR_FAILURE };
 
 static void get_string(const struct run_summary *r, int arg,
 		       struct sel_value *v)
@@ -602,6 +620,7 @@ static void get_string(const struct run_summary *r, int arg,
 	case STR_LHOST: v_str(v, r->res.local_host); break;
 	case STR_RHOST: v_str(v, r->res.remote_host); break;
 	case STR_RADDR: v_str(v, r->res.remote_addr); break;
+	case STR_LIMIT: v_str(v, r->res.why.n ? r->res.why.v[0].rule : NULL); break;
 	default:
 		if (r->failed)
 			v_str(v, r->failure);
@@ -718,6 +737,8 @@ static const struct selector sel_table[] = {
 	{ "LSR_SIZE", "local SO_RCVBUF before connect, after -s (first flow; netperf's initial size), bytes", get_sockbuf, L | SB_RECV | SB_INIT },
 	{ "LSR_SIZE_CONN", "local SO_RCVBUF right after connect (first flow), bytes", get_sockbuf, L | SB_RECV | SB_CONN },
 	{ "LSR_SIZE_END", "local SO_RCVBUF at the end (first flow), bytes", get_sockbuf, L | SB_RECV | SB_END },
+	{ "LSS_SIZE_GROWTH", "local SO_SNDBUF growth from right after connect to the end (autotuning; first flow), bytes", get_sockbuf, L | SB_GROW },
+	{ "LSR_SIZE_GROWTH", "local SO_RCVBUF growth from right after connect to the end (autotuning; first flow), bytes", get_sockbuf, L | SB_RECV | SB_GROW },
 	{ "RSS_SIZE_REQ", "remote SO_SNDBUF requested with -S; -1 = autotuned", get_sockbuf, R | SB_REQ },
 	{ "RSS_SIZE", "remote SO_SNDBUF before connect, after -S (first flow; netperf's initial size), bytes", get_sockbuf, R | SB_INIT },
 	{ "RSS_SIZE_CONN", "remote SO_SNDBUF right after connect (first flow), bytes", get_sockbuf, R | SB_CONN },
@@ -726,6 +747,8 @@ static const struct selector sel_table[] = {
 	{ "RSR_SIZE", "remote SO_RCVBUF before connect, after -S (first flow; netperf's initial size), bytes", get_sockbuf, R | SB_RECV | SB_INIT },
 	{ "RSR_SIZE_CONN", "remote SO_RCVBUF right after connect (first flow), bytes", get_sockbuf, R | SB_RECV | SB_CONN },
 	{ "RSR_SIZE_END", "remote SO_RCVBUF at the end (first flow), bytes", get_sockbuf, R | SB_RECV | SB_END },
+	{ "RSS_SIZE_GROWTH", "remote SO_SNDBUF growth from right after connect to the end (autotuning; first flow), bytes", get_sockbuf, R | SB_GROW },
+	{ "RSR_SIZE_GROWTH", "remote SO_RCVBUF growth from right after connect to the end (autotuning; first flow), bytes", get_sockbuf, R | SB_RECV | SB_GROW },
 	{ "MIN_LATENCY", "smallest round trip, microseconds (RR)", get_lat, LAT_MIN },
 	{ "MAX_LATENCY", "largest round trip, microseconds (RR)", get_lat, LAT_MAX },
 	{ "MEAN_LATENCY", "mean round trip, microseconds (RR)", get_lat, LAT_MEAN },
@@ -809,6 +832,8 @@ static const struct selector sel_table[] = {
 	{ "LOCAL_CAP_RECV_SUPER", "captured super-segments (above the MSS: TSO/GSO or GRO/LRO) received by the local end", get_cap, L | 2 | CAPF_SUPER << 2 },
 	{ "LOCAL_CAP_RECV_COMMONEST", "captured commonest payload size, bytes received by the local end", get_cap, L | 2 | CAPF_COMMONEST << 2 },
 	{ "LOCAL_CAP_RECV_LARGEST", "captured largest payload size, bytes received by the local end", get_cap, L | 2 | CAPF_LARGEST << 2 },
+	{ "LOCAL_CAP_SENT_MEAN_SIZE", "captured mean payload size of the data segments sent by the local end, bytes", get_cap, L | 0 | CAPF_MEAN << 2 },
+	{ "LOCAL_CAP_RECV_MEAN_SIZE", "captured mean payload size of the data segments received by the local end, bytes", get_cap, L | 2 | CAPF_MEAN << 2 },
 	{ "LOCAL_CAP_DROPS", "packets the local capture lost (kernel ring full, interface drops)", get_cap, L | CAPF_DROPS << 2 },
 	{ "REMOTE_CAP_SENT_DATA", "captured data segments sent by the remote end", get_cap, R | 0 | CAPF_DATA << 2 },
 	{ "REMOTE_CAP_SENT_ACKS", "captured pure ACKs sent by the remote end", get_cap, R | 0 | CAPF_ACKS << 2 },
@@ -824,6 +849,8 @@ static const struct selector sel_table[] = {
 	{ "REMOTE_CAP_RECV_SUPER", "captured super-segments (above the MSS: TSO/GSO or GRO/LRO) received by the remote end", get_cap, R | 2 | CAPF_SUPER << 2 },
 	{ "REMOTE_CAP_RECV_COMMONEST", "captured commonest payload size, bytes received by the remote end", get_cap, R | 2 | CAPF_COMMONEST << 2 },
 	{ "REMOTE_CAP_RECV_LARGEST", "captured largest payload size, bytes received by the remote end", get_cap, R | 2 | CAPF_LARGEST << 2 },
+	{ "REMOTE_CAP_SENT_MEAN_SIZE", "captured mean payload size of the data segments sent by the remote end, bytes", get_cap, R | 0 | CAPF_MEAN << 2 },
+	{ "REMOTE_CAP_RECV_MEAN_SIZE", "captured mean payload size of the data segments received by the remote end, bytes", get_cap, R | 2 | CAPF_MEAN << 2 },
 	{ "REMOTE_CAP_DROPS", "packets the remote capture lost (kernel ring full, interface drops)", get_cap, R | CAPF_DROPS << 2 },
 	{ "UDP_LOST", "UDP datagrams lost (sent - received)", get_udp_lost, 0 },
 	{ "COUNTS_AGREE", "yes when both ends' transaction/byte counts agree", get_counts_agree, 0 },
@@ -860,6 +887,7 @@ static const struct selector sel_table[] = {
 	{ "DEST_FAMILY", "address family number of the test connection (2 AF_INET, 10 AF_INET6)", get_dest_family, 0 },
 	{ "LOCAL_SEND_ERRORS", "sends the local kernel refused (UDP: ENOBUFS, ECONNREFUSED)", get_send_errors, L },
 	{ "SAMPLE_MS", "sampler tick, milliseconds (--sample-ms, or -D)", get_sample_ms, 0 },
+	{ "LIMIT", "what limits the run, the first verdict of docs/why.md's rules (cpu-local, tbf, ...); n/a none", get_string, STR_LIMIT },
 	{ "FAILURE", "which end failed and why, when a run failed (figures are then partial)", get_string, STR_FAILURE },
 };
 
@@ -968,8 +996,8 @@ int selectors_parse(const char *list, char opt, enum test_type t,
 		name[len] = '\0';
 		i = selector_find(name);
 		if (i < 0)
-			return err_set(err, -EINVAL, "option -%c %s: unknown output selector; accepted: a name `tunetop run -- -%c help` lists",
-				       opt, name, opt);
+			return err_set(err, -EINVAL, "option -%c %s: unknown output selector; accepted: a name `-- -%c ?` lists (`-- -%c help` describes each)",
+				       opt, name, opt, opt);
 		if (out->n >= SEL_MAX)
 			return err_set(err, -EINVAL, "option -%c: more than %d selectors; accepted: up to %d names",
 				       opt, SEL_MAX, SEL_MAX);

@@ -14,6 +14,7 @@
 
 #include "engine.h"
 #include "options.h"
+#include "output.h"
 #include "run.h"
 #include "sweep-cmd.h"
 #include "sweep-out.h"
@@ -49,6 +50,12 @@ static void sweep_usage(FILE *f)
 "                 LIST " SWEEP_DEFAULT_SEND_SIZES ")\n"
 "  preset [NAME]  a sweep of data/sweeps; alone, list them\n"
 "  show ID [--json] [--db PATH]  the table of stored sweep ID again\n"
+"\n"
+"Columns: the point, its rate, then netperf's output selectors given after\n"
+"`--` (-O LIST a table, -o LIST CSV, -k LIST NAME=value per point; -o ?\n"
+"lists them), else --columns LIST (a preset's), else p50/p99 latency (RR)\n"
+"and the CPU with -c/-C.  A column of CPU figures turns -c/-C on, one of\n"
+"the capture --capture=auto.\n"
 "\n"
 "Run options are `tunetop run`'s (tunetop run -h): -l (10 s per point),\n"
 "-i/-I (each point iterates to a confidence interval), -t, -T, -c/-C, -H,\n"
@@ -94,6 +101,14 @@ static int sweep_own_args(struct sweep *sw, int argc, char **argv, int *next, ch
 				sw->response = true;
 			else
 				sw->reverse = true;
+			continue;
+		}
+		if (!strncmp(a, "--columns", 9) && (!a[9] || a[9] == '=')) {
+			const char *val = a[9] ? a + 10 : i + 1 < argc ? argv[++i] : NULL;
+
+			if (!val || !*val || strlen(val) >= sizeof(sw->columns))
+				return err_set(err, 2, "option --columns: no list; accepted: --columns NAME[,NAME...] of `tunetop run -- -o ?`");
+			snprintf(sw->columns, sizeof(sw->columns), "%s", val);
 			continue;
 		}
 		if (!strncmp(a, "--mss", 5) && (!a[5] || a[5] == '=')) {
@@ -265,6 +280,62 @@ static const char *sweep_knob_label(const struct sweep *sw, const struct sweep_k
 }
 
 /*
+ * The table's columns: the selectors of -o/-O/-k, else --columns (checked
+ * against the same table), else the engine's default; then what they need
+ * turned on (-c, -C, the capture).  0 or 2 with err.
+ */
+static int sweep_columns(struct sweep *sw, char *err)
+{
+	struct cli_opts *o = &sw->o;
+	const struct selector *tab;
+	char list[sizeof(sw->columns) + 64] = "", note[128] = "";
+	bool lcpu, rcpu, cap;
+	unsigned n;
+
+	tab = selector_table(&n);
+	if (o->sel.n) {
+		for (unsigned i = 0; i < o->sel.n; i++)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+				 i ? "," : "", tab[o->sel.idx[i]].name);
+	} else if (sw->columns[0]) {
+		struct selector_list sl;
+
+		if (selectors_parse(sw->columns, 'O', o->so.p.type, o->iterating, &sl, err)) {
+			char why[ERR_MAX];
+
+			const char *rest;
+
+			/* "option -O NAME: why" as "option --columns NAME: why". */
+			snprintf(why, sizeof(why), "%s", err);
+			rest = strchr(why, ' ');
+			rest = rest ? strchr(rest + 1, ' ') : NULL;
+			return err_set(err, 2, "option --columns%s", rest ? rest : why);
+		}
+		snprintf(list, sizeof(list), "%s", sw->columns);
+	}
+	if (sweep_cols_make(list, test_is_rr(o->so.p.type), o->local_cpu, o->remote_cpu,
+			    &sw->cols, err))
+		return 2;
+	sweep_cols_needs(&sw->cols, &lcpu, &rcpu, &cap);
+	if ((lcpu && !o->local_cpu) || (rcpu && !o->remote_cpu))
+		snprintf(note, sizeof(note), "%s%s turned on for the CPU columns",
+			 lcpu && !o->local_cpu ? "-c" : "", rcpu && !o->remote_cpu ?
+			 (lcpu && !o->local_cpu ? " -C" : "-C") : "");
+	o->local_cpu |= lcpu;
+	o->remote_cpu |= rcpu;
+	if (cap && o->so.p.capture == CAPTURE_OFF) {
+		o->so.p.capture = CAPTURE_AUTO;
+		snprintf(note + strlen(note), sizeof(note) - strlen(note), "%s--capture=auto for the capture columns (n/a where capture needs privileges)",
+			 note[0] ? "; " : "");
+	} else if (cap) {
+		snprintf(note + strlen(note), sizeof(note) - strlen(note), "%scapture %s",
+			 note[0] ? "; " : "", capture_mode_name(o->so.p.capture));
+	}
+	snprintf(sw->cols_note, sizeof(sw->cols_note), "%s", note);
+	return 0;
+}
+
+/*
  * Options, catalog checks and the planned points: 0, -1 for help (printed),
  * or the exit status with the reason printed.  A size sweep without --mss plans only its
  * first point; the rest follow its MSS.
@@ -305,11 +376,12 @@ static int sweep_setup(struct sweep *sw, int argc, char **argv)
 	if (ret)
 		goto bad;
 	t = sw->o.so.p.type;
-	if (sw->o.fmt != OUT_HUMAN && sw->o.fmt != OUT_JSON) {
-		err_set(err, 2, "option %s: not for a sweep; accepted: --json, or the table by default",
-			sw->o.fmt == OUT_CSV ? "-o" : sw->o.fmt == OUT_KEYVAL ? "-k" : "--json-stream");
+	if (sw->o.fmt == OUT_JSON_STREAM) {
+		err_set(err, 2, "option --json-stream: not for a sweep; accepted: --json, -- -o/-O/-k LIST, or the table by default");
 		goto bad;
 	}
+	if (sweep_columns(sw, err))
+		goto bad;
 	if (sw->o.keep) {
 		err_set(err, 2, "option --keep: a sweep always puts its knobs back; accepted: tunetop knobs set before the sweep");
 		goto bad;
@@ -592,6 +664,12 @@ static bool sweep_point(struct sweep *sw, unsigned i)
 		return true;
 	}
 	run_iterate(&sw->c, &sum);
+	if (sum.iterations) {
+		json_t *doc = output_result_json(&sw->o, &sum);
+
+		sweep_out_point_cols(sw, p, doc);
+		json_decref(doc);
+	}
 	p->iterations = sum.iterations;
 	p->failed = sum.failed;
 	snprintf(p->failure, sizeof(p->failure), "%s", sum.failure);
@@ -707,6 +785,10 @@ static int sweep_run(struct sweep *sw)
 	sweep_out_mark_cliffs(sw);
 	if (sw->o.fmt == OUT_JSON)
 		sweep_out_json(sw);
+	else if (sw->o.fmt == OUT_CSV)
+		sweep_out_csv(sw);
+	else if (sw->o.fmt == OUT_KEYVAL)
+		sweep_out_keyval(sw);
 	else
 		sweep_out_table(sw);
 	fflush(stdout);
@@ -765,6 +847,7 @@ int sweep_main(int argc, char **argv)
 		return ret < 0 ? 0 : ret;
 	}
 	ret = sweep_run(&sw);
+	sweep_out_free(&sw);
 	catalog_free(sw.cat);
 	return ret;
 }

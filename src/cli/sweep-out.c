@@ -23,6 +23,17 @@ static const char *sweep_num(char *buf, size_t len, double v, int prec)
 	return buf;
 }
 
+/* Width of column i: its title or its widest value, at least 9. */
+static int sweep_col_width(const struct sweep *sw, unsigned i)
+{
+	int w = (int)strlen(sweep_cols_title(sw->cols.name[i]));
+
+	for (unsigned k = 0; k < sw->nrun; k++)
+		if ((int)strlen(sw->pt[k].col[i]) > w)
+			w = (int)strlen(sw->pt[k].col[i]);
+	return w < 9 ? 9 : w;
+}
+
 /* Width of the point column. */
 static int sweep_name_width(const struct sweep *sw)
 {
@@ -45,12 +56,8 @@ static void sweep_titles(const struct sweep *sw)
 	       sw->units[0] ? sw->units : rr ? "Trans/s" : "10^6bits/s");
 	if (sw->o.iterating)
 		printf(" %10s", ci);
-	if (rr)
-		printf(" %9s %9s", "p50 us", "p99 us");
-	if (sw->o.local_cpu)
-		printf(" %7s", "lCPU %");
-	if (sw->o.remote_cpu)
-		printf(" %7s", "rCPU %");
+	for (unsigned i = 0; i < sw->cols.n; i++)
+		printf(" %*s", sweep_col_width(sw, i), sweep_cols_title(sw->cols.name[i]));
 	if (!sw->o.no_db)
 		printf(" %6s", "Run");
 	printf("\n");
@@ -59,8 +66,7 @@ static void sweep_titles(const struct sweep *sw)
 /* One point as a line of the table (without its newline). */
 void sweep_out_row(const struct sweep *sw, const struct sweep_point *p)
 {
-	bool rr = test_is_rr(sw->o.so.p.type);
-	char b[6][32];
+	char b[2][32];
 
 	printf("%-*s ", sweep_name_width(sw), p->name);
 	if (p->failed && !isfinite(p->thr)) {
@@ -70,12 +76,8 @@ void sweep_out_row(const struct sweep *sw, const struct sweep_point *p)
 	printf("%12s", sweep_num(b[0], 32, p->thr, 2));
 	if (sw->o.iterating)
 		printf(" %10s", sweep_num(b[1], 32, p->ci, 2));
-	if (rr)
-		printf(" %9s %9s", sweep_num(b[2], 32, p->p50, 1), sweep_num(b[3], 32, p->p99, 1));
-	if (sw->o.local_cpu)
-		printf(" %7s", sweep_num(b[4], 32, p->lcpu, 1));
-	if (sw->o.remote_cpu)
-		printf(" %7s", sweep_num(b[5], 32, p->rcpu, 1));
+	for (unsigned i = 0; i < sw->cols.n; i++)
+		printf(" %*s", sweep_col_width(sw, i), p->col[i][0] ? p->col[i] : "n/a");
 	if (!sw->o.no_db) {
 		if (p->run_id)
 			printf(" %6lld", (long long)p->run_id);
@@ -108,6 +110,7 @@ json_t *sweep_out_spec_json(const struct sweep *sw)
 	}
 	json_object_set_new(spec, "points", pts);
 	json_object_set_new(spec, "knobs", knobs);
+	sweep_cols_to_spec(&sw->cols, spec);
 	if (sw->kind == SW_SIZE) {
 		json_object_set_new(spec, "mss", json_integer(sw->mss));
 		json_object_set_new(spec, "response", json_boolean(sw->response));
@@ -187,6 +190,8 @@ int sweep_out_json(const struct sweep *sw)
 			"cliff", p->cliff,
 			"drop_pct", sweep_jnum(p->drop_pct), "failed", p->failed,
 			"failure", p->failed ? json_string(p->failure) : json_null()));
+		json_object_set(json_array_get(pts, json_array_size(pts) - 1), "columns",
+				p->colv ? p->colv : json_null());
 		if (p->cliff)
 			json_array_append_new(cliffs, json_string(p->name));
 	}
@@ -270,6 +275,79 @@ void sweep_out_header(const struct sweep *sw, const struct test_params *first)
 	for (unsigned j = 0; j < sw->nknobs; j++)
 		printf("Knob %s on %s: %s now, swept over %u values\n", sw->knob[j].d->name,
 		       knobs_side_name(&sw->knob[j].ch.t), sw->knob[j].ch.original, sw->knob[j].n);
+	if (sw->cols_note[0])
+		printf("Columns: %s\n", sw->cols_note);
 	sweep_titles(sw);
 	fflush(stdout);
+}
+
+void sweep_out_point_cols(const struct sweep *sw, struct sweep_point *p, const json_t *result)
+{
+	json_decref(p->colv);
+	p->colv = result ? json_object() : NULL;
+	for (unsigned i = 0; i < sw->cols.n; i++) {
+		sweep_cols_text(result, sw->cols.name[i], p->col[i], sizeof(p->col[i]));
+		if (p->colv)
+			json_object_set_new(p->colv, sw->cols.name[i],
+					    sweep_cols_value(result, sw->cols.name[i]));
+	}
+}
+
+/* The rate of point p as the table has it; "" for a failed point. */
+static const char *sweep_rate_text(const struct sweep_point *p, char *buf, size_t len)
+{
+	if (p->failed && !isfinite(p->thr))
+		return "";
+	return sweep_num(buf, len, p->thr, 2);
+}
+
+void sweep_out_csv(const struct sweep *sw)
+{
+	char b[32];
+
+	if (sw->o.headers) {
+		printf("POINT,THROUGHPUT");
+		for (unsigned i = 0; i < sw->cols.n; i++)
+			printf(",%s", sw->cols.name[i]);
+		printf(",CLIFF,RUN_ID\n");
+	}
+	for (unsigned k = 0; k < sw->nrun; k++) {
+		const struct sweep_point *p = &sw->pt[k];
+
+		/* Knob values may hold commas: the point's name is quoted. */
+		printf("\"%s\",%s", p->name, sweep_rate_text(p, b, sizeof(b)));
+		for (unsigned i = 0; i < sw->cols.n; i++)
+			printf(",%s", p->col[i][0] ? p->col[i] : "n/a");
+		printf(",%s,", p->cliff ? "yes" : "no");
+		if (p->run_id)
+			printf("%lld", (long long)p->run_id);
+		printf("\n");
+	}
+}
+
+void sweep_out_keyval(const struct sweep *sw)
+{
+	char b[32];
+
+	for (unsigned k = 0; k < sw->nrun; k++) {
+		const struct sweep_point *p = &sw->pt[k];
+
+		printf("%sPOINT=%s\nTHROUGHPUT=%s\n", k ? "\n" : "", p->name,
+		       sweep_rate_text(p, b, sizeof(b)));
+		for (unsigned i = 0; i < sw->cols.n; i++)
+			printf("%s=%s\n", sw->cols.name[i], p->col[i][0] ? p->col[i] : "n/a");
+		printf("CLIFF=%s\n", p->cliff ? "yes" : "no");
+		if (p->run_id)
+			printf("RUN_ID=%lld\n", (long long)p->run_id);
+		if (p->failed)
+			printf("FAILURE=%s\n", p->failure);
+	}
+}
+
+void sweep_out_free(struct sweep *sw)
+{
+	for (unsigned k = 0; k < sw->npt; k++) {
+		json_decref(sw->pt[k].colv);
+		sw->pt[k].colv = NULL;
+	}
 }

@@ -41,6 +41,10 @@ struct sweep_point {
 	enum sweep_noise_src noise_src;
 	bool cliff;
 	double drop_pct;
+	/* Its value in each of the sweep's columns (sweep_cols_text) and
+	 * those values as JSON {NAME: value}; NULL before it ran. */
+	char col[SWEEP_COLS_MAX][SWEEP_COL_TEXT];
+	json_t *colv;
 };
 
 /* One sweep: its options, its knobs, its points and how it ended. */
@@ -50,6 +54,9 @@ struct sweep {
 	bool both;		/* knob both:NAME: knob[1] is knob[0] on the remote end, in step */
 	uint32_t mss;
 	char list_text[512];
+	char columns[1024];	/* --columns LIST (a preset's); "" none */
+	struct sweep_cols cols;	/* the table's columns after the rate */
+	char cols_note[256];	/* what the columns turned on (-c, -C, capture) */
 	unsigned nknobs;
 	struct sweep_knob knob[2];
 	struct cli_opts o;
@@ -87,5 +94,15 @@ void sweep_out_table(const struct sweep *sw);
 
 /* The --json document: kind, target, test, points, cliffs.  0 or -ENOMEM. */
 int sweep_out_json(const struct sweep *sw);
+
+/* Point p's column values from its run's result document (NULL: none). */
+void sweep_out_point_cols(const struct sweep *sw, struct sweep_point *p, const json_t *result);
+
+/* -o: the table as CSV (titles unless -P 0); -k: NAME=value lines per point. */
+void sweep_out_csv(const struct sweep *sw);
+void sweep_out_keyval(const struct sweep *sw);
+
+/* Drop what the points hold (their column values). */
+void sweep_out_free(struct sweep *sw);
 
 #endif

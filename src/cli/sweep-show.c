@@ -62,12 +62,15 @@ static int show_load(struct sweep *sw, struct store *st, int64_t id, char *err)
 	struct store_run *list = NULL;
 	char kind[16];
 	json_t *spec = NULL;
+	bool have_cols;
 	unsigned n = 0;
 	int ret;
 
 	ret = store_get_sweep(st, id, kind, sizeof(kind), &spec, err);
 	if (ret)
 		return ret;
+	/* The columns it was shown with; an older sweep gets the default. */
+	have_cols = !sweep_cols_from_spec(spec, &sw->cols);
 	json_decref(spec);
 	if (sweep_policy_kind_parse(kind, &sw->kind))
 		return err_set(err, -EINVAL, "sweep %" PRId64 ": kind \"%s\" has no table (an A/B comparison?); accepted: a size, burst, knob or send-size sweep",
@@ -80,8 +83,14 @@ static int show_load(struct sweep *sw, struct store *st, int64_t id, char *err)
 			break;
 		store_run_init(&r);
 		ret = store_get(st, list[i].id, &r, err);
-		if (!ret)
-			show_point(sw, &r, &sw->pt[sw->npt++]);
+		if (!ret) {
+			if (!sw->npt && !have_cols && r.params &&
+			    !params_from_json(r.params, &sw->o.so.p, err))
+				sweep_cols_make(NULL, test_is_rr(sw->o.so.p.type),
+						isfinite(r.lcpu), isfinite(r.rcpu), &sw->cols, err);
+			show_point(sw, &r, &sw->pt[sw->npt]);
+			sweep_out_point_cols(sw, &sw->pt[sw->npt++], r.result);
+		}
 		store_run_free(&r);
 	}
 	for (unsigned i = 0; i < n; i++)
@@ -140,8 +149,9 @@ int sweep_show_main(int argc, char **argv)
 		return 1;
 	}
 	sweep_out_mark_cliffs(&sw);
-	if (json)
-		return sweep_out_json(&sw) ? 1 : 0;
-	sweep_out_table(&sw);
-	return 0;
+	ret = json ? sweep_out_json(&sw) ? 1 : 0 : 0;
+	if (!json)
+		sweep_out_table(&sw);
+	sweep_out_free(&sw);
+	return ret;
 }

@@ -44,6 +44,25 @@ ok $? "an unknown sweep kind is exit 2: $(cat "$TMP/be")"
 	grep -q "^seed001 *burst *0,1,2,4,16,64,128,256" "$TMP/pl"
 ok $? "sweep preset alone lists data/sweeps"
 
+# Columns: netperf's selectors after --, an unknown one refused in one line.
+bad sweep burst 0,1 -- -O THROUGHPUT,NOSUCH_SEL && grep -q "NOSUCH_SEL: unknown output selector; accepted: .*-O ?" "$TMP/be"
+ok $? "an unknown selector is exit 2 and one line naming it: $(cat "$TMP/be")"
+"$TUNETOP" sweep burst 0,4 -l 1 -- -O THROUGHPUT,LOCAL_SEND_SIZE,LSS_SIZE_END,DATA_SEGS_OUT_PER_TRANS >"$TMP/cols" 2>&1
+rc=$?
+grep -q "^Point .*LOCAL_SEND_SIZE *LSS_SIZE_END *DATA_SEGS_OUT_PER_TRANS" "$TMP/cols" &&
+	[ "$(grep -E "^burst=[04] " "$TMP/cols" | tail -2 | grep -c "n/a")" -eq 0 ] &&
+	[ "$(grep -E "^burst=[04] " "$TMP/cols" | tail -2 | awk '{ print NF }' | sort -u)" = 6 ]
+ok $? "-- -O LIST gives the sweep table those columns, none n/a (rc $rc)"
+"$TUNETOP" sweep preset seed004 -l 0.3 --json >"$TMP/s4.json" 2>"$TMP/s4.err"
+python3 - "$TMP/s4.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+ok = j["columns"] == ["DATA_SEGS_OUT_PER_TRANS", "DATA_SEGS_IN_PER_TRANS"] and all(
+    p["columns"][c] is not None for p in j["points"] for c in j["columns"])
+sys.exit(0 if ok else 1)
+PY
+ok $? "preset seed004's columns are DATA_SEGS both ways, each point has them"
+
 # Seed 000: packet_byte_script's request sizes, the MSS from the connection.
 "$TUNETOP" sweep size -l 0.3 --mtu 1500 --json >"$TMP/size.json" 2>"$TMP/size.err"
 ok $? "size sweep in a lab of its own, MTU 1500, exits 0"

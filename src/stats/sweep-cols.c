@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* sweep-cols.c - the columns of a sweep's table and how a point's value in one reads. */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "stats/sweep-cols.h"
+
+/* Short titles of the columns a sweep shows by default. */
+static const struct {
+	const char *name, *title;
+} sweep_col_titles[] = {
+	{ "P50_LATENCY", "p50 us" },
+	{ "P99_LATENCY", "p99 us" },
+	{ "LOCAL_CPU_UTIL", "lCPU %" },
+	{ "REMOTE_CPU_UTIL", "rCPU %" },
+};
+
+/* Add name (len bytes) upper-cased, once; THROUGHPUT is the rate column. */
+static int sweep_cols_add(struct sweep_cols *c, const char *name, size_t len, char *err)
+{
+	char up[SWEEP_COL_NAME];
+
+	if (len >= sizeof(up))
+		return err_set(err, -EINVAL, "column %.*s: name too long; accepted: a selector name",
+			       (int)(len > 64 ? 64 : len), name);
+	for (size_t i = 0; i < len; i++)
+		up[i] = (char)toupper((unsigned char)name[i]);
+	up[len] = '\0';
+	if (!strcmp(up, "THROUGHPUT"))
+		return 0;
+	for (unsigned i = 0; i < c->n; i++)
+		if (!strcmp(c->name[i], up))
+			return 0;
+	if (c->n == SWEEP_COLS_MAX)
+		return err_set(err, -EINVAL, "columns: more than %d; accepted: up to %d selectors",
+			       SWEEP_COLS_MAX, SWEEP_COLS_MAX);
+	memcpy(c->name[c->n++], up, len + 1);
+	return 0;
+}
+
+int sweep_cols_make(const char *list, bool rr, bool lcpu, bool rcpu, struct sweep_cols *c,
+		    char *err)
+{
+	const char *p = list;
+
+	memset(c, 0, sizeof(*c));
+	if (!p || !p[strspn(p, " \t,")]) {
+		if (rr) {
+			sweep_cols_add(c, "P50_LATENCY", 11, err);
+			sweep_cols_add(c, "P99_LATENCY", 11, err);
+		}
+		if (lcpu)
+			sweep_cols_add(c, "LOCAL_CPU_UTIL", 14, err);
+		if (rcpu)
+			sweep_cols_add(c, "REMOTE_CPU_UTIL", 15, err);
+		return 0;
+	}
+	while (*p) {
+		size_t len;
+
+		p += strspn(p, " \t,");
+		len = strcspn(p, " \t,");
+		if (len && sweep_cols_add(c, p, len, err))
+			return -EINVAL;
+		p += len;
+	}
+	return 0;
+}
+
+/* Whether name is a figure of one end's CPU: utilisation or service demand. */
+static bool sweep_col_cpu(const char *name, const char *end)
+{
+	size_t n = strlen(end), len = strlen(name);
+
+	if (strncmp(name, end, n))
+		return false;
+	return strstr(name + n, "CPU_UTIL") || strstr(name + n, "CPU_PEAK") ||
+	       strstr(name + n, "CPU_CONFID") || !strcmp(name + n, "SD") ||
+	       (len > 10 && !strcmp(name + len - 10, "_SD_CONFID"));
+}
+
+void sweep_cols_needs(const struct sweep_cols *c, bool *lcpu, bool *rcpu, bool *capture)
+{
+	*lcpu = *rcpu = *capture = false;
+	for (unsigned i = 0; i < c->n; i++) {
+		*lcpu |= sweep_col_cpu(c->name[i], "LOCAL_");
+		*rcpu |= sweep_col_cpu(c->name[i], "REMOTE_");
+		*capture |= strstr(c->name[i], "_CAP_") != NULL;
+	}
+}
+
+const char *sweep_cols_title(const char *name)
+{
+	for (size_t i = 0; i < sizeof(sweep_col_titles) / sizeof(sweep_col_titles[0]); i++)
+		if (!strcmp(sweep_col_titles[i].name, name))
+			return sweep_col_titles[i].title;
+	return name;
+}
+
+json_t *sweep_cols_value(const json_t *result, const char *name)
+{
+	char key[SWEEP_COL_NAME];
+	json_t *v;
+	size_t i;
+
+	for (i = 0; name[i] && i < sizeof(key) - 1; i++)
+		key[i] = (char)tolower((unsigned char)name[i]);
+	key[i] = '\0';
+	v = json_object_get(json_object_get(result, "result"), key);
+	if (json_is_number(v) || json_is_string(v))
+		return json_incref(v);
+	return json_null();
+}
+
+const char *sweep_cols_text(const json_t *result, const char *name, char *buf, size_t len)
+{
+	json_t *v = sweep_cols_value(result, name);
+	double d;
+
+	if (json_is_integer(v)) {
+		snprintf(buf, len, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+	} else if (json_is_real(v) && isfinite(d = json_real_value(v))) {
+		snprintf(buf, len, "%.*f", fabs(d) < 10 ? 3 : 2, d);
+	} else if (json_is_string(v) && *json_string_value(v)) {
+		snprintf(buf, len, "%s", json_string_value(v));
+		for (char *s = buf; *s; s++)
+			if (!isprint((unsigned char)*s) || *s == ',')
+				*s = '?';
+	} else {
+		snprintf(buf, len, "n/a");
+	}
+	json_decref(v);
+	return buf;
+}
+
+int sweep_cols_to_spec(const struct sweep_cols *c, json_t *spec)
+{
+	json_t *a = json_array();
+
+	for (unsigned i = 0; a && i < c->n; i++)
+		if (json_array_append_new(a, json_string(c->name[i]))) {
+			json_decref(a);
+			a = NULL;
+		}
+	if (!a || json_object_set_new(spec, "columns", a))
+		return -ENOMEM;
+	return 0;
+}
+
+int sweep_cols_from_spec(const json_t *spec, struct sweep_cols *c)
+{
+	const json_t *a = json_object_get(spec, "columns"), *v;
+	char err[ERR_MAX];
+	size_t i;
+
+	memset(c, 0, sizeof(*c));
+	if (!json_is_array(a))
+		return -ENOENT;
+	json_array_foreach(a, i, v)
+		if (json_is_string(v))
+			sweep_cols_add(c, json_string_value(v), strlen(json_string_value(v)), err);
+	return 0;
+}
