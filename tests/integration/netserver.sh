@@ -67,6 +67,12 @@ n=$("$TUNETOP" runs list --json | python3 -c 'import json,sys; print(sum(1 for r
 [ "$n" -ge 8 ]
 ok $? "the runs are stored with target netserver:127.0.0.1 ($n)"
 
+id=$("$TUNETOP" runs list --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["id"])')
+"$TUNETOP" runs list >"$TMP/list.txt" 2>&1 && grep -Eq "^ +$id .* netserver:127\.0\.0\.1 " "$TMP/list.txt"
+ok $? "runs list: TARGET of run $id is netserver:127.0.0.1"
+"$TUNETOP" runs show "$id" >"$TMP/show.txt" 2>&1 && grep -q "^Target: netserver at 127.0.0.1 port $P" "$TMP/show.txt"
+ok $? "runs show $id: Target: netserver at 127.0.0.1 port $P"
+
 # What netserver cannot do is refused before anything runs.
 "$TUNETOP" run -H 127.0.0.1 --netserver -p "$P" --set remote:gro=off -t TCP_RR -l 1 >"$TMP/set.out" 2>"$TMP/set.err"
 [ $? -eq 2 ] && grep -q "netserver has no knobs" "$TMP/set.err" && [ "$(wc -l <"$TMP/set.err")" -eq 1 ]
@@ -77,6 +83,9 @@ ok $? "sweep knob remote: with --netserver is refused"
 timeout 60 "$TUNETOP" sweep burst 0,1 -H 127.0.0.1 --netserver -p "$P" -t TCP_RR -l 1 >"$TMP/sweep.out" 2>&1 &&
 	grep -q "2 of 2 points, netserver at 127.0.0.1 port $P" "$TMP/sweep.out"
 ok $? "a sweep runs its points against netserver"
+"$TUNETOP" ab --a remote:gro=on --b remote:gro=off -H 127.0.0.1 --netserver -p "$P" -t TCP_RR -l 1 >"$TMP/ab.out" 2>"$TMP/ab.err"
+[ $? -eq 2 ] && grep -q "with --netserver: netserver has no knobs" "$TMP/ab.err" && [ "$(wc -l <"$TMP/ab.err")" -eq 1 ]
+ok $? "ab --a remote: with --netserver is refused in one line"
 "$TUNETOP" run --netserver -t TCP_RR -l 1 >"$TMP/nohost.out" 2>"$TMP/nohost.err"
 [ $? -eq 2 ] && grep -q "needs -H HOST" "$TMP/nohost.err"
 ok $? "--netserver without -H is refused"
