@@ -248,8 +248,8 @@ static int session_expect(struct session *s, enum msg_type want, json_t **body,
 			left = 0;
 		ret = proto_recv(s->cfd, &t, &b, (int)left, err);
 		if (ret == -ETIMEDOUT)
-			return err_set(err, ret, "remote end (%s): no %s within %d s",
-				       s->res.remote_addr, proto_type_name(want), timeout_ms / 1000);
+			return err_set(err, ret, "remote end (%s): no %s within %.3g s",
+				       s->res.remote_addr, proto_type_name(want), timeout_ms / 1000.0);
 		if (ret == -EPIPE)
 			return err_set(err, ret, "remote end (%s): closed the control connection",
 				       s->res.remote_addr);
@@ -386,7 +386,17 @@ static int session_handshake(struct session *s, struct msg_ready *ready, char *e
 	json_decref(b);
 	if (ret)
 		return ret;
-	ret = session_expect(s, MSG_HELLO_OK, &b, 10000, err);
+	/* A tunetopd answers HELLO at once; the connect timeout bounds it.
+	 * netserver waits silently for a whole 656-byte request of its own,
+	 * so silence here is what a netserver on that port looks like
+	 * (docs/netserver.md). */
+	ret = session_expect(s, MSG_HELLO_OK, &b, (int)(s->o.connect_timeout * 1000), err);
+	if (ret == -ETIMEDOUT) {
+		size_t n = strlen(err);
+
+		snprintf(err + n, ERR_MAX - n, " (a netserver answers nothing to tunetopd's HELLO: "
+			 "if port %s runs netserver, add --netserver)", s->port);
+	}
 	if (ret)
 		return ret;
 	ret = msg_hello_ok_from_json(b, &hok, err);

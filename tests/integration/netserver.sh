@@ -147,4 +147,16 @@ start_replay silent || exit 1
 misdetect "a port saying nothing" "$RPORT" "went quiet for 2.0 s without a whole answer"
 misdetect "a closed port" "$(free_port)" "Connection refused"
 
+# Without --netserver, a netserver says nothing to tunetopd's HELLO: the
+# wait ends at --connect-timeout, naming --netserver.
+start_replay replay || exit 1
+start=$(date +%s)
+timeout 20 "$TUNETOP" run -H 127.0.0.1 -p "$RPORT" --connect-timeout 1 -t TCP_RR -l 1 \
+	>"$TMP/nons.out" 2>"$TMP/nons.err"
+rc=$?
+took=$(($(date +%s) - start))
+[ $rc -eq 1 ] && [ $took -le 4 ] && [ "$(wc -l <"$TMP/nons.err")" -eq 1 ] &&
+	grep -q "no HELLO_OK within 1 s.*add --netserver" "$TMP/nons.err"
+ok $? "netserver without --netserver: fails in ${took} s (rc $rc) naming --netserver: $(cat "$TMP/nons.err")"
+
 done_testing
