@@ -171,6 +171,14 @@ for i in $(seq "$ROUNDS"); do
 	msleep "$ms"
 	kill -9 "$dpid" 2>/dev/null
 	T kill-session -t "d$i" 2>/dev/null
+	# SIGKILL takes effect when the process next runs: on a loaded machine
+	# restore could still see it alive (rightly "held by a run still
+	# going").  It is not our child; wait until it is gone or a zombie.
+	for _ in $(seq 100); do
+		st=$(awk '{ print $3 }' "/proc/$dpid/stat" 2>/dev/null) || break
+		[ -z "$st" ] || [ "$st" = Z ] && break
+		sleep 0.05
+	done
 	check "dashboard A/B killed at $ms ms"
 done
 hits "dashboard"
