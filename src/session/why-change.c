@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/util.h"
 #include "session/why-change.h"
 #include "stats/sweep-policy.h"
 #include "store/store.h"
@@ -14,52 +15,115 @@
 /* How a mechanism is read from a run document. */
 enum why_mech_kind {
 	WM_SEL,			/* a figure of "result" */
-	WM_PER_WORK,		/* a figure of "result" over the throughput */
+	WM_PER_WORK,		/* a per-second figure of "result" per transaction or MB */
 	WM_SOFTIRQ,		/* an end's softirq share of all CPUs, % */
 	WM_RWND,		/* an end's rwnd-limited share of busy time */
 	WM_SNDBUF,		/* an end's sndbuf-limited share of busy time */
 	WM_INFLIGHT,		/* RR: transactions in flight, rate x mean latency (Little) */
+	WM_CAP_SIZE,		/* an end's mean captured data segment received (GRO) */
+	WM_CPU,			/* the CPU an end ran on */
 };
 
 /*
  * The mechanisms compared, a row each; a contributor adds one here.
- * min: the smallest move named (relative for figures, in share points /
- * 100 for shares); weight: how much a move counts in the ranking.
+ * min: the smallest move named (a figure's score, see why_move_score(),
+ * or share points / 100); weight: how much a move counts in the ranking;
+ * end: the end whose capture, shares or coalescing knobs the row reads.
  */
 static const struct why_mech {
 	const char *what;
 	enum why_mech_kind kind;
-	const char *name;		/* selector, or "local"/"remote" */
+	const char *name;		/* selector of "result" */
+	const char *end;		/* "local", "remote", or NULL */
 	double min;
 	int prec;
 	double weight;			/* score multiplier */
 } why_mechs[] = {
-	{ "transactions in flight (rate x latency)", WM_INFLIGHT, "mean_latency", 0.3, 2, 1 },
-	{ "segments per transaction, client out", WM_SEL, "segs_out_per_trans", 0.1, 2, 1 },
-	{ "segments per transaction, client in", WM_SEL, "segs_in_per_trans", 0.1, 2, 1 },
-	{ "segments per transaction, server out", WM_SEL, "remote_segs_out_per_trans", 0.1, 2, 1 },
-	{ "segments per transaction, server in", WM_SEL, "remote_segs_in_per_trans", 0.1, 2, 1 },
-	{ "NET_RX per unit of work, local", WM_PER_WORK, "local_net_rx_rate", 0.2, 3, 1 },
-	{ "NET_RX per unit of work, remote", WM_PER_WORK, "remote_net_rx_rate", 0.2, 3, 1 },
-	{ "softirq share, local host", WM_SOFTIRQ, "local", 0.1, 0, 1 },
-	{ "softirq share, remote host", WM_SOFTIRQ, "remote", 0.1, 0, 1 },
-	{ "receive-window-limited share, local sender", WM_RWND, "local", 0.1, 0, 1 },
-	{ "receive-window-limited share, remote sender", WM_RWND, "remote", 0.1, 0, 1 },
-	{ "send-buffer-limited share, local sender", WM_SNDBUF, "local", 0.1, 0, 1 },
-	{ "send-buffer-limited share, remote sender", WM_SNDBUF, "remote", 0.1, 0, 1 },
-	{ "retransmits, local", WM_SEL, "local_transport_retrans", 0.5, 0, 1 },
-	{ "retransmits, remote", WM_SEL, "remote_transport_retrans", 0.5, 0, 1 },
+	{ "transactions in flight (rate x latency)", WM_INFLIGHT, "mean_latency", NULL, 0.3, 2, 1 },
+	/* before the segments of TCP_INFO: GRO shows only in the capture */
+	{ "segment size received, remote end (capture)", WM_CAP_SIZE, NULL, "remote", 0.2, 0, 1 },
+	{ "segment size received, local end (capture)", WM_CAP_SIZE, NULL, "local", 0.2, 0, 1 },
+	{ "segments per transaction, client out", WM_SEL, "segs_out_per_trans", NULL, 0.1, 2, 1 },
+	{ "segments per transaction, client in", WM_SEL, "segs_in_per_trans", NULL, 0.1, 2, 1 },
+	{ "segments per transaction, server out", WM_SEL, "remote_segs_out_per_trans", NULL, 0.1, 2, 1 },
+	{ "segments per transaction, server in", WM_SEL, "remote_segs_in_per_trans", NULL, 0.1, 2, 1 },
+	{ "interrupts", WM_PER_WORK, "remote_irq_rate", "remote", 0.2, 2, 1 },
+	{ "interrupts", WM_PER_WORK, "local_irq_rate", "local", 0.2, 2, 1 },
+	{ "NET_RX", WM_PER_WORK, "local_net_rx_rate", "local", 0.2, 2, 1 },
+	{ "NET_RX", WM_PER_WORK, "remote_net_rx_rate", "remote", 0.2, 2, 1 },
+	{ "softirq share, local host", WM_SOFTIRQ, NULL, "local", 0.1, 0, 1 },
+	{ "softirq share, remote host", WM_SOFTIRQ, NULL, "remote", 0.1, 0, 1 },
+	{ "receive-window-limited share, local sender", WM_RWND, NULL, "local", 0.1, 0, 1 },
+	{ "receive-window-limited share, remote sender", WM_RWND, NULL, "remote", 0.1, 0, 1 },
+	{ "send-buffer-limited share, local sender", WM_SNDBUF, NULL, "local", 0.1, 0, 1 },
+	{ "send-buffer-limited share, remote sender", WM_SNDBUF, NULL, "remote", 0.1, 0, 1 },
+	{ "retransmits, local", WM_SEL, "local_transport_retrans", NULL, 0.5, 0, 1 },
+	{ "retransmits, remote", WM_SEL, "remote_transport_retrans", NULL, 0.5, 0, 1 },
 	/* autotuning moves buffers far for small causes: a quarter weight */
-	{ "send buffer at the end, local", WM_SEL, "lss_size_end", 0.2, 0, 0.25 },
-	{ "receive buffer at the end, remote", WM_SEL, "rsr_size_end", 0.2, 0, 0.25 },
-	{ "context switches/s, local", WM_SEL, "local_ctx_per_sec", 0.3, 0, 0.5 },
-	{ "CPU the local end ran on", WM_SEL, "local_cpu_ran", 0, 0, 1 },
-	{ "CPU the remote end ran on", WM_SEL, "remote_cpu_ran", 0, 0, 1 },
+	{ "send buffer at the end, local", WM_SEL, "lss_size_end", NULL, 0.2, 0, 0.25 },
+	{ "receive buffer at the end, remote", WM_SEL, "rsr_size_end", NULL, 0.2, 0, 0.25 },
+	{ "context switches/s, local", WM_SEL, "local_ctx_per_sec", NULL, 0.3, 0, 0.5 },
+	{ "CPU the local end ran on", WM_CPU, "local_cpu_ran", NULL, 0, 0, 1 },
+	{ "CPU the remote end ran on", WM_CPU, "remote_cpu_ran", NULL, 0, 0, 1 },
 };
 
 static double why_num(const json_t *j)
 {
 	return json_is_number(j) ? json_number_value(j) : NAN;
+}
+
+/*
+ * The run's units of work per second and their name: transactions for an
+ * RR, MB (10^6 bytes) for a stream, whose throughput is in 10^6 bits/s;
+ * NAN when the document has neither.
+ */
+static double why_doc_work(const json_t *doc, const char **unit)
+{
+	const json_t *res = json_object_get(doc, "result");
+	const char *u = json_string_value(json_object_get(res, "throughput_units"));
+
+	*unit = "unit of work";
+	if (u && !strcmp(u, "Trans/s")) {
+		*unit = "transaction";
+		return why_num(json_object_get(res, "transaction_rate"));
+	}
+	if (u && !strcmp(u, "10^6bits/s")) {
+		*unit = "MB";
+		return why_num(json_object_get(res, "throughput")) / 8;
+	}
+	return NAN;
+}
+
+/* What end's capture counted received (data segments, their bytes); false n/a. */
+static bool why_doc_received(const json_t *doc, const char *end, double *data, double *bytes)
+{
+	const json_t *rx = json_object_get(json_object_get(json_object_get(doc, end), "capture"),
+					   "received");
+
+	*data = why_num(json_object_get(rx, "data"));
+	*bytes = why_num(json_object_get(rx, "bytes"));
+	return *data > 0 && *bytes >= 0;
+}
+
+/*
+ * Captured data segments end received per unit of work: per transaction
+ * (the end's own count of them) for an RR, per MB of the captured bytes
+ * for a stream; NAN n/a.
+ */
+static double why_doc_segs_per_work(const json_t *doc, const char *end)
+{
+	const json_t *res = json_object_get(doc, "result");
+	const char *unit;
+	double data, bytes, trans;
+	char sel[32];
+
+	if (!why_doc_received(doc, end, &data, &bytes) || !isfinite(why_doc_work(doc, &unit)))
+		return NAN;
+	if (strcmp(unit, "transaction"))
+		return bytes > 0 ? data / (bytes / 1e6) : NAN;
+	snprintf(sel, sizeof(sel), "%s_transactions", end);
+	trans = why_num(json_object_get(res, sel));
+	return trans > 0 ? data / trans : NAN;
 }
 
 /* One end's limiter share (rwnd or sndbuf) over its sockets; NAN n/a. */
@@ -86,26 +150,92 @@ static double why_doc_share(const json_t *doc, const char *end, bool rwnd)
 static double why_mech_value(const struct why_mech *m, const json_t *doc)
 {
 	const json_t *res = json_object_get(doc, "result");
-	double v, thr;
+	const char *unit;
+	double v, data, bytes;
 
 	switch (m->kind) {
 	case WM_SEL:
+	case WM_CPU:
 		return why_num(json_object_get(res, m->name));
 	case WM_PER_WORK:
 		v = why_num(json_object_get(res, m->name));
-		thr = why_num(json_object_get(res, "throughput"));
-		return thr > 0 ? v / thr : NAN;
+		return v / why_doc_work(doc, &unit);
 	case WM_SOFTIRQ:
 		return why_num(json_object_get(json_object_get(json_object_get(
-			json_object_get(doc, m->name), "cpu"), "total"), "softirq")) / 100;
+			json_object_get(doc, m->end), "cpu"), "total"), "softirq")) / 100;
 	case WM_RWND:
 	case WM_SNDBUF:
-		return why_doc_share(doc, m->name, m->kind == WM_RWND);
+		return why_doc_share(doc, m->end, m->kind == WM_RWND);
 	case WM_INFLIGHT:
 		return why_num(json_object_get(res, "transaction_rate")) *
 		       why_num(json_object_get(res, m->name)) / 1e6;
+	case WM_CAP_SIZE:
+		return why_doc_received(doc, m->end, &data, &bytes) ? bytes / data : NAN;
 	}
 	return NAN;
+}
+
+/*
+ * How far a figure moved, the same from A to B as from B to A: the change
+ * over the smaller of the two (the ratio less one; 1 -> 3 and 3 -> 1 both
+ * score 2).  The smaller counts from the figure's smallest shown step (1
+ * for a count, 0.01 at two decimals), so a move from 0 scores finitely.
+ */
+static double why_move_score(double a, double b, int prec)
+{
+	double lo = fmin(fabs(a), fabs(b)), step = pow(10, -prec);
+
+	return fabs(b - a) / (lo > step ? lo : step);
+}
+
+/* The mechanism's name in a text: per-work rows say per what, and where. */
+static void why_mech_what(const struct why_mech *m, const json_t *b, char *buf, size_t len)
+{
+	const char *unit;
+	char sel[32];
+	const char *dev;
+
+	if (m->kind != WM_PER_WORK) {
+		snprintf(buf, len, "%s", m->what);
+		return;
+	}
+	why_doc_work(b, &unit);
+	snprintf(sel, sizeof(sel), "%s_irq_dev", m->end);
+	dev = json_string_value(json_object_get(json_object_get(b, "result"), sel));
+	if (!strcmp(m->what, "interrupts") && dev && *dev)
+		snprintf(buf, len, "%s per %s, %s end (%s)", m->what, unit, m->end, dev);
+	else
+		snprintf(buf, len, "%s per %s, %s end", m->what, unit, m->end);
+	str_sanitize(buf, len);
+}
+
+/* Append to text what explains the move beside the figure, by the row's kind. */
+static void why_mech_more(const struct why_mech *m, const json_t *a, const json_t *b,
+			  const struct why_change *c, char *text, size_t len)
+{
+	size_t used = strlen(text);
+	const char *unit;
+	double sa, sb;
+
+	if (m->kind == WM_CAP_SIZE) {
+		sa = why_doc_segs_per_work(a, m->end);
+		sb = why_doc_segs_per_work(b, m->end);
+		why_doc_work(b, &unit);
+		if (isfinite(sa) && isfinite(sb))
+			snprintf(text + used, len - used, ", %.*f -> %.*f segments per %s",
+				 sa < 10 ? 2 : 0, sa, sb < 10 ? 2 : 0, sb, unit);
+		return;
+	}
+	if (m->kind != WM_PER_WORK || strcmp(m->what, "interrupts"))
+		return;
+	/* the coalescing of that end's device, where it changed */
+	for (unsigned i = 0; i < c->nknobs && used < len; i++) {
+		const struct why_knob_change *k = &c->k[i];
+
+		if (strcmp(k->end, m->end) || strcmp(k->group, "coalescing"))
+			continue;
+		used += (size_t)snprintf(text + used, len - used, ", %s %s -> %s", k->name, k->a, k->b);
+	}
 }
 
 /* Score and text of one mechanism; false when it did not move enough. */
@@ -117,29 +247,119 @@ static bool why_mech_moved(const struct why_mech *m, double a, double b,
 
 	if (!isfinite(a) || !isfinite(b) || a == b)
 		return false;
-	snprintf(out->what, sizeof(out->what), "%s", m->what);
 	out->a = a;
 	out->b = b;
-	if (!strcmp(m->name, "local_cpu_ran") || !strcmp(m->name, "remote_cpu_ran")) {
+	if (m->kind == WM_CPU) {
 		out->score = 1.0;	/* a move to another CPU is a change of kind */
-		snprintf(out->text, sizeof(out->text), "%s: CPU %.0f -> CPU %.0f", m->what, a, b);
+		snprintf(out->text, sizeof(out->text), "%s: CPU %.0f -> CPU %.0f", out->what, a, b);
 		return a >= 0 && b >= 0;
 	}
 	if (share) {
 		if (fabs(d) < m->min)
 			return false;
 		out->score = 2 * fabs(d);
-		snprintf(out->text, sizeof(out->text), "%s: %.0f %% -> %.0f %%", m->what,
+		snprintf(out->text, sizeof(out->text), "%s: %.0f %% -> %.0f %%", out->what,
 			 a * 100, b * 100);
 		return true;
 	}
-	/* counts: a change from 0 is relative to 1 */
-	out->score = fabs(d) / (fabs(a) > 1 || m->prec ? fabs(a) : 1);
+	out->score = why_move_score(a, b, m->prec);
 	if (!(out->score >= m->min) || !isfinite(out->score))
 		return false;
-	snprintf(out->text, sizeof(out->text), "%s: %.*f -> %.*f (%+.0f %%)", m->what, m->prec, a,
-		 m->prec, b, a != 0 ? d / fabs(a) * 100 : 100.0);
+	snprintf(out->text, sizeof(out->text), "%s: %.*f -> %.*f%s (%+.0f %%)", out->what, m->prec,
+		 a, m->prec, b, m->kind == WM_CAP_SIZE ? " B" : "",
+		 a != 0 ? d / fabs(a) * 100 : 100.0);
 	return true;
+}
+
+/* The knob list of end in a run document, or NULL when not recorded. */
+static const json_t *why_doc_knobs(const json_t *doc, const char *end)
+{
+	const json_t *l = json_object_get(json_object_get(json_object_get(doc, "knobs"), end),
+					  "knobs");
+
+	return json_is_array(l) ? l : NULL;
+}
+
+/* The knob called name in list l, or NULL. */
+static const json_t *why_doc_knob(const json_t *l, const char *name)
+{
+	size_t i;
+	const json_t *k;
+
+	json_array_foreach(l, i, k)
+		if (!strcmp(json_string_value(json_object_get(k, "name")) ?: "", name))
+			return k;
+	return NULL;
+}
+
+/* A knob's value as text: its value, "n/a" (the driver has none), "(not recorded)". */
+static const char *why_knob_text(const json_t *k)
+{
+	const json_t *v = json_object_get(k, "value");
+
+	if (!k)
+		return "(not recorded)";
+	return json_is_string(v) ? json_string_value(v) : "n/a";
+}
+
+/* Note knob k of end (from either run) when its values in la and lb differ. */
+static void why_knob_note(struct why_change *c, const char *end, const json_t *k,
+			  const json_t *la, const json_t *lb)
+{
+	const char *name = json_string_value(json_object_get(k, "name"));
+	const json_t *ka, *kb;
+	struct why_knob_change *o;
+	const char *va, *vb;
+	char text[WHY_EVIDENCE_MAX];
+
+	if (!name)
+		return;
+	ka = why_doc_knob(la, name);
+	kb = why_doc_knob(lb, name);
+	va = why_knob_text(ka);
+	vb = why_knob_text(kb);
+	if (!strcmp(va, vb))
+		return;			/* n/a on both is no change either */
+	if (c->nknobs == WHY_KNOBS_MAX) {
+		c->knobs_more++;
+		return;
+	}
+	o = &c->k[c->nknobs++];
+	snprintf(o->end, sizeof(o->end), "%s", end);
+	snprintf(o->name, sizeof(o->name), "%s", name);
+	snprintf(o->group, sizeof(o->group), "%s",
+		 json_string_value(json_object_get(kb ? kb : ka, "group")) ?: "");
+	snprintf(o->a, sizeof(o->a), "%s", va);
+	snprintf(o->b, sizeof(o->b), "%s", vb);
+	/* names and values from a document anyone may have written */
+	str_sanitize(o->name, sizeof(o->name));
+	str_sanitize(o->group, sizeof(o->group));
+	str_sanitize(o->a, sizeof(o->a));
+	str_sanitize(o->b, sizeof(o->b));
+	snprintf(text, sizeof(text), "%s %s: %s -> %s", end, o->name, o->a, o->b);
+	memcpy(o->text, text, sizeof(o->text));
+}
+
+/* The knobs that differ between the snapshots of a and b, local end first. */
+static void why_knobs_differ(const json_t *a, const json_t *b, struct why_change *c)
+{
+	static const char *const ends[] = { "local", "remote" };
+
+	for (unsigned e = 0; e < 2; e++) {
+		const json_t *la = why_doc_knobs(a, ends[e]), *lb = why_doc_knobs(b, ends[e]);
+		const json_t *k;
+		size_t i;
+
+		if (!la || !lb)
+			continue;
+		c->knobs_recorded = true;
+		json_array_foreach(lb, i, k)
+			why_knob_note(c, ends[e], k, la, lb);
+		/* those only A recorded */
+		json_array_foreach(la, i, k)
+			if (!why_doc_knob(lb, json_string_value(json_object_get(k, "name")) ?: ""))
+				why_knob_note(c, ends[e], k, la, lb);
+	}
 }
 
 void why_change(const json_t *a, const json_t *b, double ci_a, double sd_a,
@@ -154,6 +374,7 @@ void why_change(const json_t *a, const json_t *b, double ci_a, double sd_a,
 	double na, nb;
 
 	memset(out, 0, sizeof(*out));
+	why_knobs_differ(a, b, out);
 	out->thr_a = pa.rate;
 	out->thr_b = pb.rate;
 	out->change_pct = pa.rate > 0 ? (pb.rate - pa.rate) / pa.rate * 100 : NAN;
@@ -162,14 +383,16 @@ void why_change(const json_t *a, const json_t *b, double ci_a, double sd_a,
 	out->noise = sweep_cliff_rule.k * sqrt(na * na + nb * nb);
 	out->beyond_noise = isfinite(out->noise) && fabs(pb.rate - pa.rate) > out->noise;
 	for (unsigned i = 0; i < sizeof(why_mechs) / sizeof(why_mechs[0]); i++) {
+		const struct why_mech *wm = &why_mechs[i];
 		struct why_moved m;
 		unsigned k;
 
 		memset(&m, 0, sizeof(m));
-		if (!why_mech_moved(&why_mechs[i], why_mech_value(&why_mechs[i], a),
-				    why_mech_value(&why_mechs[i], b), &m))
+		why_mech_what(wm, b, m.what, sizeof(m.what));
+		if (!why_mech_moved(wm, why_mech_value(wm, a), why_mech_value(wm, b), &m))
 			continue;
-		m.score *= why_mechs[i].weight;
+		why_mech_more(wm, a, b, out, m.text, sizeof(m.text));
+		m.score *= wm->weight;
 		if (out->n == WHY_CHANGE_MAX && m.score <= out->m[WHY_CHANGE_MAX - 1].score)
 			continue;
 		k = out->n < WHY_CHANGE_MAX ? out->n++ : WHY_CHANGE_MAX - 1;

@@ -239,6 +239,21 @@ static void snapshot(struct knob_snapshot *k, struct knob_snapshot_item *items,
 	}
 }
 
+/* The recorded eth1 lines of tests/data/proc-irq/handmade, before and after. */
+static int read_eth1(const char *what, struct irqstat_raw *a, struct irqstat_raw *b)
+{
+	static const char *const eth1[] = { "eth1" };
+	char dir[PATH_MAX], err[ERR_MAX] = "";
+
+	for (unsigned i = 0; i < 2; i++) {
+		snprintf(dir, sizeof(dir), "%s/tests/data/proc-irq/handmade.%u", top_dir, i + 1);
+		if (!ok(irqstat_read(dir, eth1, 1, i ? b : a, err) == 0,
+			"%s: recorded IRQs read, handmade.%u (%s)", what, i + 1, err))
+			return -1;
+	}
+	return 0;
+}
+
 /*
  * Seed 000's RR at 3MSS+1 (4345-byte requests, 3406.62 trans/s, one in
  * flight) on a NIC whose `ethtool -c` said adaptive-rx on, rx-usecs 16,
@@ -250,22 +265,16 @@ static void test_coalescing(void)
 	static const char *const names[] = { "rx-usecs", "rx-usecs-high", "adaptive-rx" };
 	static const int64_t on[][3] = { { 16 }, { 128 }, { 1 } };
 	static const int64_t off[][3] = { { 16 }, { 128 }, { 0 } };
-	static const char *const eth1[] = { "eth1" };
 	struct knob_snapshot_item items[3];
 	struct knob_snapshot k;
 	struct irqstat_raw a, b;
 	static struct end_sample loc[2], rem[2];
 	const struct end_sample *lp[2] = { &loc[0], &loc[1] }, *rp[2] = { &rem[0], &rem[1] };
-	char dir[PATH_MAX], err[ERR_MAX] = "";
 	struct test_params p;
 	struct why_input in;
 	struct why_report r;
 
-	snprintf(dir, sizeof(dir), "%s/tests/data/proc-irq/handmade.1", top_dir);
-	if (!ok(irqstat_read(dir, eth1, 1, &a, err) == 0, "coalescing: recorded IRQs read (%s)", err))
-		return;
-	snprintf(dir, sizeof(dir), "%s/tests/data/proc-irq/handmade.2", top_dir);
-	if (!ok(irqstat_read(dir, eth1, 1, &b, err) == 0, "coalescing: second reading (%s)", err))
+	if (read_eth1("coalescing", &a, &b))
 		return;
 	params(&p, TEST_TCP_RR);
 	p.req_size = 4345;
@@ -425,6 +434,42 @@ static void test_synthetic(void)
 	json_decref(j);
 }
 
+/* A recorded run document of tests/data/why/ (`tunetop run --json`), or NULL. */
+static json_t *load_doc(const char *name)
+{
+	char path[PATH_MAX];
+	json_error_t e;
+	json_t *d;
+
+	snprintf(path, sizeof(path), "%s/tests/data/why/%s.json", top_dir, name);
+	d = json_load_file(path, 0, &e);
+	if (!d)
+		printf("# %s: %s\n", path, e.text);
+	return d;
+}
+
+/* The index of the moved mechanism whose text starts with what, or -1. */
+static int moved_at(const struct why_change *w, const char *what)
+{
+	for (unsigned i = 0; i < w->n; i++)
+		if (!strncmp(w->m[i].text, what, strlen(what)))
+			return (int)i;
+	return -1;
+}
+
+/* Do w (A -> B) and back (B -> A) name the same mechanisms with the same scores? */
+static bool symmetric(const struct why_change *w, const struct why_change *back)
+{
+	if (w->n != back->n || w->nknobs != back->nknobs)
+		return false;
+	for (unsigned i = 0; i < w->n; i++)
+		if (strcmp(w->m[i].what, back->m[i].what) ||
+		    fabs(w->m[i].score - back->m[i].score) > 1e-9 * w->m[i].score ||
+		    w->m[i].a != back->m[i].b)
+			return false;
+	return true;
+}
+
 /* A run document with the figures why_change reads. */
 static json_t *change_doc(double thr, double segs, int cpu, double rwnd_us, double softirq)
 {
@@ -451,6 +496,13 @@ static void test_change(void)
 	   "change: largest first, segments, the rwnd share, the CPU (%s | %s | %s)",
 	   w.n > 0 ? w.m[0].text : "", w.n > 1 ? w.m[1].text : "", w.n > 2 ? w.m[2].text : "");
 	ok(w.n == 3, "change: a softirq share 2 points apart is not named");
+	{
+		struct why_change back;
+
+		why_change(b, a, NAN, 10, NAN, 10, &back);
+		ok(symmetric(&w, &back) && back.m[0].score == 2,
+		   "change backwards: 3.00 -> 1.00 scores 2 as 1.00 -> 3.00 does, the same order");
+	}
 	why_change(a, c, NAN, 10, NAN, 10, &w);
 	ok(!w.beyond_noise && w.n == 0, "change: -2 %% with nothing moved is within the noise");
 	why_change(a, c, 1, 1, 1, 1, &w);
@@ -473,6 +525,158 @@ static void test_change(void)
 	json_decref(b);
 }
 
+/*
+ * A GRO flip recorded in a lab (tests/data/why/README): TSO and GSO off on
+ * the sender, the receiver's GRO off, then on.  TCP_INFO counts wire
+ * segments either way; only the capture shows what GRO merged.
+ */
+static void test_change_gro(void)
+{
+	json_t *off = load_doc("gro-off"), *on = load_doc("gro-on"), *near;
+	struct why_change w, back;
+	json_t *rx;
+	int at;
+
+	if (!ok(off && on, "gro flip: both recorded documents load")) {
+		json_decref(off);
+		json_decref(on);
+		return;
+	}
+	why_change(off, on, NAN, 50, NAN, 50, &w);
+	ok(w.knobs_recorded && w.nknobs == 1 && !strcmp(w.k[0].text, "remote gro: off -> on") &&
+		   !strcmp(w.k[0].group, "offloads"),
+	   "gro flip: the one knob that differs is named (%s)", w.nknobs ? w.k[0].text : "none");
+	ok(w.n && !strcmp(w.m[0].text, "segment size received, remote end (capture): 1445 -> 60281 B "
+					"(+4071 %), 692 -> 17 segments per MB"),
+	   "gro flip: the receiver's segment size first, with segments per MB (%s)",
+	   w.n ? w.m[0].text : "none");
+	ok(moved_at(&w, "segment size received, local end") < 0,
+	   "gro flip: the sender received only ACKs: no local segment size");
+	why_change(on, off, NAN, 50, NAN, 50, &back);
+	ok(symmetric(&w, &back) && back.nknobs == 1 && !strcmp(back.k[0].text, "remote gro: on -> off"),
+	   "gro flip backwards: the same mechanisms with the same scores, the knob the other way");
+
+	/* 19 % larger segments on the receiver: below the 20 % named */
+	near = json_deep_copy(off);
+	rx = json_object_get(json_object_get(json_object_get(near, "remote"), "capture"), "received");
+	json_object_set_new(rx, "bytes", json_real(json_number_value(json_object_get(rx, "bytes")) * 1.19));
+	why_change(off, near, NAN, 50, NAN, 50, &w);
+	at = moved_at(&w, "segment size received");
+	ok(at < 0 && w.nknobs == 0, "segment size 19 %% larger: not named, no knob differs");
+	json_object_set_new(rx, "bytes", json_real(json_number_value(json_object_get(rx, "bytes")) / 1.19 * 1.25));
+	why_change(off, near, NAN, 50, NAN, 50, &w);
+	ok(moved_at(&w, "segment size received, remote end (capture): 1445 -> 1807 B (+25 %)") >= 0,
+	   "segment size 25 %% larger: named");
+	json_decref(near);
+	json_decref(off);
+	json_decref(on);
+}
+
+/*
+ * A run document of seed 000's RR on a NIC: trans/s, the remote end's
+ * interrupts/s on eth1 and its coalescing knobs as the snapshot has them.
+ */
+static json_t *nic_doc(const char *units, double rate, double irq, const char *adaptive)
+{
+	return json_pack("{s:{s:s, s:f, s:f, s:f, s:s}, s:{s:{s:[{s:s, s:s, s:s}, {s:s, s:s, s:s}]}}}",
+			 "result", "throughput_units", units, "throughput", rate,
+			 "transaction_rate", rate, "remote_irq_rate", irq, "remote_irq_dev", "eth1",
+			 "knobs", "remote", "knobs", "name", "rx-usecs", "group", "coalescing",
+			 "value", "16", "name", "adaptive-rx", "group", "coalescing", "value", adaptive);
+}
+
+/*
+ * Interrupts per transaction from recorded NIC figures (labs' veth have
+ * none): the eth1 lines of tests/data/proc-irq/handmade, 2150 interrupts.
+ * Over their 2 s, 1075/s: seed 000's 3406.62 trans/s with adaptive-rx on
+ * (0.32 per transaction).  Read as 0.2 s apart, 10750/s: about one per
+ * transaction at the 10460.02 trans/s the seed got with adaptive-rx off.
+ */
+static void test_change_irq(void)
+{
+	struct irqstat_raw r1, r2;
+	struct irq_sample slow, fast;
+	struct why_change w, back;
+	json_t *a, *b;
+	int at;
+
+	if (read_eth1("irq change", &r1, &r2))
+		return;
+	irqstat_delta(&r1, &r2, 2.0, &slow);
+	irqstat_delta(&r1, &r2, 0.2, &fast);
+	a = nic_doc("Trans/s", 10460.02, fast.irq_total, "off");
+	b = nic_doc("Trans/s", 3406.62, slow.irq_total, "on");
+	why_change(a, b, NAN, 100, NAN, 100, &w);
+	ok(w.nknobs == 1 && !strcmp(w.k[0].text, "remote adaptive-rx: off -> on"),
+	   "irq change: adaptive-rx is the knob that differs (%s)", w.nknobs ? w.k[0].text : "none");
+	at = moved_at(&w, "interrupts per transaction, remote end (eth1): 1.03 -> 0.32 (-69 %), adaptive-rx off -> on");
+	ok(at == 0, "irq change: interrupts per transaction named first, with the coalescing that changed (%s)",
+	   w.n ? w.m[0].text : "none");
+	why_change(b, a, NAN, 100, NAN, 100, &back);
+	ok(symmetric(&w, &back), "irq change backwards: the same score");
+	json_decref(b);
+
+	/* the same interrupts at 15 % fewer transactions: below the 20 % named */
+	b = nic_doc("Trans/s", 10460.02 / 1.15, fast.irq_total, "off");
+	why_change(a, b, NAN, 100, NAN, 100, &w);
+	ok(moved_at(&w, "interrupts") < 0 && w.nknobs == 0,
+	   "irq change: 1.03 -> 1.18 per transaction (15 %%) is not named");
+	json_decref(a);
+	json_decref(b);
+
+	/* a stream's are per MB: 1075/s at 3406.62 Mbit/s is 2.52 per MB */
+	a = nic_doc("10^6bits/s", 3406.62, slow.irq_total, "on");
+	b = nic_doc("10^6bits/s", 3406.62, fast.irq_total, "on");
+	why_change(a, b, NAN, 100, NAN, 100, &w);
+	ok(moved_at(&w, "interrupts per MB, remote end (eth1): 2.52 -> 25.24 (+900 %)") == 0,
+	   "irq change: a stream's interrupts per MB (%s)", w.n ? w.m[0].text : "none");
+	json_decref(a);
+	json_decref(b);
+}
+
+/* The knob list is bounded: 20 that differ list 16 and count the rest. */
+static void test_change_knobs(void)
+{
+	json_t *a = json_pack("{s:{s:{s:[]}, s:{s:[]}}}", "knobs", "local", "knobs", "remote", "knobs");
+	json_t *b = json_deep_copy(a), *la, *lb;
+	struct why_change w;
+
+	la = json_object_get(json_object_get(json_object_get(a, "knobs"), "remote"), "knobs");
+	lb = json_object_get(json_object_get(json_object_get(b, "knobs"), "remote"), "knobs");
+	for (int i = 0; i < 20; i++) {
+		char name[16], val[16];
+
+		snprintf(name, sizeof(name), "k%d", i);
+		snprintf(val, sizeof(val), "%d", i);
+		json_array_append_new(la, json_pack("{s:s, s:s}", "name", name, "value", val));
+		json_array_append_new(lb, json_pack("{s:s, s:s}", "name", name, "value", "on"));
+	}
+	json_array_append_new(la, json_pack("{s:s, s:n}", "name", "same-na", "value"));
+	json_array_append_new(lb, json_pack("{s:s, s:n}", "name", "same-na", "value"));
+	json_array_append_new(la, json_pack("{s:s, s:s}", "name", "only-a\x1b", "value", "1"));
+	why_change(a, b, NAN, 1, NAN, 1, &w);
+	ok(w.knobs_recorded && w.nknobs == WHY_KNOBS_MAX && w.knobs_more == 5 &&
+		   !strcmp(w.k[0].text, "remote k0: 0 -> on"),
+	   "knobs: 21 differ, %u listed, %u more; n/a on both is no change (%s)", w.nknobs,
+	   w.knobs_more, w.k[0].text);
+	json_array_clear(lb);
+	json_array_append_new(lb, json_pack("{s:s, s:s}", "name", "k0", "value", "on"));
+	why_change(a, b, NAN, 1, NAN, 1, &w);
+	ok(w.nknobs == 16 && !strcmp(w.k[15].text, "remote k15: 15 -> (not recorded)"),
+	   "knobs: one only A recorded shows as not recorded in B (%s)", w.k[15].text);
+	json_array_clear(la);
+	json_array_append_new(la, json_pack("{s:s, s:s}", "name", "only-a\x1b", "value", "1"));
+	why_change(a, b, NAN, 1, NAN, 1, &w);
+	ok(w.nknobs == 2 && !strcmp(w.k[1].text, "remote only-a\\x1b: 1 -> (not recorded)"),
+	   "knobs: a name with a control byte is escaped (%s)", w.nknobs > 1 ? w.k[1].text : "");
+	json_decref(a);
+	json_decref(b);
+	a = json_pack("{s:{s:f}}", "result", "throughput", 1.0);
+	why_change(a, a, NAN, 1, NAN, 1, &w);
+	ok(!w.knobs_recorded && !w.nknobs, "knobs: documents without a snapshot: not recorded");
+	json_decref(a);
+}
+
 int main(void)
 {
 	const char *top = getenv("top_srcdir");
@@ -487,5 +691,8 @@ int main(void)
 	test_coalescing();
 	test_synthetic();
 	test_change();
+	test_change_gro();
+	test_change_irq();
+	test_change_knobs();
 	return tap_done();
 }
