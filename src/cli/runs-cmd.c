@@ -161,25 +161,6 @@ static int runs_list(struct store *st, int argc, char **argv)
 	return 0;
 }
 
-/* The knobs of one end in a stored result: name -> value ("n/a" when absent). */
-static const char *knob_value(const json_t *result, const char *end, const char *name)
-{
-	const json_t *arr = json_object_get(json_object_get(json_object_get(result, "knobs"), end),
-					    "knobs");
-	size_t i;
-	json_t *k;
-
-	json_array_foreach(arr, i, k) {
-		const json_t *v;
-
-		if (strcmp(json_string_value(json_object_get(k, "name")) ?: "", name))
-			continue;
-		v = json_object_get(k, "value");
-		return json_is_string(v) ? json_string_value(v) : "n/a";
-	}
-	return NULL;
-}
-
 /*
  * What limited a stored run (docs/why.md), indented under head; a run
  * stored before tunetop judged runs, or failed, says so.
@@ -203,48 +184,38 @@ static void print_limits(const struct store_run *r, const char *head, unsigned m
 		printf("  %u. %s\n", i + 1, w.v[i].evidence);
 }
 
-/* What moved between a and b with the throughput, largest first (why-change.h). */
-static void print_moved(const struct store_run *a, const struct store_run *b)
+/* The knobs that differ between a and b, from why_change() (docs/why.md). */
+static void print_knobs(const struct store_run *a, const struct store_run *b,
+			const struct why_change *c)
 {
-	struct why_change c;
+	if (!c->knobs_recorded) {
+		printf("Knobs: not recorded in both runs\n");
+		return;
+	}
+	if (!c->nknobs) {
+		printf("Knobs: the same on both ends\n");
+		return;
+	}
+	printf("Knobs that differ (run %" PRId64 " -> run %" PRId64 "):\n", a->id, b->id);
+	for (unsigned i = 0; i < c->nknobs; i++)
+		printf("  %s\n", c->k[i].text);
+	if (c->knobs_more)
+		printf("  and %u more (tunetop runs show ID --json lists every knob)\n", c->knobs_more);
+}
 
-	why_change_stored(a, b, &c);
+/* The throughput against the noise and what moved with it, largest first (why-change.h). */
+static void print_moved(const struct store_run *b, const struct why_change *c)
+{
 	printf("Throughput A -> B: %.6g -> %.6g %s (%+.1f %%), %s the noise (+-%.3g)\n",
-	       c.thr_a, c.thr_b, b->units, c.change_pct,
-	       c.beyond_noise ? "beyond" : "within", c.noise);
-	if (!c.n) {
+	       c->thr_a, c->thr_b, b->units, c->change_pct,
+	       c->beyond_noise ? "beyond" : "within", c->noise);
+	if (!c->n) {
 		printf("What moved with it: nothing of the mechanisms compared (docs/why.md)\n");
 		return;
 	}
 	printf("What moved with it, largest first (docs/why.md):\n");
-	for (unsigned i = 0; i < c.n; i++)
-		printf("  %u. %s\n", i + 1, c.m[i].text);
-}
-
-/* Print the knobs that differ between a and b on one end; returns how many. */
-static unsigned knob_diff(const json_t *a, const json_t *b, const char *end, int64_t ida, int64_t idb)
-{
-	const json_t *arr = json_object_get(json_object_get(json_object_get(b, "knobs"), end), "knobs");
-	unsigned n = 0;
-	size_t i;
-	json_t *k;
-
-	json_array_foreach(arr, i, k) {
-		const char *name = json_string_value(json_object_get(k, "name"));
-		const char *va, *vb;
-
-		if (!name)
-			continue;
-		va = knob_value(a, end, name);
-		vb = knob_value(b, end, name);
-		if (!va || !vb || strcmp(va, vb)) {
-			if (!n++)
-				printf("Knobs that differ on the %s end (run %" PRId64 " -> run %" PRId64 "):\n",
-				       end, ida, idb);
-			printf("  %-36s %s -> %s\n", name, va ? va : "(not recorded)", vb ? vb : "(not recorded)");
-		}
-	}
-	return n;
+	for (unsigned i = 0; i < c->n; i++)
+		printf("  %u. %s\n", i + 1, c->m[i].text);
 }
 
 static int runs_show(struct store *st, int64_t id, bool json)
@@ -322,7 +293,7 @@ static int runs_diff(struct store *st, int64_t ia, int64_t ib)
 {
 	struct store_run a, b;
 	char err[ERR_MAX], pa[96], pb[96];
-	unsigned n;
+	struct why_change c;
 
 	if (store_get(st, ia, &a, err)) {
 		fprintf(stderr, "tunetop runs diff: %s\n", err);
@@ -337,13 +308,11 @@ static int runs_diff(struct store *st, int64_t ia, int64_t ib)
 	       b.id, run_params(&b, pb, sizeof(pb)));
 	if (strcmp(pa, pb))
 		printf("The tests differ: %s vs %s\n", pa, pb);
-	n = knob_diff(a.result, b.result, "local", a.id, b.id);
-	n += knob_diff(a.result, b.result, "remote", a.id, b.id);
-	if (!n)
-		printf("Knobs: the same on both ends\n");
+	why_change_stored(&a, &b, &c);
+	print_knobs(&a, &b, &c);
 	figures_diff(a.result, b.result);
 	printf("\n");
-	print_moved(&a, &b);
+	print_moved(&b, &c);
 	print_limits(&a, "What limited A:", 2);
 	print_limits(&b, "What limited B:", 2);
 	store_run_free(&a);

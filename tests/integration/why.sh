@@ -85,6 +85,32 @@ st=$?
 ok $st "burst: runs diff names the transactions in flight first"
 [ $st -eq 0 ] || diag "$TMP/diff.out"
 
+# What moved with a GRO flip: TSO and GSO off on the sender, the receiver's
+# GRO off, then on.  TCP_INFO counts wire segments either way; only the
+# capture shows what GRO merged, and it must come first (docs/why.md).
+"$TUNETOP" knobs list --side lab-b --lab "$LAB" >"$TMP/knobs-b.out" 2>&1 &&
+	grep -qE "^gro +offloads +device +(on|off)$" "$TMP/knobs-b.out"
+st=$?
+ok $st "gro: the lab's receiver (veth-b) has a GRO state to flip"
+[ $st -eq 0 ] || diag "$TMP/knobs-b.out"
+for g in off on; do
+	"$TUNETOP" run --lab "$LAB" -t TCP_STREAM -l 2 --capture --set tso=off --set gso=off \
+		--set remote:gro=$g >"$TMP/gro-$g.out" 2>&1
+	ok $? "gro: a stream with the receiver's GRO $g exits 0"
+done
+off=$(sed -n 's/^Stored as run \([0-9]*\)$/\1/p' "$TMP/gro-off.out")
+on=$(sed -n 's/^Stored as run \([0-9]*\)$/\1/p' "$TMP/gro-on.out")
+"$TUNETOP" runs diff "$off" "$on" >"$TMP/diff-gro.out" 2>&1
+ok $? "gro: runs diff $off $on exits 0"
+sed -n '/^Knobs that differ/,/^figure/p' "$TMP/diff-gro.out" | grep -qx "  remote gro: off -> on"
+st=$?
+ok $st "gro: runs diff names the receiver's GRO among the knobs that differ"
+sed -n '/^What moved with it/,$p' "$TMP/diff-gro.out" | sed -n 2p |
+	grep -q "^  1\. segment size received, remote end (capture): [0-9]* -> [0-9]* B (+[0-9]* %), "
+st2=$?
+ok $st2 "gro: the receiver's segment size is the first mechanism that moved"
+[ $st -eq 0 ] && [ $st2 -eq 0 ] || { diag "$TMP/diff-gro.out"; diag "$TMP/gro-on.out"; }
+
 "$TUNETOP" lab down "$LAB" "$LAB_TBF" >/dev/null 2>&1
 ok $? "lab down"
 done_testing
