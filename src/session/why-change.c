@@ -16,6 +16,7 @@
 enum why_mech_kind {
 	WM_SEL,			/* a figure of "result" */
 	WM_PER_WORK,		/* a per-second figure of "result" per transaction or MB */
+	WM_IRQ,			/* the same for the test device's interrupts */
 	WM_SOFTIRQ,		/* an end's softirq share of all CPUs, % */
 	WM_RWND,		/* an end's rwnd-limited share of busy time */
 	WM_SNDBUF,		/* an end's sndbuf-limited share of busy time */
@@ -47,8 +48,8 @@ static const struct why_mech {
 	{ "segments per transaction, client in", WM_SEL, "segs_in_per_trans", NULL, 0.1, 2, 1 },
 	{ "segments per transaction, server out", WM_SEL, "remote_segs_out_per_trans", NULL, 0.1, 2, 1 },
 	{ "segments per transaction, server in", WM_SEL, "remote_segs_in_per_trans", NULL, 0.1, 2, 1 },
-	{ "interrupts", WM_PER_WORK, "remote_irq_rate", "remote", 0.2, 2, 1 },
-	{ "interrupts", WM_PER_WORK, "local_irq_rate", "local", 0.2, 2, 1 },
+	{ "interrupts", WM_IRQ, "remote_irq_rate", "remote", 0.2, 2, 1 },
+	{ "interrupts", WM_IRQ, "local_irq_rate", "local", 0.2, 2, 1 },
 	{ "NET_RX", WM_PER_WORK, "local_net_rx_rate", "local", 0.2, 2, 1 },
 	{ "NET_RX", WM_PER_WORK, "remote_net_rx_rate", "remote", 0.2, 2, 1 },
 	{ "softirq share, local host", WM_SOFTIRQ, NULL, "local", 0.1, 0, 1 },
@@ -105,6 +106,13 @@ static bool why_doc_received(const json_t *doc, const char *end, double *data, d
 	return *data > 0 && *bytes >= 0;
 }
 
+/* Did end's capture drop packets (its counts are a sample)? */
+static bool why_doc_cap_dropped(const json_t *doc, const char *end)
+{
+	return json_is_true(json_object_get(json_object_get(json_object_get(doc, end), "capture"),
+					    "dropped"));
+}
+
 /*
  * Captured data segments end received per unit of work: per transaction
  * (the end's own count of them) for an RR, per MB of the captured bytes
@@ -158,6 +166,7 @@ static double why_mech_value(const struct why_mech *m, const json_t *doc)
 	case WM_CPU:
 		return why_num(json_object_get(res, m->name));
 	case WM_PER_WORK:
+	case WM_IRQ:
 		v = why_num(json_object_get(res, m->name));
 		return v / why_doc_work(doc, &unit);
 	case WM_SOFTIRQ:
@@ -195,14 +204,14 @@ static void why_mech_what(const struct why_mech *m, const json_t *b, char *buf, 
 	char sel[32];
 	const char *dev;
 
-	if (m->kind != WM_PER_WORK) {
+	if (m->kind != WM_PER_WORK && m->kind != WM_IRQ) {
 		snprintf(buf, len, "%s", m->what);
 		return;
 	}
 	why_doc_work(b, &unit);
 	snprintf(sel, sizeof(sel), "%s_irq_dev", m->end);
 	dev = json_string_value(json_object_get(json_object_get(b, "result"), sel));
-	if (!strcmp(m->what, "interrupts") && dev && *dev)
+	if (m->kind == WM_IRQ && dev && *dev)
 		snprintf(buf, len, "%s per %s, %s end (%s)", m->what, unit, m->end, dev);
 	else
 		snprintf(buf, len, "%s per %s, %s end", m->what, unit, m->end);
@@ -222,11 +231,15 @@ static void why_mech_more(const struct why_mech *m, const json_t *a, const json_
 		sb = why_doc_segs_per_work(b, m->end);
 		why_doc_work(b, &unit);
 		if (isfinite(sa) && isfinite(sb))
-			snprintf(text + used, len - used, ", %.*f -> %.*f segments per %s",
-				 sa < 10 ? 2 : 0, sa, sb < 10 ? 2 : 0, sb, unit);
+			used += (size_t)snprintf(text + used, len - used,
+						 ", %.*f -> %.*f segments per %s", sa < 10 ? 2 : 0,
+						 sa, sb < 10 ? 2 : 0, sb, unit);
+		/* a sample still gives the mean size, not every segment */
+		if (used < len && (why_doc_cap_dropped(a, m->end) || why_doc_cap_dropped(b, m->end)))
+			snprintf(text + used, len - used, " (the capture dropped packets)");
 		return;
 	}
-	if (m->kind != WM_PER_WORK || strcmp(m->what, "interrupts"))
+	if (m->kind != WM_IRQ)
 		return;
 	/* the coalescing of that end's device, where it changed */
 	for (unsigned i = 0; i < c->nknobs && used < len; i++) {

@@ -567,6 +567,12 @@ static void test_change_gro(void)
 	why_change(off, near, NAN, 50, NAN, 50, &w);
 	ok(moved_at(&w, "segment size received, remote end (capture): 1445 -> 1807 B (+25 %)") >= 0,
 	   "segment size 25 %% larger: named");
+	json_object_set_new(json_object_get(json_object_get(near, "remote"), "capture"), "dropped",
+			    json_true());
+	why_change(off, near, NAN, 50, NAN, 50, &w);
+	at = moved_at(&w, "segment size received, remote end");
+	ok(at >= 0 && strstr(w.m[at].text, "segments per MB (the capture dropped packets)"),
+	   "a capture that dropped packets says so (%s)", at >= 0 ? w.m[at].text : "none");
 	json_decref(near);
 	json_decref(off);
 	json_decref(on);
