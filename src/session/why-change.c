@@ -23,12 +23,21 @@ enum why_mech_kind {
 	WM_INFLIGHT,		/* RR: transactions in flight, rate x mean latency (Little) */
 	WM_CAP_SIZE,		/* an end's mean captured data segment received (GRO) */
 	WM_CPU,			/* the CPU an end ran on */
+	WM_RETRANS,		/* an end's retransmits, % of the segments it sent */
 };
 
 /*
+ * Retransmit shares below this (% of segments sent) count as this: a
+ * handful of retransmits from none is a large ratio of nothing (a loaded
+ * lab stream went from 288 of 440000 segments to 2).
+ */
+#define WHY_RETRANS_FLOOR 0.1
+
+/*
  * The mechanisms compared, a row each; a contributor adds one here.
- * min: the smallest move named (a figure's score, see why_move_score(),
- * or share points / 100); weight: how much a move counts in the ranking;
+ * min: the smallest move named (a figure's ratio less one, see
+ * why_move_ratio(), or share points / 100); weight: how much a move
+ * counts in the ranking;
  * end: the end whose capture, shares or coalescing knobs the row reads.
  */
 static const struct why_mech {
@@ -58,8 +67,8 @@ static const struct why_mech {
 	{ "receive-window-limited share, remote sender", WM_RWND, NULL, "remote", 0.1, 0, 1 },
 	{ "send-buffer-limited share, local sender", WM_SNDBUF, NULL, "local", 0.1, 0, 1 },
 	{ "send-buffer-limited share, remote sender", WM_SNDBUF, NULL, "remote", 0.1, 0, 1 },
-	{ "retransmits, local", WM_SEL, "local_transport_retrans", NULL, 0.5, 0, 1 },
-	{ "retransmits, remote", WM_SEL, "remote_transport_retrans", NULL, 0.5, 0, 1 },
+	{ "retransmits, local end", WM_RETRANS, "local_transport_retrans", "local", 0.5, 2, 1 },
+	{ "retransmits, remote end", WM_RETRANS, "remote_transport_retrans", "remote", 0.5, 2, 1 },
 	/* autotuning moves buffers far for small causes: a quarter weight */
 	{ "send buffer at the end, local", WM_SEL, "lss_size_end", NULL, 0.2, 0, 0.25 },
 	{ "receive buffer at the end, remote", WM_SEL, "rsr_size_end", NULL, 0.2, 0, 0.25 },
@@ -134,6 +143,12 @@ static double why_doc_segs_per_work(const json_t *doc, const char *end)
 	return trans > 0 ? data / trans : NAN;
 }
 
+/* The segments end sent (its TCP_INFO segs_out over the flows); NAN n/a. */
+static double why_doc_segs_out(const json_t *doc, const char *end)
+{
+	return why_num(json_object_get(json_object_get(doc, end), "segs_out"));
+}
+
 /* One end's limiter share (rwnd or sndbuf) over its sockets; NAN n/a. */
 static double why_doc_share(const json_t *doc, const char *end, bool rwnd)
 {
@@ -178,6 +193,9 @@ static double why_mech_value(const struct why_mech *m, const json_t *doc)
 	case WM_INFLIGHT:
 		return why_num(json_object_get(res, "transaction_rate")) *
 		       why_num(json_object_get(res, m->name)) / 1e6;
+	case WM_RETRANS:
+		v = why_doc_segs_out(doc, m->end);
+		return v > 0 ? why_num(json_object_get(res, m->name)) / v * 100 : NAN;
 	case WM_CAP_SIZE:
 		return why_doc_received(doc, m->end, &data, &bytes) ? bytes / data : NAN;
 	}
@@ -185,16 +203,15 @@ static double why_mech_value(const struct why_mech *m, const json_t *doc)
 }
 
 /*
- * How far a figure moved, the same from A to B as from B to A: the change
- * over the smaller of the two (the ratio less one; 1 -> 3 and 3 -> 1 both
- * score 2).  The smaller counts from the figure's smallest shown step (1
- * for a count, 0.01 at two decimals), so a move from 0 scores finitely.
+ * How far a figure moved, the same from A to B as from B to A: the larger
+ * over the smaller (1 -> 3 and 3 -> 1 are both 3).  The smaller counts
+ * from floor, so a move from 0 is finite.
  */
-static double why_move_score(double a, double b, int prec)
+static double why_move_ratio(double a, double b, double floor)
 {
-	double lo = fmin(fabs(a), fabs(b)), step = pow(10, -prec);
+	double lo = fmin(fabs(a), fabs(b));
 
-	return fabs(b - a) / (lo > step ? lo : step);
+	return fmax(fabs(a), fabs(b)) / (lo > floor ? lo : floor);
 }
 
 /* The mechanism's name in a text: per-work rows say per what, and where. */
@@ -239,6 +256,14 @@ static void why_mech_more(const struct why_mech *m, const json_t *a, const json_
 			snprintf(text + used, len - used, " (the capture dropped packets)");
 		return;
 	}
+	if (m->kind == WM_RETRANS) {
+		snprintf(text + used, len - used, " (%.0f of %.0f -> %.0f of %.0f)",
+			 why_num(json_object_get(json_object_get(a, "result"), m->name)),
+			 why_doc_segs_out(a, m->end),
+			 why_num(json_object_get(json_object_get(b, "result"), m->name)),
+			 why_doc_segs_out(b, m->end));
+		return;
+	}
 	if (m->kind != WM_IRQ)
 		return;
 	/* the coalescing of that end's device, where it changed */
@@ -256,7 +281,7 @@ static bool why_mech_moved(const struct why_mech *m, double a, double b,
 			   struct why_moved *out)
 {
 	bool share = m->kind == WM_SOFTIRQ || m->kind == WM_RWND || m->kind == WM_SNDBUF;
-	double d = b - a;
+	double d = b - a, ratio;
 
 	if (!isfinite(a) || !isfinite(b) || a == b)
 		return false;
@@ -275,12 +300,24 @@ static bool why_mech_moved(const struct why_mech *m, double a, double b,
 			 a * 100, b * 100);
 		return true;
 	}
-	out->score = why_move_score(a, b, m->prec);
-	if (!(out->score >= m->min) || !isfinite(out->score))
+	/*
+	 * Named from a ratio of 1 + min; ranked by its logarithm: a buffer
+	 * autotuned 66-fold (4.2, a quarter counted) stays behind a segment
+	 * size 14 times as large (2.6), where the ratio less one (16 against
+	 * 13) would put it ahead.
+	 */
+	/* a figure counts from its smallest shown step: 1, or 0.01 at two decimals */
+	ratio = why_move_ratio(a, b, m->kind == WM_RETRANS ? WHY_RETRANS_FLOOR : pow(10, -m->prec));
+	if (!(ratio - 1 >= m->min) || !isfinite(ratio))
 		return false;
-	snprintf(out->text, sizeof(out->text), "%s: %.*f -> %.*f%s (%+.0f %%)", out->what, m->prec,
-		 a, m->prec, b, m->kind == WM_CAP_SIZE ? " B" : "",
-		 a != 0 ? d / fabs(a) * 100 : 100.0);
+	out->score = log(ratio);
+	if (m->kind == WM_RETRANS)
+		snprintf(out->text, sizeof(out->text), "%s: %.2f %% -> %.2f %% of the segments sent",
+			 out->what, a, b);
+	else
+		snprintf(out->text, sizeof(out->text), "%s: %.*f -> %.*f%s (%+.0f %%)", out->what,
+			 m->prec, a, m->prec, b, m->kind == WM_CAP_SIZE ? " B" : "",
+			 a != 0 ? d / fabs(a) * 100 : 100.0);
 	return true;
 }
 

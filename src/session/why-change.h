@@ -14,9 +14,9 @@
 
 /* One measured mechanism that moved between run A and run B. */
 struct why_moved {
-	char what[64];			/* "segments per transaction, client out" */
+	char what[96];			/* "segments per transaction, client out" */
 	double a, b;
-	double score;			/* how far it moved: relative change, or 2 x a share's */
+	double score;			/* how far it moved: log of the ratio, or 2 x a share's */
 	char text[WHY_EVIDENCE_MAX];	/* "segments per transaction, client out: 1.00 -> 3.00 (+200 %)" */
 };
 

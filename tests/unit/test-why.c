@@ -490,18 +490,18 @@ static void test_change(void)
 	why_change(a, b, NAN, 10, NAN, 10, &w);
 	ok(w.beyond_noise && fabs(w.change_pct + 30) < 1e-9 && w.n == 3,
 	   "change: -30 %% is beyond 3 x the combined noise (floors of 3 %%), three moved (%u)", w.n);
-	ok(w.n == 3 && !strcmp(w.m[0].text, "segments per transaction, client out: 1.00 -> 3.00 (+200 %)") &&
-		   !strcmp(w.m[1].text, "receive-window-limited share, local sender: 3 % -> 80 %") &&
+	ok(w.n == 3 && !strcmp(w.m[0].text, "receive-window-limited share, local sender: 3 % -> 80 %") &&
+		   !strcmp(w.m[1].text, "segments per transaction, client out: 1.00 -> 3.00 (+200 %)") &&
 		   !strcmp(w.m[2].text, "CPU the local end ran on: CPU 0 -> CPU 1"),
-	   "change: largest first, segments, the rwnd share, the CPU (%s | %s | %s)",
+	   "change: largest first, the rwnd share (1.54), segments (ln 3), the CPU (1) (%s | %s | %s)",
 	   w.n > 0 ? w.m[0].text : "", w.n > 1 ? w.m[1].text : "", w.n > 2 ? w.m[2].text : "");
 	ok(w.n == 3, "change: a softirq share 2 points apart is not named");
 	{
 		struct why_change back;
 
 		why_change(b, a, NAN, 10, NAN, 10, &back);
-		ok(symmetric(&w, &back) && back.m[0].score == 2,
-		   "change backwards: 3.00 -> 1.00 scores 2 as 1.00 -> 3.00 does, the same order");
+		ok(symmetric(&w, &back) && fabs(back.m[1].score - log(3)) < 1e-12,
+		   "change backwards: 3.00 -> 1.00 scores ln 3 as 1.00 -> 3.00 does, the same order");
 	}
 	why_change(a, c, NAN, 10, NAN, 10, &w);
 	ok(!w.beyond_noise && w.n == 0, "change: -2 %% with nothing moved is within the noise");
@@ -640,6 +640,38 @@ static void test_change_irq(void)
 	json_decref(b);
 }
 
+/* A document with an end's retransmits and the segments it sent. */
+static json_t *retrans_doc(double retrans, double segs)
+{
+	return json_pack("{s:{s:f}, s:{s:f}}", "result", "local_transport_retrans", retrans,
+			 "local", "segs_out", segs);
+}
+
+/*
+ * Retransmits count as a share of the segments sent, from 0.1 % up: a
+ * loaded lab stream's 288 of 440000 against 2 is no move.
+ */
+static void test_change_retrans(void)
+{
+	json_t *few = retrans_doc(288, 440000), *none = retrans_doc(2, 440000);
+	json_t *lossy = retrans_doc(4400, 440000);
+	struct why_change w, back;
+
+	why_change(few, none, NAN, 1, NAN, 1, &w);
+	ok(moved_at(&w, "retransmits") < 0, "retransmits: 0.07 %% -> 0.00 %% of the segments is not named");
+	why_change(lossy, none, NAN, 1, NAN, 1, &w);
+	ok(w.n == 1 && !strcmp(w.m[0].text, "retransmits, local end: 1.00 % -> 0.00 % of the segments "
+					    "sent (4400 of 440000 -> 2 of 440000)") &&
+		   fabs(w.m[0].score - log(10)) < 1e-12,
+	   "retransmits: 1 %% -> none is named, ln 10 from the 0.1 %% floor (%s)",
+	   w.n ? w.m[0].text : "none");
+	why_change(none, lossy, NAN, 1, NAN, 1, &back);
+	ok(symmetric(&w, &back), "retransmits backwards: the same score");
+	json_decref(few);
+	json_decref(none);
+	json_decref(lossy);
+}
+
 /* The knob list is bounded: 20 that differ list 16 and count the rest. */
 static void test_change_knobs(void)
 {
@@ -700,5 +732,6 @@ int main(void)
 	test_change_gro();
 	test_change_irq();
 	test_change_knobs();
+	test_change_retrans();
 	return tap_done();
 }
