@@ -65,4 +65,9 @@ void report_write_moved(FILE *f, const struct report *rp)
 	if (!c.n)
 		fputs("<li>nothing of the mechanisms compared (docs/why.md)</li>", f);
 	fputs("</ol>\n", f);
+	if (c.note[0]) {
+		fputs("<p id=\"moved-note\">Note: ", f);
+		svg_esc(f, c.note);
+		fputs("</p>\n", f);
+	}
 }

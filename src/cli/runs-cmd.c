@@ -209,13 +209,14 @@ static void print_moved(const struct store_run *b, const struct why_change *c)
 	printf("Throughput A -> B: %.6g -> %.6g %s (%+.1f %%), %s the noise (+-%.3g)\n",
 	       c->thr_a, c->thr_b, b->units, c->change_pct,
 	       c->beyond_noise ? "beyond" : "within", c->noise);
-	if (!c->n) {
+	if (!c->n)
 		printf("What moved with it: nothing of the mechanisms compared (docs/why.md)\n");
-		return;
-	}
-	printf("What moved with it, largest first (docs/why.md):\n");
+	else
+		printf("What moved with it, largest first (docs/why.md):\n");
 	for (unsigned i = 0; i < c->n; i++)
 		printf("  %u. %s\n", i + 1, c->m[i].text);
+	if (c->note[0])
+		printf("Note: %s\n", c->note);
 }
 
 static int runs_show(struct store *st, int64_t id, bool json)

@@ -412,6 +412,37 @@ static void why_knobs_differ(const json_t *a, const json_t *b, struct why_change
 	}
 }
 
+/* Did both runs capture what some end received (--capture)? */
+static bool why_both_captured(const json_t *a, const json_t *b)
+{
+	static const char *const ends[] = { "local", "remote" };
+	double data, bytes;
+
+	for (unsigned e = 0; e < 2; e++)
+		if (why_doc_received(a, ends[e], &data, &bytes) &&
+		    why_doc_received(b, ends[e], &data, &bytes))
+			return true;
+	return false;
+}
+
+/*
+ * An offload changed (GRO, TSO, GSO) but the segments the receiver got
+ * were not captured: TCP_INFO counts wire segments, so what the change
+ * did cannot show; say so rather than list nothing.
+ */
+static void why_change_note(const json_t *a, const json_t *b, struct why_change *c)
+{
+	for (unsigned i = 0; i < c->nknobs; i++) {
+		if (strcmp(c->k[i].group, "offloads"))
+			continue;
+		if (!why_both_captured(a, b))
+			snprintf(c->note, sizeof(c->note),
+				 "%s %s changed but not both runs captured: the receiver's segment sizes need --capture",
+				 c->k[i].end, c->k[i].name);
+		return;
+	}
+}
+
 void why_change(const json_t *a, const json_t *b, double ci_a, double sd_a,
 		double ci_b, double sd_b, struct why_change *out)
 {
@@ -425,6 +456,7 @@ void why_change(const json_t *a, const json_t *b, double ci_a, double sd_a,
 
 	memset(out, 0, sizeof(*out));
 	why_knobs_differ(a, b, out);
+	why_change_note(a, b, out);
 	out->thr_a = pa.rate;
 	out->thr_b = pb.rate;
 	out->change_pct = pa.rate > 0 ? (pb.rate - pa.rate) / pa.rate * 100 : NAN;

@@ -40,6 +40,7 @@ struct why_change {
 	struct why_knob_change k[WHY_KNOBS_MAX];
 	unsigned n;			/* moved mechanisms, largest first */
 	struct why_moved m[WHY_CHANGE_MAX];
+	char note[WHY_EVIDENCE_MAX];	/* what could not be compared and why; "" none */
 };
 
 /*

@@ -555,6 +555,18 @@ static void test_change_gro(void)
 	why_change(on, off, NAN, 50, NAN, 50, &back);
 	ok(symmetric(&w, &back) && back.nknobs == 1 && !strcmp(back.k[0].text, "remote gro: on -> off"),
 	   "gro flip backwards: the same mechanisms with the same scores, the knob the other way");
+	ok(!w.note[0], "gro flip captured: no note (%s)", w.note);
+
+	/* the same flip without --capture on run B: nothing can show GRO */
+	near = json_deep_copy(on);
+	json_object_set_new(json_object_get(near, "remote"), "capture", json_null());
+	json_object_set_new(json_object_get(near, "local"), "capture", json_null());
+	why_change(off, near, NAN, 50, NAN, 50, &w);
+	ok(moved_at(&w, "segment size received") < 0 &&
+		   !strcmp(w.note, "remote gro changed but not both runs captured: the receiver's "
+				   "segment sizes need --capture"),
+	   "gro flip, B not captured: no segment size, a note says why (%s)", w.note);
+	json_decref(near);
 
 	/* 19 % larger segments on the receiver: below the 20 % named */
 	near = json_deep_copy(off);
