@@ -59,6 +59,37 @@ sys.exit(1 if bad else 0)
 PY
 }
 
+# table FILE COLUMN...: the table users read (`sweep show` of the sweep
+# of document FILE) heads the COLUMNs after the rate, and each row has a
+# number under each, not n/a or "-".
+table() {
+	"$TUNETOP" sweep show "$(jq_py "$1" 'j["sweep_id"]')" >"$TMP/show" 2>&1 &&
+		python3 - "$TMP/show" "$@" <<'PY'
+import sys
+lines = open(sys.argv[1]).read().splitlines()
+want = sys.argv[3:]
+head = [i for i, l in enumerate(lines) if l.startswith("Point ")]
+if not head:
+	sys.exit("# no table")
+h = lines[head[0]].split()
+cols = [c for c in h if c in want]
+rows = []
+for l in lines[head[0] + 1:]:
+	if not l.strip() or l.startswith("Cliffs"):
+		break
+	rows.append(l.split("<--")[0].split())
+# After the point's name, every field (rate, columns, run) is a number.
+bad = []
+for r in rows:
+	try:
+		[float(x) for x in r[1:]]
+	except ValueError:
+		bad.append(r[0])
+print("# table: %d rows, columns %s, bad rows %s" % (len(rows), cols, bad))
+sys.exit(0 if cols == want and rows and not bad else 1)
+PY
+}
+
 # ends FILE KNOB AFTER_POINT: from the stored runs of sweep document FILE,
 # KNOB as each run's two ends recorded it, "point local remote" per line.
 ends() {
@@ -114,6 +145,8 @@ print("# mss %s, points %s, off: %s" % (m, got, bad))
 sys.exit(0 if got[-6:] == [m, m + 1, 2 * m, 2 * m + 1, 3 * m, 3 * m + 1] and not bad else 1)
 PY
 ok $? "seed000: MSS multiples and +1 close the sweep; the capture sees each request's size sent, 1 byte back"
+table "$TMP/s0.json" LOCAL_CAP_SENT_MEAN_SIZE REMOTE_CAP_SENT_MEAN_SIZE
+ok $? "seed000: sweep show's table has the segment sizes beside the rate, a number in every row"
 
 # --- seed 001: socket buffers per burst size, initial and final, both ends ---
 "$TUNETOP" sweep preset seed001 --lab "$name" -l 0.5 --json -- -D >"$TMP/s1.json" 2>"$TMP/s1.err"
@@ -142,6 +175,8 @@ PY
 ok $? "seed001: initial sizes are tcp_wmem[1]/tcp_rmem[1] on both ends, final ones no smaller"
 grep -q '"test": "TCP_RR .*-D' "$TMP/s1.json"
 ok $? "seed001: -- -D (TCP_NODELAY, as the thread) reaches the test"
+table "$TMP/s1.json" LSS_SIZE LSS_SIZE_END LSR_SIZE LSR_SIZE_END RSS_SIZE RSS_SIZE_END RSR_SIZE RSR_SIZE_END
+ok $? "seed001: sweep show's table has the eight socket buffer columns, a number in every row"
 
 # --- seed 002: GRO on the server, tcp_reordering on both, CPU and SD ---------
 # Watch veth GRO on both sides while the sweep runs: side b's must move.
@@ -216,6 +251,8 @@ sys.exit(0 if all(isinstance(p["ci"], (int, float)) and p["iterations"] >= 2
 		  for p in j["points"]) else 1)
 PY
 ok $? "seed003 notsent: each point iterated (-i 3,2) and has its throughput's confidence interval"
+table "$TMP/ns.json" +-99%ci LOCAL_SD LOCAL_SD_CONFID LOCAL_CTX_PER_SEC LSS_SIZE_END
+ok $? "seed003 notsent: sweep show's table has the interval, SD, its width, context switches, a number in every row"
 ends "$TMP/ns.json" net.ipv4.tcp_notsent_lowat >"$TMP/ns.ends"
 lowat_b=$(ip netns exec "$B" sysctl -n net.ipv4.tcp_notsent_lowat)
 [ "$(cat "$TMP/ns.ends")" = "net.ipv4.tcp_notsent_lowat=4294967295 lab-a=4294967295 lab-b=$lowat_b
@@ -280,6 +317,8 @@ PY
 ok $? "seed004-back: the requests come from side b (forward they come from side a)"
 grep -q '"reverse": true' "$TMP/seed004-back.json" && grep -q '"reverse": false' "$TMP/seed004.json"
 ok $? "seed004-back's document says reverse, seed004's does not"
+table "$TMP/seed004-back.json" DATA_SEGS_OUT_PER_TRANS DATA_SEGS_IN_PER_TRANS
+ok $? "seed004-back: sweep show's table has the segments per transaction, a number in every row"
 
 # --- everything put back ---------------------------------------------------
 knobvals >"$TMP/after"
