@@ -34,10 +34,21 @@ knobvals() {
 # COLUMN as a number (not null, "-" or n/a); prints what is wrong.
 cols() {
 	python3 - "$@" <<'PY'
-import json, sys
+import json, os, sqlite3, sys
 j = json.load(open(sys.argv[1]))
 want = sys.argv[2:]
 bad = []
+# What the stored run says of a point without a rate, for the log.
+def stored(run_id):
+	r = sqlite3.connect(os.environ["TUNETOP_DB"]).execute(
+		"SELECT result FROM runs WHERE id=?", (run_id,)).fetchone()
+	if not r:
+		return "not stored"
+	r = json.loads(r[0])
+	x = r.get("result", {})
+	return "elapsed %s, counts %s, retrans %s/%s" % (x.get("elapsed_time"),
+		r.get("counts"), x.get("local_transport_retrans"),
+		x.get("remote_transport_retrans"))
 if not j["points"] or j["planned"] != len(j["points"]):
 	bad.append("%d of %d points" % (len(j["points"]), j["planned"]))
 for c in want:
@@ -48,7 +59,8 @@ for p in j["points"]:
 		bad.append("%s failed: %s" % (p["point"], p["failure"]))
 		continue
 	if not isinstance(p["throughput"], (int, float)) or p["throughput"] <= 0:
-		bad.append("%s: throughput %r" % (p["point"], p["throughput"]))
+		bad.append("%s: throughput %r (%s)" % (p["point"], p["throughput"],
+						      stored(p["run_id"])))
 	for c in want:
 		v = p["columns"].get(c)
 		if isinstance(v, bool) or not isinstance(v, (int, float)):
