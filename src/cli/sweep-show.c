@@ -47,6 +47,13 @@ static void show_point(struct sweep *sw, const struct store_run *r, struct sweep
 			sw->o.so.p.type = (enum test_type)test_type_parse(r->test);
 	}
 	sw->o.iterating |= isfinite(p->ci);
+	/* The level the runs iterated to titles the interval column (+-99%ci). */
+	if (isfinite(p->ci) && !(sw->o.it.level > 0)) {
+		json_t *lv = json_object_get(json_object_get(r->result, "confidence"), "level");
+
+		if (json_is_number(lv))
+			sw->o.it.level = json_number_value(lv);
+	}
 	sw->o.local_cpu |= isfinite(p->lcpu);
 	sw->o.remote_cpu |= isfinite(p->rcpu);
 	if (!sw->units[0])
