@@ -12,6 +12,7 @@
 
 #include "engine.h"
 #include "runs-cmd.h"
+#include "why-out.h"
 
 static void runs_usage(FILE *f)
 {
@@ -209,16 +210,7 @@ static void print_moved(const struct store_run *a, const struct store_run *b)
 	struct why_change c;
 
 	why_change_stored(a, b, &c);
-	printf("Throughput A -> B: %.6g -> %.6g %s (%+.1f %%), %s the noise (+-%.3g)\n",
-	       c.thr_a, c.thr_b, b->units, c.change_pct,
-	       c.beyond_noise ? "beyond" : "within", c.noise);
-	if (!c.n) {
-		printf("What moved with it: nothing of the mechanisms compared (docs/why.md)\n");
-		return;
-	}
-	printf("What moved with it, largest first (docs/why.md):\n");
-	for (unsigned i = 0; i < c.n; i++)
-		printf("  %u. %s\n", i + 1, c.m[i].text);
+	why_out_change(stdout, &c, b->units, WHY_OUT_TEXT, "", WHY_CHANGE_MAX);
 }
 
 /* Print the knobs that differ between a and b on one end; returns how many. */
