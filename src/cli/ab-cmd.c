@@ -300,7 +300,8 @@ static int ab_side_tests(struct ab_state *st, int rargc, char **rargv, char *err
 		snprintf(words, sizeof(words), "%s", st->side[s].test);
 		for (w = strtok_r(words, " \t\n", &save); w && n < AB_MAX_ARGS + 62;
 		     w = strtok_r(NULL, " \t\n", &save))
-			argv[n++] = w;
+			if (strcmp(w, "--"))	/* "-- -b 7" as run's own line has it */
+				argv[n++] = w;
 		argv[n] = NULL;
 		memset(&o, 0, sizeof(o));
 		rc = options_parse_to(n, argv, &o, stderr, e);
@@ -574,7 +575,7 @@ static void ab_what_moved(struct ab_state *st)
 	}
 	if (!st->moved_id[0] || !st->moved_id[1]) {
 		snprintf(st->moved_na, sizeof(st->moved_na), "the runs were not stored%s",
-			 st->o.no_db ? " (--no-db)" : "");
+			 st->o.no_db ? ": --no-db" : "");
 		return;
 	}
 	store_run_init(&r[0]);
