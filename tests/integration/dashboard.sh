@@ -113,7 +113,7 @@ ok $? "the header says which run is compared"
 # What moved (docs/why.md): from the compared run to the one on show.
 wait_for "why 2 vs 1: rate [0-9.]+[kMG]? -> [0-9.]+[kMG]? \([-+][0-9.]+ %\), (beyond|within) the noise" 30
 ok $? "the runs panel says what moved from run 1 to run 2: $(screen | grep -o 'why 2 vs 1: [^│]*' | head -1)"
-screen | grep -qE "│ +(1\. [a-z][^│]*: [0-9.]+ -> [0-9.]+|moved: nothing of the mechanisms compared)"
+screen | grep -qE "│ +(1\. [A-Za-z][^│]*: [^│]+ -> [^│]+|moved: nothing of the mechanisms compared)"
 ok $? "with the mechanisms that moved, largest first: $(screen | grep -oE '│ +1\. [^│]*' | head -1)"
 
 # An edit during a run is pending, applied when the run ends.
