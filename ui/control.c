@@ -307,14 +307,51 @@ static void store_run_of(struct ui *u, struct model_run *r, struct session_resul
 	char err[ERR_MAX];
 	int rc;
 
-	if (c->rq.no_db)
-		return;
+	/* The document is kept for what moved (docs/why.md), stored or not. */
 	f.result = c->front->result_json(res, failed, why);
+	if (f.result)
+		model_keep_doc(&u->model, r, f.result, c->series, u->compare);
+	else
+		snprintf(r->doc_na, sizeof(r->doc_na), "out of memory");
+	if (c->rq.no_db) {
+		json_decref(f.result);
+		return;
+	}
 	rc = f.result ? store_save(ctl_db_path(u), &f, &r->db_id, err) :
 			err_set(err, -ENOMEM, "out of memory");
 	if (rc)
 		ui_status(u, STY_WARN, 15, "run %u not stored: %s", r->id, err);
 	json_decref(f.result);
+}
+
+int ctl_run_doc(struct ui *u, struct model_run *r, const struct model_run *keep)
+{
+	struct store_run sr;
+	struct store *st = NULL;
+	int rc;
+
+	if (r->doc)
+		return 0;
+	if (r->doc_na[0])
+		return -ENOENT;
+	if (r->state == MS_RUNNING || r->state == MS_STARTING)
+		return -EAGAIN;
+	if (!r->db_id) {
+		snprintf(r->doc_na, sizeof(r->doc_na), "%s",
+			 ctl_no_db(u) ? "not kept, not stored (--no-db)" : "not stored");
+		return -ENOENT;
+	}
+	store_run_init(&sr);
+	rc = store_open(&st, ctl_db_path(u), r->doc_na);
+	if (!rc)
+		rc = store_get(st, r->db_id, &sr, r->doc_na);
+	store_close(st);
+	if (!rc && !sr.result)
+		rc = err_set(r->doc_na, -ENOENT, "stored run %lld has no document", (long long)r->db_id);
+	if (!rc)
+		model_keep_doc(&u->model, r, sr.result, sr.series, keep);
+	store_run_free(&sr);
+	return rc;
 }
 
 /* The run has ended: its result into the model, then what waited for it. */

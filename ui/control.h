@@ -55,6 +55,13 @@ bool ctl_changes_outlive(const struct ui *u);
 const char *ctl_db_path(const struct ui *u);
 bool ctl_no_db(const struct ui *u);
 
+/*
+ * Have r's result document in the model for what moved (docs/why.md):
+ * kept since it ran, or read back from the history (keep's stays kept).
+ * 0; -EAGAIN while it runs; -ENOENT with r->doc_na saying why not.
+ */
+int ctl_run_doc(struct ui *u, struct model_run *r, const struct model_run *keep);
+
 /* Seconds left in the run, or -1. */
 double ctl_time_left(const struct ui *u);
 

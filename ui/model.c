@@ -104,6 +104,8 @@ static void run_free(struct model_run *r)
 	if (r->has_result)
 		session_result_free(&r->res);
 	why_window_free(r->whywin);
+	json_decref(r->doc);
+	json_decref(r->doc_series);
 	free(r->ticks);
 	free(r);
 }
@@ -343,6 +345,65 @@ void model_end(struct model *m, struct model_run *r, int ret, const char *err,
 		changes_text(r->changes, sizeof(r->changes), prev->res.knobs_remote,
 			     r->res.knobs_remote, "remote", &used);
 	}
+}
+
+void model_keep_doc(struct model *m, struct model_run *r, json_t *doc, json_t *series,
+		    const struct model_run *keep)
+{
+	unsigned kept = 0;
+
+	json_decref(r->doc);
+	json_decref(r->doc_series);
+	r->doc = json_incref(doc);
+	r->doc_series = json_incref(series);
+	for (unsigned i = 0; i < m->nruns; i++)
+		kept += m->runs[i]->doc != NULL;
+	/* Oldest first: the runs on show are the newest, or kept by keep. */
+	for (unsigned i = 0; i < m->nruns && kept > MODEL_MAX_DOCS; i++) {
+		struct model_run *o = m->runs[i];
+
+		if (!o->doc || o == r || o == keep)
+			continue;
+		json_decref(o->doc);
+		json_decref(o->doc_series);
+		o->doc = o->doc_series = NULL;
+		kept--;
+	}
+}
+
+int model_why_change(const struct model_run *a, const struct model_run *b,
+		     struct why_change *out)
+{
+	struct store_run ra, rb;
+
+	if (!a->doc || !b->doc)
+		return -ENOENT;
+	store_run_init(&ra);
+	store_run_init(&rb);
+	ra.result = a->doc;
+	ra.series = a->doc_series;
+	rb.result = b->doc;
+	rb.series = b->doc_series;
+	why_change_stored(&ra, &rb, out);
+	return 0;
+}
+
+struct model_run *model_compared(const struct model *m, const struct model_run *sel,
+				 const struct model_run *cur, struct model_run *beside)
+{
+	if (!sel)
+		return NULL;
+	if (sel == cur && beside && beside != sel)
+		return beside;
+	return model_ghost(m, sel);
+}
+
+struct model_run *model_by_id(const struct model *m, unsigned id)
+{
+	for (unsigned i = 0; i < m->nruns; i++)
+		if (!m->runs[i]->history && m->runs[i]->id == id)
+			return m->runs[i];
+	return NULL;
 }
 
 /* Value i of series name, NAN for a null or a missing series. */

@@ -12,6 +12,9 @@
 #define MODEL_MAX_TICKS 36000u
 /* Runs kept in one dashboard session; the oldest non-baseline goes first. */
 #define MODEL_MAX_RUNS 64u
+/* Result documents kept for "what moved" (docs/why.md); beyond them the
+ * oldest is dropped, and read back from the history when needed again. */
+#define MODEL_MAX_DOCS 8u
 
 enum { END_L, END_R, END_N };		/* local, remote */
 
@@ -76,6 +79,12 @@ struct model_run {
 	uint64_t tbf_bps;		/* the lab's tbf rate, for the live verdicts; 0 none */
 	struct why_report why_live;
 	struct model_why_window *whywin;	/* the ticks judged; NULL once ended */
+
+	/* Its result document (`tunetop run --json`'s) and ticks as the
+	 * history keeps them, for what moved between two runs; NULL when not
+	 * kept (model_keep_doc()).  doc_na: why it cannot be had, once tried. */
+	json_t *doc, *doc_series;
+	char doc_na[ERR_MAX];
 };
 
 struct model {
@@ -106,6 +115,29 @@ void model_end(struct model *m, struct model_run *r, int ret, const char *err,
  * model's own numbering goes on; NULL when out of memory.
  */
 struct model_run *model_add_history(struct model *m, const struct store_run *sr);
+
+/*
+ * Keep doc and series (new references taken; series may be NULL) as r's
+ * document; beyond MODEL_MAX_DOCS the oldest run's is dropped, never
+ * r's or keep's.
+ */
+void model_keep_doc(struct model *m, struct model_run *r, json_t *doc, json_t *series,
+		    const struct model_run *keep);
+
+/*
+ * What moved from run a to run b (why_change_stored() over their kept
+ * documents, docs/why.md).  0, or -ENOENT when either has none.
+ */
+int model_why_change(const struct model_run *a, const struct model_run *b,
+		     struct why_change *out);
+
+/* The run the runs panel compares sel with: the run beside the run on
+ * show (cur) when sel is it, else sel's ghost (model_ghost()); NULL none. */
+struct model_run *model_compared(const struct model *m, const struct model_run *sel,
+				 const struct model_run *cur, struct model_run *beside);
+
+/* The run with this session's id, or NULL. */
+struct model_run *model_by_id(const struct model *m, unsigned id);
 
 /* What limits r now: its top verdict (final once ended), or NULL. */
 const struct why_verdict *model_why_top(const struct model_run *r);

@@ -2,6 +2,7 @@
 /* panel-runs.c - this session's runs with their key figures; two runs side by side. */
 #include "config.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -28,6 +29,16 @@ static const char *pct(double v, char *buf, size_t len)
 	return buf;
 }
 
+/* A run's name in the panel: its number, or "h" and its id in the history. */
+static const char *run_label(const struct model_run *r, char *buf, size_t len)
+{
+	if (r->history)
+		snprintf(buf, len, "h%lld", (long long)r->db_id);
+	else
+		snprintf(buf, len, "%u", r->id);
+	return buf;
+}
+
 /* One run's line: id, test, state, rate, p99, CPU, service demand, changes. */
 static void run_row(struct grid *g, int x, int y, int w, const struct model_run *r,
 		    bool sel, bool shown)
@@ -39,10 +50,7 @@ static void run_row(struct grid *g, int x, int y, int w, const struct model_run 
 
 	char id[16];
 
-	if (r->history)
-		snprintf(id, sizeof(id), "h%lld", (long long)r->db_id);
-	else
-		snprintf(id, sizeof(id), "%u", r->id);
+	run_label(r, id, sizeof(id));
 	n = grid_printf(g, x, y, st, w, "%c%-3s %-10.10s %-7s %7s %6s %3s/%-3s %5s/%-5s",
 			r->baseline ? 'B' : ' ', id, r->point[0] ? r->point : test_type_name(r->p.type),
 			model_state_name(r->state), fig(r->rate, a, sizeof(a)),
@@ -70,8 +78,8 @@ static int compare_rows(struct grid *g, int x, int y, int w, int h, const struct
 
 	char ia[16], ib[16];
 
-	snprintf(ia, sizeof(ia), a->history ? "h%lld" : "%lld", a->history ? (long long)a->db_id : (long long)a->id);
-	snprintf(ib, sizeof(ib), b->history ? "h%lld" : "%lld", b->history ? (long long)b->db_id : (long long)b->id);
+	run_label(a, ia, sizeof(ia));
+	run_label(b, ib, sizeof(ib));
 	grid_printf(g, x, y + row++, STY_TITLE, w, "%-13s %10s %10s %8s", "run", ia, ib, "diff");
 	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]) && row < h; i++, row++) {
 		int n = grid_printf(g, x, y + row, STY_NORMAL, w, "%-13s %10s %10s", names[i],
@@ -104,10 +112,67 @@ static int compare_rows(struct grid *g, int x, int y, int w, int h, const struct
 	return row;
 }
 
+/* Rows of what moved below the list (docs/why.md), when the panel has room. */
+#define WHY_ROWS 3
+
+/*
+ * What moved from the run the selected one is compared with to it
+ * (model_compared(): the run beside the one on show, else its ghost):
+ * the rate against the noise, then the largest mechanisms, in rows lines.
+ * The selected run is the cursor's while the panel has the focus, else
+ * the run on show.
+ */
+static void why_rows(struct ui *u, struct panel *p, int x, int y, int w, int rows)
+{
+	struct model_run *sel = panel_focused(u, p) ? model_at(&u->model, (unsigned)p->cursor) : u->cur;
+	struct model_run *cmp = model_compared(&u->model, sel, u->cur, u->compare);
+	char ia[16], ib[16], s1[16], s2[16], s3[16];
+	struct why_change c;
+	int n, rc;
+
+	if (!sel)
+		return;
+	run_label(sel, ib, sizeof(ib));
+	if (!cmp) {
+		grid_printf(&p->g, x, y, STY_DIM, w, "why: no earlier run of %s to compare run %s with",
+			    test_type_name(sel->p.type), ib);
+		return;
+	}
+	run_label(cmp, ia, sizeof(ia));
+	rc = ctl_run_doc(u, cmp, sel);
+	if (!rc)
+		rc = ctl_run_doc(u, sel, cmp);
+	if (rc == -EAGAIN || (!rc && model_why_change(cmp, sel, &c))) {
+		grid_printf(&p->g, x, y, STY_DIM, w, "why %s vs %s: once both have ended", ib, ia);
+		return;
+	}
+	if (rc) {
+		const struct model_run *na = cmp->doc ? sel : cmp;
+
+		grid_printf(&p->g, x, y, STY_DIM, w, "why %s vs %s: n/a, run %s: %s", ib, ia,
+			    na == sel ? ib : ia, na->doc_na);
+		return;
+	}
+	n = grid_printf(&p->g, x, y, STY_TITLE, w, "why %s vs %s:", ib, ia);
+	if (isfinite(c.change_pct))
+		snprintf(s3, sizeof(s3), "%+.1f %%", c.change_pct);
+	else
+		snprintf(s3, sizeof(s3), "n/a");
+	grid_printf(&p->g, x + n, y, c.beyond_noise ? STY_MAIN : STY_NORMAL, w - n,
+		    " rate %s -> %s (%s), %s the noise (+-%s)", fig(c.thr_a, s1, sizeof(s1)),
+		    fig(c.thr_b, s2, sizeof(s2)), s3, c.beyond_noise ? "beyond" : "within",
+		    fig(c.noise, ia, sizeof(ia)));
+	if (!c.n && rows > 1)
+		grid_text(&p->g, x + 1, y + 1, "moved: nothing of the mechanisms compared", STY_DIM,
+			  w - 1);
+	for (int i = 0; i + 1 < rows && i < (int)c.n; i++)
+		grid_printf(&p->g, x + 1, y + 1 + i, STY_NORMAL, w - 1, "%d. %s", i + 1, c.m[i].text);
+}
+
 static void runs_draw(struct ui *u, struct panel *p)
 {
 	const struct model *m = &u->model;
-	int ix, iy, iw, ih, lh;
+	int ix, iy, iw, ih, lh, wr;
 
 	panel_frame(u, p, &ix, &iy, &iw, &ih);
 	if (!m->nruns) {
@@ -116,9 +181,10 @@ static void runs_draw(struct ui *u, struct panel *p)
 	}
 	if (p->cursor >= (int)m->nruns)
 		p->cursor = (int)m->nruns - 1;
-	lh = u->compare && u->cur ? ih - 10 : ih - 1;
+	wr = ih >= 2 * WHY_ROWS ? WHY_ROWS : ih >= 4 ? 1 : 0;
+	lh = (u->compare && u->cur ? ih - 10 : ih - 1) - wr;
 	if (lh < 2)
-		lh = ih - 1;
+		lh = ih - 1 - wr;
 	grid_printf(&p->g, ix, iy, STY_DIM, iw, " %-3s %-10s %-7s %7s %6s %7s %11s %s", "#",
 		    "test", "state", "rate", "p99us", "CPU%l/r", "SD l/r", "knobs changed");
 	/* Newest at the bottom, the cursor kept in view. */
@@ -132,8 +198,10 @@ static void runs_draw(struct ui *u, struct panel *p)
 		run_row(&p->g, ix, iy + 1 + i, iw, r, panel_focused(u, p) && p->scroll + i == p->cursor,
 			r == u->cur);
 	}
-	if (u->compare && u->cur && lh < ih - 1)
-		compare_rows(&p->g, ix, iy + 1 + lh, iw, ih - 1 - lh, u->cur, u->compare);
+	if (u->compare && u->cur && lh < ih - 1 - wr)
+		compare_rows(&p->g, ix, iy + 1 + lh, iw, ih - 1 - lh - wr, u->cur, u->compare);
+	if (wr)
+		why_rows(u, p, ix, iy + ih - wr, iw, wr);
 }
 
 static int runs_key(struct ui *u, struct panel *p, int key)
@@ -191,5 +259,5 @@ const struct panel_ops panel_runs = {
 	.key = runs_key,
 	.min_w = 40,
 	.min_h = 5,
-	.help = "Up/Down select, Enter compare with the run on show, o show it, b make it the baseline",
+	.help = "Up/Down select (what moved: below), Enter compare with the run on show, o show it, b make it the baseline",
 };

@@ -26,6 +26,7 @@ struct plan_step {
 	unsigned nk;
 	struct plan_knob k[PLAN_MAX_KNOBS];
 	struct sweep_policy_pt fig;	/* its rate and noise once run (rate NAN until) */
+	unsigned run_id;		/* its run in the model; 0 not run */
 };
 
 struct plan {
@@ -281,6 +282,40 @@ static int plan_apply(struct ui *u, struct plan *pl, const struct plan_step *s)
 	return 0;
 }
 
+/*
+ * What moved from A to B: the median-rate run of each side, as `tunetop
+ * ab` picks them (ab_median_run()), compared by the model; the runs panel
+ * then shows B beside A with the whole list (docs/why.md).  Into buf:
+ * "; moved (run 3 -> run 6, the median of each): ...", or why not.
+ */
+static void plan_ab_moved(struct ui *u, const struct plan *pl, char *buf, size_t len)
+{
+	struct model_run *run[2] = { NULL, NULL };
+	struct why_change c;
+
+	for (int side = 0; side < 2; side++) {
+		double v[SWEEP_MAX_POINTS];
+		int k;
+
+		for (unsigned i = 0; i < pl->n; i++)
+			v[i] = pl->steps[i].point[0] == 'a' + side ? pl->steps[i].fig.rate : NAN;
+		k = ab_median_run(v, pl->n);
+		run[side] = k < 0 ? NULL : model_by_id(&u->model, pl->steps[k].run_id);
+	}
+	buf[0] = '\0';
+	if (!run[0] || !run[1])
+		return;
+	if (ctl_run_doc(u, run[0], run[1]) || ctl_run_doc(u, run[1], run[0]) ||
+	    model_why_change(run[0], run[1], &c)) {
+		snprintf(buf, len, "; what moved: n/a (%.160s)", run[0]->doc ? run[1]->doc_na : run[0]->doc_na);
+		return;
+	}
+	u->cur = run[1];
+	u->compare = run[0];
+	snprintf(buf, len, "; moved (run %u -> %u, the median of each): %.200s", run[0]->id, run[1]->id,
+		 c.n ? c.m[0].text : "nothing of the mechanisms compared");
+}
+
 /* Start the next point, or finish. */
 static void plan_next(struct ui *u)
 {
@@ -304,6 +339,7 @@ static void plan_next(struct ui *u)
 		double a[SWEEP_MAX_POINTS], b[SWEEP_MAX_POINTS];
 		unsigned na = 0, nb = 0;
 		struct ab_result r;
+		char moved[320];
 
 		for (unsigned i = 0; i < pl->n; i++) {
 			if (isnan(pl->steps[i].fig.rate))
@@ -313,11 +349,12 @@ static void plan_next(struct ui *u)
 			else
 				b[nb++] = pl->steps[i].fig.rate;
 		}
+		plan_ab_moved(u, pl, moved, sizeof(moved));
 		if (ab_compare(a, na, b, nb, 0.05, 10000, 1, &r) == 0)
 			ui_status(u, r.significant ? STY_GOOD : STY_NORMAL, 60,
-				  "A/B done: B vs A rate %s (%s, n=%u+%u, medians %.6g / %.6g)%s",
+				  "A/B done: B vs A rate %s (%s, n=%u+%u, medians %.6g / %.6g)%s%s",
 				  r.verdict, r.significant ? "real" : r.why, na, nb, r.median_a,
-				  r.median_b, pl->cancelled ? "; stopped early" : "");
+				  r.median_b, pl->cancelled ? "; stopped early" : "", moved);
 		else
 			ui_status(u, STY_WARN, 30, "A/B: too few runs to compare (%u+%u)", na, nb);
 	} else {
@@ -422,6 +459,7 @@ void plan_run_ended(struct ui *u, struct model_run *r)
 		return;
 	if (pl->next < pl->n) {
 		snprintf(r->point, sizeof(r->point), "%s", pl->steps[pl->next].point);
+		pl->steps[pl->next].run_id = r->id;
 		if (r->state == MS_DONE)
 			plan_point_of_run(r, &pl->steps[pl->next].fig);
 		if (r->state == MS_STOPPED)

@@ -34,12 +34,16 @@ static void ab_usage(FILE *f)
 		"times with knob set B, in pairs whose order is random (to cancel drift),\n"
 		"then puts every knob back and reports per metric the medians, the\n"
 		"difference of B from A with a 95 %% bootstrap interval, the Mann-Whitney\n"
-		"p-value and a verdict: \"~\" when the difference is not significant.\n"
+		"p-value and a verdict: \"~\" when the difference is not significant,\n"
+		"then what moved from A to B between the median-rate run of each side\n"
+		"(docs/why.md).\n"
 		"\n"
 		"  --a SPEC, --b SPEC  knob settings, [local:|remote:]NAME=VALUE separated\n"
 		"                      by commas or spaces (\"gro=on\", \"remote:gro=off,rx-usecs=64\");\n"
 		"                      \"\" is the knobs as they are.  A knob only one side\n"
-		"                      names has its original value in the other.\n"
+		"                      names has its original value in the other.  From\n"
+		"                      the first word starting with '-', the side's own\n"
+		"                      test options (\"-b 7\", \"gro=off -r 64,64\").\n"
 		"  -n N                pairs, %d-%d (default %d)\n"
 		"  --seed S            seed of the random order (default: from the clock;\n"
 		"                      printed, so a comparison can be repeated)\n"
@@ -199,6 +203,17 @@ static int ab_parse_side(const struct catalog *cat, const struct cli_opts *o, in
 	if (strlen(side->spec) >= sizeof(buf))
 		return err_set(err, 2, "option %s: longer than %zu characters", opt, sizeof(buf) - 1);
 	snprintf(buf, sizeof(buf), "%s", side->spec);
+	/* From the first word that starts with '-': the side's test options. */
+	side->test[0] = '\0';
+	for (char *t = buf; *t; t++)
+		if (*t == '-' && (t == buf || strchr(", \t\n", t[-1]))) {
+			if (strlen(t) >= sizeof(side->test))
+				return err_set(err, 2, "option %s: test options longer than %zu characters",
+					       opt, sizeof(side->test) - 1);
+			snprintf(side->test, sizeof(side->test), "%s", t);
+			*t = '\0';
+			break;
+		}
 	for (w = strtok_r(buf, ", \t\n", &save); w; w = strtok_r(NULL, ", \t\n", &save)) {
 		char *eq = strchr(w, '='), *name = w;
 		bool rem = false;
@@ -256,6 +271,53 @@ static int ab_parse_side(const struct catalog *cat, const struct cli_opts *o, in
 	return 0;
 }
 
+/*
+ * Each side's test: `tunetop run`'s options (rargv) with the side's own
+ * test options after `--` ("-b 7"), checked as `tunetop run` checks them.
+ * 0, or 2 with err.
+ */
+static int ab_side_tests(struct ab_state *st, int rargc, char **rargv, char *err)
+{
+	static struct cli_opts o;
+	static char *argv[AB_MAX_ARGS + 64];
+	char text[2][256], e[ERR_MAX];
+	int rc;
+
+	for (int s = 0; s < 2; s++) {
+		char words[256], *save = NULL, *w;
+		bool dashdash = false;
+		int n = 0;
+
+		st->side[s].p = st->o.so.p;
+		if (!st->side[s].test[0])
+			continue;
+		for (int i = 0; i < rargc; i++) {
+			dashdash |= !strcmp(rargv[i], "--");
+			argv[n++] = rargv[i];
+		}
+		if (!dashdash)
+			argv[n++] = (char *)"--";
+		snprintf(words, sizeof(words), "%s", st->side[s].test);
+		for (w = strtok_r(words, " \t\n", &save); w && n < AB_MAX_ARGS + 62;
+		     w = strtok_r(NULL, " \t\n", &save))
+			if (strcmp(w, "--"))	/* "-- -b 7" as run's own line has it */
+				argv[n++] = w;
+		argv[n] = NULL;
+		memset(&o, 0, sizeof(o));
+		rc = options_parse_to(n, argv, &o, stderr, e);
+		if (rc == 1)
+			return err_set(err, 2, "option %s: help is not a test option; accepted: test options such as -b 7",
+				       side_opts[s]);
+		if (rc)
+			return err_set(err, 2, "option %s \"%s\": %s", side_opts[s], st->side[s].test, e);
+		st->side[s].p = o.so.p;
+	}
+	for (int s = 0; s < 2; s++)
+		params_text(&st->side[s].p, text[s], sizeof(text[s]));
+	st->tests_differ = strcmp(text[0], text[1]) != 0;
+	return 0;
+}
+
 /* The knob d of one end in st's union, added if new. */
 static struct ab_knob *ab_knob_of(struct ab_state *st, const struct knob_def *d, bool remote)
 {
@@ -299,8 +361,8 @@ static int ab_union(struct ab_state *st, char *err)
 	for (unsigned i = 0; i < st->nknobs; i++)
 		if (!ab_same_value(st->knob[i].d, st->knob[i].val[0], st->knob[i].val[1]))
 			same = false;
-	if (same)
-		return err_set(err, 2, "options --a \"%s\" and --b \"%s\" ask for the same settings; accepted: two knob sets that differ (either may be \"\", the knobs as they are)",
+	if (same && !st->tests_differ)
+		return err_set(err, 2, "options --a \"%s\" and --b \"%s\" ask for the same settings; accepted: two knob sets (or test options) that differ (either may be \"\", the knobs as they are)",
 			       st->side[0].spec, st->side[1].spec);
 	return 0;
 }
@@ -339,7 +401,7 @@ static int ab_originals(struct ab_state *st, char *err)
 		if (!ab_same_value(k->d, a, b))
 			differ = true;
 	}
-	if (!differ) {
+	if (!differ && !st->tests_differ) {
 		const struct ab_knob *k = &st->knob[0];
 
 		return err_set(err, 2, "options --a and --b come to the same settings here: the knobs already have the values asked for (%s on %s is %s); accepted: two knob sets that differ from each other",
@@ -480,6 +542,57 @@ static void ab_compare_all(struct ab_state *st)
 	}
 }
 
+/*
+ * What moved from A to B: the median-rate run of each side, as the engine
+ * picks it (ab_median_run(), the dashboard's A/B asks the same), read back
+ * from the history and compared by why_change_stored().
+ */
+static void ab_what_moved(struct ab_state *st)
+{
+	struct store_run r[2];
+	struct store *s = NULL;
+	char err[ERR_MAX];
+	int rc = 0;
+
+	st->has_moved = false;
+	st->moved_id[0] = st->moved_id[1] = 0;
+	for (int side = 0; side < 2; side++) {
+		double v[2 * AB_MAX_PAIRS];
+		int k;
+
+		for (unsigned i = 0; i < st->nruns; i++) {
+			const struct ab_run *x = &st->run[i];
+
+			v[i] = x->side == side && !x->failed && !x->cut ? x->fig[AB_M_THR] : NAN;
+		}
+		k = ab_median_run(v, st->nruns);
+		if (k < 0) {
+			snprintf(st->moved_na, sizeof(st->moved_na), "no run of %s was counted",
+				 side_names[side]);
+			return;
+		}
+		st->moved_id[side] = st->run[k].id;
+	}
+	if (!st->moved_id[0] || !st->moved_id[1]) {
+		snprintf(st->moved_na, sizeof(st->moved_na), "the runs were not stored%s",
+			 st->o.no_db ? ": --no-db" : "");
+		return;
+	}
+	store_run_init(&r[0]);
+	store_run_init(&r[1]);
+	rc = store_open(&s, st->o.db_path[0] ? st->o.db_path : NULL, err);
+	for (int side = 0; side < 2 && !rc; side++)
+		rc = store_get(s, st->moved_id[side], &r[side], err);
+	store_close(s);
+	if (rc)
+		snprintf(st->moved_na, sizeof(st->moved_na), "%s", err);
+	else
+		why_change_stored(&r[0], &r[1], &st->moved);
+	st->has_moved = !rc;
+	store_run_free(&r[0]);
+	store_run_free(&r[1]);
+}
+
 /* The smallest two-sided p the exact Mann-Whitney test gives with n+n
  * values: 2 / C(2n, n). */
 static double ab_min_p(unsigned n)
@@ -578,6 +691,7 @@ static void ab_loop(struct ab_state *st, struct run_ctx *c, FILE *prog)
 				break;
 			}
 			sig0 = c->signals;
+			st->o.so.p = st->side[s].p;
 			ret = run_iterate(c, &sum);
 			r = &st->run[st->nruns++];
 			memset(r, 0, sizeof(*r));
@@ -657,6 +771,8 @@ int ab_main(int argc, char **argv)
 	for (int s = 0; s < 2 && !ret; s++)
 		ret = ab_parse_side(cat, &st.o, s, &st.side[s], err);
 	if (!ret)
+		ret = ab_side_tests(&st, rargc, rargv, err);
+	if (!ret)
 		ret = ab_union(&st, err);
 	if (ret) {
 		fprintf(stderr, "tunetop ab: %s\n", err);
@@ -689,7 +805,7 @@ int ab_main(int argc, char **argv)
 		(unsigned long long)st.seed);
 	for (int s = 0; s < 2; s++)
 		fprintf(prog, "%s: %s\n", side_names[s],
-			st.side[s].n ? st.side[s].spec : "(the knobs as they are)");
+			st.side[s].n || st.side[s].test[0] ? st.side[s].spec : "(the knobs as they are)");
 	if (ab_min_p(st.pairs) >= st.alpha) {
 		unsigned enough = st.pairs;
 
@@ -702,6 +818,7 @@ int ab_main(int argc, char **argv)
 	ab_store_sweep(&st);
 
 	ab_loop(&st, &c, prog);
+	st.o.so.p = st.side[0].p;
 
 	/* Put back before reporting, whatever happened. */
 	ab_take_signals(&c);
@@ -709,6 +826,7 @@ int ab_main(int argc, char **argv)
 	knobs_txn_free(st.txn);
 	st.txn = NULL;
 	ab_compare_all(&st);
+	ab_what_moved(&st);
 	if (st.interrupted)
 		fprintf(prog, "Interrupted: %u of %u pairs measured\n", st.pairs_done, st.pairs);
 	if (st.failed)

@@ -10,6 +10,7 @@
 
 #include "ab-report.h"
 #include "engine.h"
+#include "why-out.h"
 
 /* The figures the comparison covers, in the order of the table. */
 static const struct ab_metric {
@@ -40,6 +41,8 @@ json_t *ab_report_side_json(const struct ab_side *side)
 			 side->item[i].d->name, side->item[i].v.text);
 		json_array_append_new(a, json_string(t));
 	}
+	if (a && side->test[0])
+		json_array_append_new(a, json_string(side->test));
 	return a;
 }
 
@@ -119,6 +122,12 @@ static bool ab_report_has_row(const struct ab_state *st, int m)
 /* The knobs of both sides: original, A's value, B's value. */
 static void ab_report_knobs(const struct ab_state *st, FILE *f)
 {
+	if (!st->nknobs) {
+		fprintf(f, "none: the sides differ in their test options (A: %s; B: %s)\n",
+			st->side[0].test[0] ? st->side[0].test : "as given",
+			st->side[1].test[0] ? st->side[1].test : "as given");
+		return;
+	}
 	fprintf(f, "%-32s %-6s %-12s %-12s %s\n", "knob", "side", "original", "A", "B");
 	for (unsigned i = 0; i < st->nknobs; i++) {
 		const struct ab_knob *k = &st->knob[i];
@@ -127,6 +136,19 @@ static void ab_report_knobs(const struct ab_state *st, FILE *f)
 			k->original, k->val[0] ? k->val[0] : k->original,
 			k->val[1] ? k->val[1] : k->original);
 	}
+}
+
+/* What moved from A to B, between the median-rate run of each side. */
+static void ab_report_moved(const struct ab_state *st, FILE *f)
+{
+	if (!st->has_moved) {
+		fprintf(f, "\nWhat moved from A to B: n/a (%s)\n", st->moved_na);
+		return;
+	}
+	fprintf(f, "\nWhat moved from A to B, run %lld -> run %lld (the median-rate run of each side):\n",
+		(long long)st->moved_id[0], (long long)st->moved_id[1]);
+	why_out_change(f, &st->moved, ab_report_thr_units(&st->o), WHY_OUT_TEXT, "  ",
+		       WHY_CHANGE_MAX);
 }
 
 /* The benchstat-like table, the summary line and the knobs. */
@@ -187,6 +209,7 @@ void ab_report_print(const struct ab_state *st, FILE *f)
 	else
 		fprintf(f, "\nB vs A: throughput ~ (%s, n=%u+%u): no significant difference at alpha %g\n",
 			t->why[0] ? t->why : "n/a", t->na, t->nb, st->alpha);
+	ab_report_moved(st, f);
 	fprintf(f, "\nKnobs of A and B:\n");
 	ab_report_knobs(st, f);
 }
@@ -265,6 +288,17 @@ json_t *ab_report_json(const struct ab_state *st, const char *target)
 			"significant", r->significant, "verdict", r->verdict, "why", r->why));
 	}
 	json_object_set_new(doc, "metrics", metrics);
+	if (st->has_moved) {
+		json_t *m = why_out_json(&st->moved);
+
+		if (m)
+			json_object_set_new(m, "runs", json_pack("{s:I, s:I}", "a",
+				(json_int_t)st->moved_id[0], "b", (json_int_t)st->moved_id[1]));
+		json_object_set_new(doc, "moved", m ? m : json_null());
+	} else {
+		json_object_set_new(doc, "moved", json_null());
+	}
+	json_object_set_new(doc, "moved_na", st->has_moved ? json_null() : json_string(st->moved_na));
 	return doc;
 }
 

@@ -23,11 +23,13 @@ struct ab_item {
 	struct knob_value v;		/* v.text is canonical */
 };
 
-/* A side, A or B: its spec and the knobs it names. */
+/* A side, A or B: its spec, the knobs it names and its own test options. */
 struct ab_side {
 	const char *spec;		/* as given; "" = the knobs as they are */
 	unsigned n;
 	struct ab_item item[AB_MAX_ITEMS];
+	char test[256];			/* test options of the side's spec ("-b 7"); "" none */
+	struct test_params p;		/* the test it runs: the options' with test's */
 };
 
 /* A knob either side names: its original, and what A and B want of it. */
@@ -60,6 +62,7 @@ struct ab_run {
 struct ab_state {
 	struct cli_opts o;
 	struct ab_side side[2];
+	bool tests_differ;		/* the sides' test options make two tests */
 	unsigned pairs;
 	uint64_t seed;			/* 0..INT64_MAX, so JSON shows it as given */
 	bool seed_given;
@@ -80,6 +83,12 @@ struct ab_state {
 	struct ab_result res[AB_M_COUNT];
 	bool measured[AB_M_COUNT];
 	int cmp_rc[AB_M_COUNT];
+	/* What moved from A to B (docs/why.md), between the median-rate run
+	 * of each side (ab_median_run()): their ids, or why there is none. */
+	bool has_moved;
+	int64_t moved_id[2];
+	struct why_change moved;
+	char moved_na[ERR_MAX];
 };
 
 /* A side's settings as the history's spec keeps them: ["gro=on", ...]; NULL out of memory. */

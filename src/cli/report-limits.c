@@ -10,6 +10,7 @@
 #include "report-internal.h"
 #include "engine.h"
 #include "svg.h"
+#include "why-out.h"
 
 void report_write_limits(FILE *f, const struct report *rp)
 {
@@ -52,22 +53,6 @@ void report_write_moved(FILE *f, const struct report *rp)
 	if (rp->n != 2 || a->failed || b->failed)
 		return;
 	why_change_stored(a, b, &c);
-	fprintf(f, "<h2>What moved from run %" PRId64 " to run %" PRId64 "</h2>\n<p id=\"moved-thr\">",
-		a->id, b->id);
-	svg_escf(f, "Throughput %.6g -> %.6g %s (%+.1f %%), %s the noise (+-%.3g).", c.thr_a,
-		 c.thr_b, b->units, c.change_pct, c.beyond_noise ? "beyond" : "within", c.noise);
-	fputs("</p>\n<ol id=\"moved\">", f);
-	for (unsigned i = 0; i < c.n; i++) {
-		fputs("<li>", f);
-		svg_esc(f, c.m[i].text);
-		fputs("</li>", f);
-	}
-	if (!c.n)
-		fputs("<li>nothing of the mechanisms compared (docs/why.md)</li>", f);
-	fputs("</ol>\n", f);
-	if (c.note[0]) {
-		fputs("<p id=\"moved-note\">Note: ", f);
-		svg_esc(f, c.note);
-		fputs("</p>\n", f);
-	}
+	fprintf(f, "<h2>What moved from run %" PRId64 " to run %" PRId64 "</h2>\n", a->id, b->id);
+	why_out_change(f, &c, b->units, WHY_OUT_HTML, "moved", WHY_CHANGE_MAX);
 }

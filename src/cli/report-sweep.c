@@ -16,6 +16,7 @@
 #include "report-internal.h"
 #include "engine.h"
 #include "svg.h"
+#include "why-out.h"
 
 /* One point of a sweep curve: its runs' mean throughput and the noise
  * figures the cliff rule reads. */
@@ -26,6 +27,7 @@ struct spoint {
 	char text[64], curve_key[64];
 	const char *name;	/* the point's stored name */
 	const json_t *result;	/* its last run's document: the columns' values */
+	const struct store_run *run;	/* that run: what moved at a cliff */
 };
 
 /* Curves in order of appearance, then x (numbers) or order of appearance. */
@@ -54,6 +56,27 @@ static int spoint_cmp_curve(const void *a, const void *b)
 static double max_known(double a, double b)
 {
 	return isfinite(a) && !(b > a) ? a : b;
+}
+
+/* What moved at each cliff of sweep sw, from the point before it (docs/why.md). */
+static void write_cliffs_moved(FILE *f, const struct report_sweep *sw, const struct spoint *pt,
+			       const struct sweep_policy_pt *pp, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		const struct spoint *b = pp[i].before >= 0 ? &pt[pp[i].before] : NULL;
+		struct why_change c;
+		char id[64];
+
+		if (!pp[i].cliff || !b)
+			continue;
+		fputs("<h3>", f);
+		svg_escf(f, "What moved at cliff %s, from %s (run %" PRId64 " -> run %" PRId64 ")",
+			 pt[i].name, b->name, b->run->id, pt[i].run->id);
+		fputs("</h3>\n", f);
+		why_change_stored(b->run, pt[i].run, &c);
+		snprintf(id, sizeof(id), "moved-sweep-%" PRId64 "-%u", sw->id, i);
+		why_out_change(f, &c, pt[i].run->units, WHY_OUT_HTML, id, WHY_CHANGE_MAX);
+	}
 }
 
 /*
@@ -110,6 +133,7 @@ static int write_sweep(FILE *f, const struct report *rp, const struct report_swe
 		}
 		pt[k].runs++;
 		pt[k].result = r->result;
+		pt[k].run = r;
 		pt[k].sum += r->throughput;
 		if (!cols.n && !sw->has_cols) {
 			char cerr[ERR_MAX];
@@ -245,6 +269,7 @@ static int write_sweep(FILE *f, const struct report *rp, const struct report_swe
 		fputs("<p class=\"note\">Cliffs: ", f);
 		svg_esc(f, sweep_policy_rule_text(rule, sizeof(rule)));
 		fputs(" (docs/sweeps.md).</p>\n", f);
+		write_cliffs_moved(f, sw, pt, pp, n);
 	}
 	ret = 0;
 out:

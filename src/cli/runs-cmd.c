@@ -12,6 +12,7 @@
 
 #include "engine.h"
 #include "runs-cmd.h"
+#include "why-out.h"
 
 static void runs_usage(FILE *f)
 {
@@ -184,41 +185,6 @@ static void print_limits(const struct store_run *r, const char *head, unsigned m
 		printf("  %u. %s\n", i + 1, w.v[i].evidence);
 }
 
-/* The knobs that differ between a and b, from why_change() (docs/why.md). */
-static void print_knobs(const struct store_run *a, const struct store_run *b,
-			const struct why_change *c)
-{
-	if (!c->knobs_recorded) {
-		printf("Knobs: not recorded in both runs\n");
-		return;
-	}
-	if (!c->nknobs) {
-		printf("Knobs: the same on both ends\n");
-		return;
-	}
-	printf("Knobs that differ (run %" PRId64 " -> run %" PRId64 "):\n", a->id, b->id);
-	for (unsigned i = 0; i < c->nknobs; i++)
-		printf("  %s\n", c->k[i].text);
-	if (c->knobs_more)
-		printf("  and %u more (tunetop runs show ID --json lists every knob)\n", c->knobs_more);
-}
-
-/* The throughput against the noise and what moved with it, largest first (why-change.h). */
-static void print_moved(const struct store_run *b, const struct why_change *c)
-{
-	printf("Throughput A -> B: %.6g -> %.6g %s (%+.1f %%), %s the noise (+-%.3g)\n",
-	       c->thr_a, c->thr_b, b->units, c->change_pct,
-	       c->beyond_noise ? "beyond" : "within", c->noise);
-	if (!c->n)
-		printf("What moved with it: nothing of the mechanisms compared (docs/why.md)\n");
-	else
-		printf("What moved with it, largest first (docs/why.md):\n");
-	for (unsigned i = 0; i < c->n; i++)
-		printf("  %u. %s\n", i + 1, c->m[i].text);
-	if (c->note[0])
-		printf("Note: %s\n", c->note);
-}
-
 static int runs_show(struct store *st, int64_t id, bool json)
 {
 	struct store_run r;
@@ -310,10 +276,10 @@ static int runs_diff(struct store *st, int64_t ia, int64_t ib)
 	if (strcmp(pa, pb))
 		printf("The tests differ: %s vs %s\n", pa, pb);
 	why_change_stored(&a, &b, &c);
-	print_knobs(&a, &b, &c);
+	why_out_knobs(stdout, &c, a.id, b.id, "");
 	figures_diff(a.result, b.result);
 	printf("\n");
-	print_moved(&b, &c);
+	why_out_change(stdout, &c, b.units, WHY_OUT_TEXT, "", WHY_CHANGE_MAX);
 	print_limits(&a, "What limited A:", 2);
 	print_limits(&b, "What limited B:", 2);
 	store_run_free(&a);

@@ -783,6 +783,7 @@ static int sweep_run(struct sweep *sw)
 	knobs_txn_free(sw->txn);
 	sw->txn = NULL;
 	sweep_out_mark_cliffs(sw);
+	sweep_out_cliffs_moved(sw, sw->o.db_path[0] ? sw->o.db_path : NULL, sw->o.no_db);
 	if (sw->o.fmt == OUT_JSON)
 		sweep_out_json(sw);
 	else if (sw->o.fmt == OUT_CSV)

@@ -13,6 +13,7 @@
 #include "engine.h"
 #include "options.h"
 #include "sweep-out.h"
+#include "why-out.h"
 
 /* Text of a figure, "n/a" when missing. */
 static const char *sweep_num(char *buf, size_t len, double v, int prec)
@@ -145,8 +146,70 @@ unsigned sweep_out_mark_cliffs(struct sweep *sw)
 		sw->pt[i].noise_src = pt[i].noise_src;
 		sw->pt[i].cliff = pt[i].cliff;
 		sw->pt[i].drop_pct = pt[i].drop_pct;
+		sw->pt[i].before = pt[i].before;
 	}
 	return found;
+}
+
+/* One cliff's runs from the store s: what moved from the point before. */
+static void sweep_cliff_moved(struct sweep *sw, struct store *s, struct sweep_point *p)
+{
+	const struct sweep_point *b = p->before >= 0 ? &sw->pt[p->before] : NULL;
+	struct store_run r[2];
+	int rc = 0;
+
+	if (!b) {
+		snprintf(p->moved_na, sizeof(p->moved_na), "no point before it");
+		return;
+	}
+	if (!b->run_id || !p->run_id) {
+		snprintf(p->moved_na, sizeof(p->moved_na), "run of %s not stored",
+			 b->run_id ? p->name : b->name);
+		return;
+	}
+	store_run_init(&r[0]);
+	store_run_init(&r[1]);
+	rc = store_get(s, b->run_id, &r[0], p->moved_na);
+	if (!rc)
+		rc = store_get(s, p->run_id, &r[1], p->moved_na);
+	if (!rc) {
+		p->moved = malloc(sizeof(*p->moved));
+		if (p->moved)
+			why_change_stored(&r[0], &r[1], p->moved);
+		else
+			snprintf(p->moved_na, sizeof(p->moved_na), "out of memory");
+	}
+	store_run_free(&r[0]);
+	store_run_free(&r[1]);
+}
+
+void sweep_out_cliffs_moved(struct sweep *sw, const char *db, bool no_db)
+{
+	struct store *s = NULL;
+	char err[ERR_MAX] = "";
+	bool any = false;
+
+	for (unsigned i = 0; i < sw->nrun; i++) {
+		struct sweep_point *p = &sw->pt[i];
+
+		free(p->moved);
+		p->moved = NULL;
+		p->moved_na[0] = '\0';
+		if (!p->cliff)
+			continue;
+		if (no_db) {
+			snprintf(p->moved_na, sizeof(p->moved_na), "the runs were not stored");
+			continue;
+		}
+		if (!any && store_open(&s, db, err))
+			s = NULL;
+		any = true;
+		if (!s)
+			snprintf(p->moved_na, sizeof(p->moved_na), "%s", err);
+		else
+			sweep_cliff_moved(sw, s, p);
+	}
+	store_close(s);
 }
 
 /* A number for JSON, null when missing. */
@@ -159,6 +222,7 @@ static json_t *sweep_jnum(double v)
 int sweep_out_json(const struct sweep *sw)
 {
 	json_t *doc = sweep_out_spec_json(sw), *pts = json_array(), *cliffs = json_array();
+	json_t *moved = json_array();
 	char *s;
 
 	for (unsigned i = 0; i < sw->nrun; i++) {
@@ -192,11 +256,21 @@ int sweep_out_json(const struct sweep *sw)
 			"failure", p->failed ? json_string(p->failure) : json_null()));
 		json_object_set(json_array_get(pts, json_array_size(pts) - 1), "columns",
 				p->colv ? p->colv : json_null());
-		if (p->cliff)
+		if (p->cliff) {
+			const struct sweep_point *b = p->before >= 0 ? &sw->pt[p->before] : NULL;
+
 			json_array_append_new(cliffs, json_string(p->name));
+			json_array_append_new(moved, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}",
+				"point", p->name, "from", b ? json_string(b->name) : json_null(),
+				"run_id", p->run_id ? json_integer(p->run_id) : json_null(),
+				"from_run_id", b && b->run_id ? json_integer(b->run_id) : json_null(),
+				"moved", p->moved ? why_out_json(p->moved) : json_null(),
+				"moved_na", p->moved ? json_null() : json_string(p->moved_na)));
+		}
 	}
 	json_object_set_new(doc, "points", pts);
 	json_object_set_new(doc, "cliffs", cliffs);
+	json_object_set_new(doc, "cliff_moved", moved);
 	json_object_set_new(doc, "cliff_rule",
 			    json_pack("{s:f, s:f, s:f, s:b}", "k", sweep_cliff_rule.k,
 				      "min_drop_pct", sweep_cliff_rule.min_drop_pct,
@@ -235,9 +309,27 @@ void sweep_out_table(const struct sweep *sw)
 		sweep_out_row(sw, p);
 		if (p->cliff)
 			printf("  <-- cliff: %.0f %% below its neighbours", p->drop_pct);
+		if (p->moved && p->moved->n) {
+			printf("; moved: ");
+			why_out_change(stdout, p->moved, sw->units, WHY_OUT_BRIEF, "", 3);
+		}
 		printf("\n");
 	}
 	printf("Cliffs: %s\n", sweep_policy_rule_text(rule, sizeof(rule)));
+	for (unsigned i = 0; i < sw->nrun; i++) {
+		const struct sweep_point *p = &sw->pt[i];
+
+		if (!p->cliff)
+			continue;
+		if (!p->moved) {
+			printf("What moved at cliff %s: n/a (%s)\n", p->name, p->moved_na);
+			continue;
+		}
+		printf("What moved at cliff %s, from %s (run %lld -> run %lld; docs/why.md):\n",
+		       p->name, sw->pt[p->before].name, (long long)sw->pt[p->before].run_id,
+		       (long long)p->run_id);
+		why_out_change(stdout, p->moved, sw->units, WHY_OUT_TEXT, "  ", WHY_CHANGE_MAX);
+	}
 	if (sw->interrupted)
 		printf("Interrupted: %u of %u points run\n", sw->nrun, sw->npt);
 	if (sw->unreachable)
@@ -349,5 +441,7 @@ void sweep_out_free(struct sweep *sw)
 	for (unsigned k = 0; k < sw->npt; k++) {
 		json_decref(sw->pt[k].colv);
 		sw->pt[k].colv = NULL;
+		free(sw->pt[k].moved);
+		sw->pt[k].moved = NULL;
 	}
 }

@@ -41,6 +41,11 @@ struct sweep_point {
 	enum sweep_noise_src noise_src;
 	bool cliff;
 	double drop_pct;
+	int before;		/* the point before it in its curve (pt[]), -1 none */
+	/* A cliff: what moved from the point before it (docs/why.md), or why
+	 * not known (moved_na); NULL for other points. */
+	struct why_change *moved;
+	char moved_na[ERR_MAX];
 	/* Its value in each of the sweep's columns (sweep_cols_text) and
 	 * those values as JSON {NAME: value}; NULL before it ran. */
 	char col[SWEEP_COLS_MAX][SWEEP_COL_TEXT];
@@ -88,6 +93,13 @@ void sweep_out_row(const struct sweep *sw, const struct sweep_point *p);
 
 /* Mark the cliffs among the points run (docs/sweeps.md); how many. */
 unsigned sweep_out_mark_cliffs(struct sweep *sw);
+
+/*
+ * What moved at each cliff, from the point before it to the cliff point,
+ * their stored runs read from the history at db (NULL: the default) and
+ * compared by why_change_stored(); no_db: the runs were not stored.
+ */
+void sweep_out_cliffs_moved(struct sweep *sw, const char *db, bool no_db);
 
 /* The final table, cliffs marked. */
 void sweep_out_table(const struct sweep *sw);

@@ -156,6 +156,7 @@ int sweep_show_main(int argc, char **argv)
 		return 1;
 	}
 	sweep_out_mark_cliffs(&sw);
+	sweep_out_cliffs_moved(&sw, db, false);
 	ret = json ? sweep_out_json(&sw) ? 1 : 0 : 0;
 	if (!json)
 		sweep_out_table(&sw);

@@ -435,3 +435,27 @@ out:
 	free(cb);
 	return ret;
 }
+
+int ab_median_run(const double *v, unsigned n)
+{
+	unsigned m = 0, want;
+
+	for (unsigned i = 0; i < n; i++)
+		m += isfinite(v[i]) ? 1 : 0;
+	if (!m)
+		return -1;
+	want = (m - 1) / 2;
+	/* The run whose rank, ties broken by order, is the lower middle one. */
+	for (unsigned k = 0; k < n; k++) {
+		unsigned rank = 0;
+
+		if (!isfinite(v[k]))
+			continue;
+		for (unsigned j = 0; j < n; j++)
+			if (isfinite(v[j]) && (v[j] < v[k] || (v[j] == v[k] && j < k)))
+				rank++;
+		if (rank == want)
+			return (int)k;
+	}
+	return -1;
+}

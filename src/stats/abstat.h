@@ -53,4 +53,13 @@ int ab_pair_first(uint64_t *state);
 /* Median of v[0..n-1] (NANs left out); NAN when none.  v is not changed. */
 double ab_median(const double *v, unsigned n);
 
+/*
+ * Which of a side's n runs (their rates v, NAN: not counted) stands for
+ * it when two sides' runs are compared mechanism by mechanism (what moved
+ * from A to B, docs/why.md): the median-rate run, the lower middle one of
+ * an even count, the earlier run of equal rates.  Its index, or -1 when
+ * no rate is finite.  `tunetop ab` and the dashboard's A/B both ask here.
+ */
+int ab_median_run(const double *v, unsigned n);
+
 #endif

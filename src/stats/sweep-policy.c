@@ -217,9 +217,12 @@ static unsigned sweep_policy_curve(struct sweep_policy_pt *pt, const unsigned *i
 			drop[i] = NAN;
 			break;
 		}
-	for (unsigned i = 0; i < m; i++) {
+	for (unsigned i = 0, last = m; i < m; i++) {
 		pt[idx[i]].cliff = cliff[i];
 		pt[idx[i]].drop_pct = drop[i];
+		pt[idx[i]].before = last < m ? (int)idx[last] : -1;
+		if (isfinite(rate[i]))
+			last = i;
 		found += cliff[i];
 	}
 	return found;
@@ -241,6 +244,7 @@ unsigned sweep_policy_cliffs(struct sweep_policy_pt *pt, unsigned n)
 		pt[i].noise = sweep_policy_noise(&pt[i], &pt[i].noise_src);
 		pt[i].cliff = false;
 		pt[i].drop_pct = NAN;
+		pt[i].before = -1;
 	}
 	for (unsigned i = 0; i < n; i++) {
 		unsigned m = 0;

@@ -88,6 +88,9 @@ struct sweep_policy_pt {
 	enum sweep_noise_src noise_src;
 	bool cliff;
 	double drop_pct;	/* below its neighbours' line, %; NAN unless a cliff */
+	int before;		/* the measured point before it in its curve (an
+				 * index of pt[]), -1 none: what moved at a cliff
+				 * is read from that point to the cliff */
 };
 
 /* Standard deviation of the finite values of v; NAN with fewer than 2. */
@@ -103,7 +106,8 @@ double sweep_policy_noise(const struct sweep_policy_pt *p,
  * curves by their names, each curve is taken in order of x when every x
  * is a number (else in the given order), and sweep_cliffs() measures each
  * point against its neighbours with sweep_cliff_rule's numbers; a curve's
- * first measured point is never a cliff.  Returns the number of cliffs.
+ * first measured point is never a cliff.  Each point's before is set.
+ * Returns the number of cliffs.
  */
 unsigned sweep_policy_cliffs(struct sweep_policy_pt *pt, unsigned n);
 

@@ -131,7 +131,44 @@ ok $? "CPU rows say n/a without -c"
 ! ip netns exec "$A" tc qdisc show dev veth-a | grep -q tbf
 ok $? "the lab's rate limit is gone again from veth-a"
 
-# --- bad input: one line, exit 2, nothing run ---------------------------------
+# --- what moved from A to B: each side's own test options, -b 0 vs -b 7 -------
+"$TUNETOP" ab --lab "$name" -l 0.5 -n 3 --seed 5 --a "-b 0" --b "-b 7" \
+	>"$TMP/burst" 2>"$TMP/burst.err"
+ok $? "ab --a \"-b 0\" --b \"-b 7\" (each side's own test options) exits 0"
+[ $? -eq 0 ] || { diag "$TMP/burst"; diag "$TMP/burst.err"; }
+sed -n '/^What moved from A to B, run [0-9]* -> run [0-9]* (the median-rate run of each side):$/,/^$/p' \
+	"$TMP/burst" >"$TMP/moved"
+grep -Eq '^  Throughput A -> B: .* (beyond|within) the noise' "$TMP/moved"
+ok $? "after the verdict, what moved between the median-rate runs: $(sed -n 2p "$TMP/moved")"
+grep -Eq '^    1\. transactions in flight \(rate x latency\): (0\.9[0-9]|1\.[0-9]+) -> ([4-9]|1[0-9])\.[0-9]+ ' "$TMP/moved"
+ok $? "and names transactions in flight first: $(sed -n 4p "$TMP/moved")"
+# The runs it names are the median-rate run of each side, with that side's -b.
+python3 - "$TUNETOP_DB" "$(sed -n 's/^What moved from A to B, run \([0-9]*\) -> run \([0-9]*\) .*/\1 \2/p' "$TMP/burst")" <<'PY'
+import json, sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+ids = [int(x) for x in sys.argv[2].split()]
+sweep = c.execute("select sweep_id from runs where id = ?", (ids[0],)).fetchone()[0]
+for run, point, burst in zip(ids, "ab", (0, 7)):
+    rows = c.execute("select id, throughput, params from runs where sweep_id = ? and point = ? order by id",
+                     (sweep, point)).fetchall()
+    rates = sorted(r[1] for r in rows)
+    mine = [r for r in rows if r[0] == run]
+    if len(rows) != 3 or not mine or mine[0][1] != rates[1] or json.loads(mine[0][2])["burst"] != burst:
+        sys.exit("run %d is not the median of side %s (burst %d): %r" % (run, point, burst, rows))
+PY
+ok $? "those runs are the median-rate run of each side, run with its own -b"
+grep -q '^none: the sides differ in their test options (A: -b 0; B: -b 7)$' "$TMP/burst"
+ok $? "the knob table says the sides differ in their test options only"
+"$TUNETOP" ab --lab "$name" -l 0.3 -n 3 --seed 5 --no-db --json --a "-b 0" --b "-b 7" \
+	>"$TMP/burst.json" 2>/dev/null
+python3 - "$TMP/burst.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(0 if d["moved"] is None and "not stored" in d["moved_na"] and d["b"] == ["-b 7"] else 1)
+PY
+ok $? "--json --no-db: moved is null, moved_na says the runs were not stored"
+
+
 n0=$(count_runs)
 bad() {
 	want=$1
@@ -148,6 +185,8 @@ bad "option -n 1: accepted: 3-100 pairs" -n 1 --a "$KNOB=3" --b "$KNOB=10"
 ok $? "-n 1: exit 2, one line: $(cat "$TMP/be")"
 bad "ask for the same settings" --a "$KNOB=10" --b "local:$KNOB=10"
 ok $? "--a equal to --b: exit 2, one line: $(cat "$TMP/be")"
+bad 'option --a "-b x": option -b x: not a number' --a "-b x" --b "-b 7"
+ok $? "a bad test option of a side: exit 2, one line: $(cat "$TMP/be")"
 [ "$(count_runs)" -eq "$n0" ] && [ "$(ip netns exec "$A" sysctl -n $KNOB)" = "$reo0" ]
 ok $? "and nothing was run or changed"
 

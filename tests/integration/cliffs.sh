@@ -35,6 +35,10 @@ def run(thr, point, sweep, spread=0.01, ci=None, failed=False):
     d["test"] = d["params"]["test"] = d["result"]["test"] = "TCP_RR"
     d["result"]["throughput"] = thr
     d["result"]["throughput_units"] = "Trans/s"
+    # What moved at a cliff (docs/why.md): only what a point sets here.
+    d["result"]["local_net_rx_rate"] = d["result"]["remote_net_rx_rate"] = None
+    if point.startswith("size="):
+        d["result"]["segs_out_per_trans"] = float(-(-int(point[5:]) // 1448))
     if ci is not None:
         d["iterations"] = 3
         d["confidence"] = {"level": 99, "width_pct": 5, "min_iter": 3, "max_iter": 3,
@@ -154,6 +158,47 @@ text = " ".join("".join(e.itertext()) for e in root.iter() if e.get("class") == 
 sys.exit(0 if sys.argv[2] in text else 1)
 PY
 ok $? "the report states the same rule"
+
+# What moved at each cliff, from the point before it in its curve: the
+# cliff's line, a block after the table, an object per cliff in --json and
+# the report (3MSS+1 takes a fourth segment; the knob sweep's points differ
+# in nothing the mechanisms compare).
+grep -Eq '^size=4345 .*<-- cliff: [0-9]+ % below its neighbours; moved: segments per transaction, client out$' \
+	"$TMP/table$S1.txt"
+ok $? "the cliff's line lists what moved: $(grep '<-- cliff' "$TMP/table$S1.txt")"
+sed -n '/^What moved at cliff size=4345, from size=4344 (run [0-9]* -> run [0-9]*; docs\/why.md):$/,$p' \
+	"$TMP/table$S1.txt" >"$TMP/moved"
+grep -Eq '^  Throughput A -> B: 18000 -> 5400 Trans/s \(-70\.0 %\), beyond the noise' "$TMP/moved" &&
+	grep -Eq '^    1\. segments per transaction, client out: 3\.00 -> 4\.00 \(\+33 %\)$' "$TMP/moved"
+ok $? "and a block from the point before it: $(sed -n 4p "$TMP/moved")"
+grep -q '^  What moved with it: nothing of the mechanisms compared' "$TMP/table$S2.txt"
+ok $? "a cliff where nothing compared moved says so"
+python3 - "$TMP/show$S1.json" "$TMP/show$S2.json" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))["cliff_moved"]
+b = json.load(open(sys.argv[2]))["cliff_moved"]
+ok = (len(a) == 1 and a[0]["point"] == "size=4345" and a[0]["from"] == "size=4344"
+      and a[0]["run_id"] and a[0]["from_run_id"] and a[0]["moved_na"] is None
+      and a[0]["moved"]["beyond_noise"] is True and abs(a[0]["moved"]["change_pct"] + 70) < 0.01
+      and [(m["what"], m["a"], m["b"]) for m in a[0]["moved"]["moved"]]
+          == [("segments per transaction, client out", 3, 4)]
+      and len(b) == 1 and b[0]["from"] == "tcp_reordering=3,tcp_sack=off"
+      and b[0]["moved"]["moved"] == [])
+if not ok:
+    print("# cliff_moved:", a, b)
+sys.exit(0 if ok else 1)
+PY
+ok $? "--json: an object per cliff with the point before it, both runs and what moved"
+python3 - "$TMP/report$S1.html" <<'PY'
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+ids = {e.get("id"): "".join(e.itertext()) for e in root.iter() if e.get("id")}
+lists = [v for k, v in ids.items() if k.startswith("moved-sweep-") and not k.endswith("-thr")]
+thr = [v for k, v in ids.items() if k.startswith("moved-sweep-") and k.endswith("-thr")]
+sys.exit(0 if len(lists) == 1 and "segments per transaction, client out: 3.00 -> 4.00" in lists[0]
+         and "beyond the noise" in thr[0] else 1)
+PY
+ok $? "the report shows what moved at the cliff"
 
 "$TUNETOP" sweep show 99 --db "$TMP/made.db" >"$TMP/o" 2>"$TMP/e"
 [ $? -eq 1 ] && grep -q "sweep 99" "$TMP/e" && [ "$(wc -l <"$TMP/e")" -eq 1 ]

@@ -110,6 +110,11 @@ wait_for "knobs differ:.*gro\(r\)" 30
 ok $? "c compares run 2 with the baseline run 1, knobs that differ named"
 screen | grep -q "vs run 1"
 ok $? "the header says which run is compared"
+# What moved (docs/why.md): from the compared run to the one on show.
+wait_for "why 2 vs 1: rate [0-9.]+[kMG]? -> [0-9.]+[kMG]? \([-+][0-9.]+ %\), (beyond|within) the noise" 30
+ok $? "the runs panel says what moved from run 1 to run 2: $(screen | grep -o 'why 2 vs 1: [^│]*' | head -1)"
+screen | grep -qE "│ +(1\. [A-Za-z][^│]*: [^│]+ -> [^│]+|moved: nothing of the mechanisms compared)"
+ok $? "with the mechanisms that moved, largest first: $(screen | grep -oE '│ +1\. [^│]*' | head -1)"
 
 # An edit during a run is pending, applied when the run ends.
 keys r
@@ -189,6 +194,10 @@ wait_for "A/B [1-6]/6 [ab]" 50
 ok $? "A starts an A/B comparison: pairs of runs, progress in the header"
 wait_for "A/B done: B vs A rate" 200
 ok $? "the A/B ends with a verdict in the status line"
+screen | grep -qE "A/B done: .*; moved \(run [0-9]+ -> [0-9]+, the median of each\): [A-Za-z]"
+ok $? "and what moved between the median-rate run of each side: $(screen | grep -o 'moved (run [^│]*' | head -1)"
+screen | grep -qE "why [0-9]+ vs [0-9]+: rate "
+ok $? "the runs panel shows those two side by side, what moved below"
 [ "$(ip netns exec "$lab-a" sysctl -n net.ipv4.tcp_reordering)" = "$r0" ]
 ok $? "and puts the knob back ($r0)"
 r=$(python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); print(c.execute(\"select count(*) from runs where source='ab'\").fetchone()[0], c.execute(\"select count(*) from runs where source='sweep'\").fetchone()[0])" "$TUNETOP_DB")

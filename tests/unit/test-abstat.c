@@ -63,6 +63,17 @@ static void test_median(void)
 	ok(isnan(ab_median(all_nan, 2)), "median of only NANs is NAN");
 	ok(isnan(ab_median(odd, 0)), "median of no values is NAN");
 	ok(ab_median(dup, 6) == 2, "median with repeated values");
+	/* The run that stands for a side in "what moved" (docs/why.md). */
+	ok(ab_median_run(odd, 5) == 4, "median run of an odd count: the middle rate's (%d)",
+	   ab_median_run(odd, 5));
+	ok(ab_median_run(even, 4) == 3, "of an even count: the lower middle one (%d)",
+	   ab_median_run(even, 4));
+	ok(ab_median_run(with_nan, 5) == 4, "runs not counted (NAN) are left out (%d)",
+	   ab_median_run(with_nan, 5));
+	ok(ab_median_run(dup, 6) == 1, "equal rates: the earlier of the middle ones (%d)",
+	   ab_median_run(dup, 6));
+	ok(ab_median_run(all_nan, 2) == -1 && ab_median_run(odd, 0) == -1,
+	   "no counted run: none (-1)");
 }
 
 struct mw_known {

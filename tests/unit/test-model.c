@@ -81,6 +81,9 @@ int main(void)
 	struct session_event ev;
 	struct session_result res;
 	struct model_run *r1, *r2, *r3;
+	struct why_change c;
+	json_t *d1, *d2;
+	int rc;
 	double xs[8], ys[8];
 	unsigned n;
 
@@ -128,6 +131,23 @@ int main(void)
 	model_end(&m, r2, 0, NULL, &res);
 	ok(!strcmp(r2->changes, "gro: on -> off (remote)"),
 	   "run 2 names the knob changed since run 1 (%s)", r2->changes);
+
+	/* What moved (docs/why.md): the documents kept, compared, bounded. */
+	d1 = json_pack("{s:{s:f, s:f, s:f}}", "result", "throughput", 1000.0,
+		       "transaction_rate", 1000.0, "mean_latency", 1000.0);
+	d2 = json_pack("{s:{s:f, s:f, s:f}}", "result", "throughput", 4000.0,
+		       "transaction_rate", 4000.0, "mean_latency", 2000.0);
+	ok(model_why_change(r1, r2, &c) == -ENOENT, "without documents there is nothing to compare");
+	model_keep_doc(&m, r1, d1, NULL, NULL);
+	model_keep_doc(&m, r2, d2, NULL, NULL);
+	memset(&c, 0, sizeof(c));
+	rc = model_why_change(r1, r2, &c);
+	ok(rc == 0 && c.beyond_noise && c.n == 1 &&
+	   !strcmp(c.m[0].what, "transactions in flight (rate x latency)") && c.m[0].b == 8,
+	   "kept documents compare: %s", c.n ? c.m[0].text : "nothing moved");
+	ok(model_compared(&m, r2, r2, NULL) == r1 && model_compared(&m, r1, r2, r1) == NULL &&
+	   model_compared(&m, r2, r2, r1) == r1 && model_by_id(&m, 2) == r2,
+	   "the runs panel compares a run with the run beside it, else its ghost");
 	model_set_baseline(&m, r1);
 	r3 = model_begin(&m, &p, "lab: test");
 	ok(model_ghost(&m, r3) == r1 && r1->baseline, "with a baseline, the baseline is the ghost");
@@ -143,6 +163,19 @@ int main(void)
 	ok(model_begin(&m, &p, "x") != NULL && m.nruns == MODEL_MAX_RUNS &&
 	   model_at(&m, 0) == r1 && model_at(&m, 1) != r2,
 	   "run %u evicts run 2, not the baseline", MODEL_MAX_RUNS + 5);
+	{
+		unsigned kept = 0;
+
+		for (unsigned i = 1; i < m.nruns; i++)
+			model_keep_doc(&m, model_at(&m, i), d2, NULL, r1);
+		for (unsigned i = 0; i < m.nruns; i++)
+			kept += model_at(&m, i)->doc != NULL;
+		ok(kept == MODEL_MAX_DOCS && r1->doc && model_last(&m)->doc,
+		   "at most %u documents kept (%u), the newest and the one asked for",
+		   MODEL_MAX_DOCS, kept);
+	}
+	json_decref(d1);
+	json_decref(d2);
 
 	/* Ticks beyond the limit: the oldest tenth goes. */
 	{

@@ -13,6 +13,7 @@
 #include "grid.h"
 #include "model.h"
 #include "tap.h"
+#include "term.h"
 #include "ui.h"
 
 #define NTICKS 20
@@ -581,6 +582,53 @@ static void test_netserver(struct model *m)
 	ok(!model_run_netserver(make_run(m, true)), "a tunetopd run is not a netserver run");
 }
 
+/* The runs panel: what moved from the compared run to the selected one (docs/why.md). */
+static void test_runs_why(void)
+{
+	static struct model m;
+	struct model tmp = u.model;
+	struct test_params tp;
+	struct model_run *r1, *r2;
+	json_t *d1, *d2;
+	int y;
+
+	model_init(&m);
+	params_default(&tp);
+	r1 = model_begin(&m, &tp, "lab: test");
+	r2 = model_begin(&m, &tp, "lab: test");
+	if (!ok(r1 && r2, "two runs"))
+		return;
+	model_end(&m, r1, 0, NULL, NULL);
+	model_end(&m, r2, 0, NULL, NULL);
+	r1->rate = 1000;
+	r2->rate = 4000;
+	model_set_baseline(&m, r1);
+	d1 = json_pack("{s:{s:f, s:f, s:f}}", "result", "throughput", 1000.0,
+		       "transaction_rate", 1000.0, "mean_latency", 1000.0);
+	d2 = json_pack("{s:{s:f, s:f, s:f}}", "result", "throughput", 4000.0,
+		       "transaction_rate", 4000.0, "mean_latency", 2000.0);
+	model_keep_doc(&m, r1, d1, NULL, NULL);
+	model_keep_doc(&m, r2, d2, NULL, NULL);
+	u.model = m;
+	u.cur = r2;
+	u.compare = NULL;
+	panel_at(&panel_runs, 100, 20, true);
+	draw();
+	ok(find_row("why: no earlier run of TCP_RR to compare run 1 with") > 0,
+	   "runs: the selected baseline has nothing to be compared with");
+	panel_runs.key(&u, &pn, TERM_KEY_DOWN);
+	draw();
+	y = find_row("why 2 vs 1: rate 1k -> 4k (+300.0 %), beyond the noise (+-371)");
+	ok(y > 0, "runs: the selection moved to run 2: its change from its baseline, beyond the noise");
+	ok(y > 0 && find_row("1. transactions in flight (rate x latency): 1.00 -> 8.00 (+700 %)") == y + 1,
+	   "runs: then the mechanisms that moved, largest first");
+	json_decref(d1);
+	json_decref(d2);
+	model_free(&u.model);
+	u.model = tmp;
+	u.cur = NULL;
+}
+
 int main(void)
 {
 	model_init(&u.model);
@@ -591,6 +639,7 @@ int main(void)
 	test_interrupts(&u.model);
 	test_rate_why(&u.model);
 	test_netserver(&u.model);
+	test_runs_why();
 	for (int d = 0; d < CAP_NDIRS; d++) {
 		seghist_free(&lcap.dir[d]);
 		seghist_free(&rcap.dir[d]);

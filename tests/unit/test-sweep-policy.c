@@ -133,6 +133,12 @@ static void cliffs(void)
 	ok(sweep_policy_cliffs(pt, 4) == 1 && pt[0].cliff,
 	   "points given out of order are taken in order of x: 4345 is still the cliff, "
 	   "not the foot");
+	ok(pt[0].before == 2 && pt[1].before == -1 && pt[3].before == 1,
+	   "each point's before is the one below it in x (4345 after 4344: %d)", pt[0].before);
+	pt[2].rate = NAN;
+	sweep_policy_cliffs(pt, 4);
+	ok(pt[0].before == 3, "a failed point is a gap: 4345's before is then 2896 (%d)",
+	   pt[0].before);
 
 	/* A 25 % dip within 3 noise widths (tick spread 10 %) is none. */
 	pt[0] = pt_of("rx-usecs=0", 10000, 1000);
