@@ -112,8 +112,34 @@ static int compare_rows(struct grid *g, int x, int y, int w, int h, const struct
 	return row;
 }
 
+/* "knobs: remote gro off -> on, local tso on -> off (+2)": the knobs that
+ * differ (why_change()), as many as fit in w. */
+static void knob_row(struct grid *g, int x, int y, int w, const struct why_change *c)
+{
+	char line[512];
+	size_t len = (size_t)snprintf(line, sizeof(line), "knobs:");
+	unsigned i;
+
+	for (i = 0; i < c->nknobs; i++) {
+		const struct why_knob_change *k = &c->k[i];
+		char one[160];
+		int n = snprintf(one, sizeof(one), "%s %s %s %s -> %s", i ? "," : "", k->end, k->name,
+				 k->a, k->b);
+
+		/* Room kept for " (+N)" when some must be left out. */
+		if (n < 0 || len + (size_t)n + (i + 1 < c->nknobs ? 6 : 0) > (size_t)w ||
+		    len + (size_t)n >= sizeof(line))
+			break;
+		memcpy(line + len, one, (size_t)n + 1);
+		len += (size_t)n;
+	}
+	if (i < c->nknobs + c->knobs_more && len + 8 < sizeof(line))
+		snprintf(line + len, sizeof(line) - len, " (+%u)", c->nknobs + c->knobs_more - i);
+	grid_text(g, x, y, line, STY_NORMAL, w);
+}
+
 /* Rows of what moved below the list (docs/why.md), when the panel has room. */
-#define WHY_ROWS 3
+#define WHY_ROWS 4
 
 /*
  * What moved from the run the selected one is compared with to it
@@ -162,6 +188,12 @@ static void why_rows(struct ui *u, struct panel *p, int x, int y, int w, int row
 		    " rate %s -> %s (%s), %s the noise (+-%s)", fig(c.thr_a, s1, sizeof(s1)),
 		    fig(c.thr_b, s2, sizeof(s2)), s3, c.beyond_noise ? "beyond" : "within",
 		    fig(c.noise, ia, sizeof(ia)));
+	if (c.nknobs && rows > 1) {
+		/* The knobs that differ first, on one line: what the user changed. */
+		knob_row(&p->g, x + 1, y + 1, w - 1, &c);
+		y++;
+		rows--;
+	}
 	if (!c.n && rows > 1)
 		grid_text(&p->g, x + 1, y + 1, "moved: nothing of the mechanisms compared", STY_DIM,
 			  w - 1);

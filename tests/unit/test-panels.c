@@ -603,10 +603,12 @@ static void test_runs_why(void)
 	r1->rate = 1000;
 	r2->rate = 4000;
 	model_set_baseline(&m, r1);
-	d1 = json_pack("{s:{s:f, s:f, s:f}}", "result", "throughput", 1000.0,
-		       "transaction_rate", 1000.0, "mean_latency", 1000.0);
-	d2 = json_pack("{s:{s:f, s:f, s:f}}", "result", "throughput", 4000.0,
-		       "transaction_rate", 4000.0, "mean_latency", 2000.0);
+	d1 = json_pack("{s:{s:f, s:f, s:f}, s:{s:{s:[{s:s, s:s}]}}}", "result", "throughput", 1000.0,
+		       "transaction_rate", 1000.0, "mean_latency", 1000.0, "knobs", "remote", "knobs",
+		       "name", "gro", "value", "off");
+	d2 = json_pack("{s:{s:f, s:f, s:f}, s:{s:{s:[{s:s, s:s}]}}}", "result", "throughput", 4000.0,
+		       "transaction_rate", 4000.0, "mean_latency", 2000.0, "knobs", "remote", "knobs",
+		       "name", "gro", "value", "on");
 	model_keep_doc(&m, r1, d1, NULL, NULL);
 	model_keep_doc(&m, r2, d2, NULL, NULL);
 	u.model = m;
@@ -620,7 +622,9 @@ static void test_runs_why(void)
 	draw();
 	y = find_row("why 2 vs 1: rate 1k -> 4k (+300.0 %), beyond the noise (+-371)");
 	ok(y > 0, "runs: the selection moved to run 2: its change from its baseline, beyond the noise");
-	ok(y > 0 && find_row("1. transactions in flight (rate x latency): 1.00 -> 8.00 (+700 %)") == y + 1,
+	ok(y > 0 && find_row("knobs: remote gro off -> on") == y + 1,
+	   "runs: then the knobs that differ, on one line");
+	ok(y > 0 && find_row("1. transactions in flight (rate x latency): 1.00 -> 8.00 (+700 %)") == y + 2,
 	   "runs: then the mechanisms that moved, largest first");
 	json_decref(d1);
 	json_decref(d2);
