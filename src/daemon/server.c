@@ -149,8 +149,10 @@ static int ss_prepare(struct srv_session *ss, uint16_t *ports, char *err)
 	struct sockaddr_storage a;
 	socklen_t alen = sizeof(a);
 	bool udp = test_is_udp(ss->p.type);
-	int one = 1;
+	int one = 1, ret = flows_fd_room(ss->nflows, 1, err);
 
+	if (ret)
+		return ret;
 	if (getsockname(ss->cfd, (struct sockaddr *)&a, &alen) < 0)
 		return err_set(err, -errno, "getsockname: %s", strerror(errno));
 	wire_set_port(&a, 0);
@@ -164,7 +166,6 @@ static int ss_prepare(struct srv_session *ss, uint16_t *ports, char *err)
 		int fd = socket(a.ss_family, (udp ? SOCK_DGRAM : SOCK_STREAM) | SOCK_CLOEXEC, 0);
 		struct sockaddr_storage b;
 		socklen_t blen = sizeof(b);
-		int ret;
 
 		if (fd < 0)
 			return err_set(err, -errno, "data socket: %s", strerror(errno));
