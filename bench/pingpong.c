@@ -11,10 +11,13 @@
  *
  *   pingpong -s [-p port] [-C cpu] [-1]
  *   pingpong -c host [-p port] -l secs -r req[,resp] -b burst -C cpu [-D] [-j]
+ *            [-n conns]
  *
  * The client opens with a 16-byte header (magic, request size, response
  * size, flags) so the server needs no options of its own.  With -p 0 the
  * server binds a free port and prints it on stdout before accepting.
+ * With -n the client opens that many connections, one thread each (as
+ * tunetop's -n does), and the server serves each in a thread of its own.
  */
 
 #ifndef _GNU_SOURCE
@@ -25,6 +28,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <arpa/inet.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -32,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <time.h>
@@ -43,6 +48,7 @@
 #define PP_MAX_MSG (64u * 1024 * 1024)
 #define PP_MAX_BURST 4096u
 #define PP_BUF (256u * 1024)
+#define PP_MAX_CONNS 4096u
 
 struct pp_hdr {
 	uint32_t magic, req, resp, flags;	/* network byte order */
@@ -202,7 +208,16 @@ static void pp_serve(int fd)
 	free(buf);
 }
 
-/* Listen on port and serve connections one after another (only one with once). */
+static void *pp_serve_close(void *arg)
+{
+	int fd = (int)(intptr_t)arg;
+
+	pp_serve(fd);
+	close(fd);
+	return NULL;
+}
+
+/* Listen on port and serve connections, each in a thread (only one, in this thread, with once). */
 static int pp_server(const char *port, int cpu, bool once)
 {
 	struct sockaddr_in sa = { .sin_family = AF_INET };
@@ -219,7 +234,7 @@ static int pp_server(const char *port, int cpu, bool once)
 		pp_die("setsockopt SO_REUSEADDR");
 	if (bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
 		pp_die("bind");
-	if (listen(lfd, 8) < 0)
+	if (listen(lfd, SOMAXCONN) < 0)
 		pp_die("listen");
 	if (getsockname(lfd, (struct sockaddr *)&sa, &sl) < 0)
 		pp_die("getsockname");
@@ -227,16 +242,22 @@ static int pp_server(const char *port, int cpu, bool once)
 	fflush(stdout);
 	for (;;) {
 		int fd = accept(lfd, NULL, NULL);
+		pthread_t th;
 
 		if (fd < 0) {
 			if (errno == EINTR || errno == ECONNABORTED)
 				continue;
 			pp_die("accept");
 		}
-		pp_serve(fd);
-		close(fd);
-		if (once)
+		if (once) {
+			pp_serve_close((void *)(intptr_t)fd);
 			break;
+		}
+		/* A thread a connection: a client's -n connections at once. */
+		errno = pthread_create(&th, NULL, pp_serve_close, (void *)(intptr_t)fd);
+		if (errno)
+			pp_die("pthread_create");
+		pthread_detach(th);
 	}
 	close(lfd);
 	return 0;
@@ -271,53 +292,41 @@ static int pp_connect(const char *host, const char *port)
 struct pp_client_opts {
 	const char *host, *port;
 	double secs;
-	uint32_t req, resp, burst;
+	uint32_t req, resp, burst, conns;
 	int cpu;
 	bool nodelay, json;
 };
 
-/*
- * Keep 1 + burst requests in flight for secs seconds; count the responses
- * that completed inside the interval, then drain the rest and report.
- */
-static int pp_client(const struct pp_client_opts *o)
+/* The client's opening header: sizes and flags, so the server needs no options. */
+static void pp_hello(const struct pp_client_opts *o, int fd)
 {
 	struct pp_hdr h = {
 		.magic = htonl(PP_MAGIC), .req = htonl(o->req),
 		.resp = htonl(o->resp),
 		.flags = htonl(o->nodelay ? PP_FLAG_NODELAY : 0),
 	};
-	struct sigaction sa = { .sa_handler = pp_alarm_cb };
-	struct itimerval it = { { 0, 0 }, { 0, 0 } };
-	uint64_t have = 0, trans = 0;
-	double t0, t1;
-	char *rbuf, *sbuf;
-	uint32_t i;
-	int fd;
 
-	pp_pin(o->cpu);
-	fd = pp_connect(o->host, o->port);
 	if (o->nodelay)
 		pp_nodelay(fd);
-	rbuf = malloc(PP_BUF);
-	sbuf = calloc(1, o->req);
+	pp_write_full(fd, &h, sizeof(h));
+}
+
+/*
+ * Keep 1 + burst requests in flight on fd until pp_stop; count the
+ * responses completed before it, note when it was seen in *t_end, then
+ * drain the rest and close fd.
+ */
+static uint64_t pp_loop(const struct pp_client_opts *o, int fd, double *t_end)
+{
+	char *rbuf = malloc(PP_BUF), *sbuf = calloc(1, o->req);
+	uint64_t have = 0, trans = 0;
+	uint32_t i;
+
 	if (!rbuf || !sbuf)
 		pp_die("malloc");
-	pp_write_full(fd, &h, sizeof(h));
-
-	/* No SA_RESTART: the alarm must interrupt a blocked recv(). */
-	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGALRM, &sa, NULL) < 0)
-		pp_die("sigaction");
-	it.it_value.tv_sec = (time_t)o->secs;
-	it.it_value.tv_usec = (suseconds_t)((o->secs - (double)(time_t)o->secs)
-					    * 1e6);
-	t0 = pp_now();
-	if (setitimer(ITIMER_REAL, &it, NULL) < 0)
-		pp_die("setitimer");
 	for (i = 0; i <= o->burst; i++)
 		pp_write_full(fd, sbuf, o->req);
-	while (!pp_stop) {
+	while (!__atomic_load_n(&pp_stop, __ATOMIC_RELAXED)) {
 		ssize_t n = recv(fd, rbuf, PP_BUF, 0);
 
 		if (n == 0) {
@@ -332,12 +341,13 @@ static int pp_client(const struct pp_client_opts *o)
 		have += (uint64_t)n;
 		while (have >= o->resp) {
 			have -= o->resp;
+			if (__atomic_load_n(&pp_stop, __ATOMIC_RELAXED))
+				break;
 			trans++;
-			if (!pp_stop)
-				pp_write_full(fd, sbuf, o->req);
+			pp_write_full(fd, sbuf, o->req);
 		}
 	}
-	t1 = pp_now();
+	*t_end = pp_now();
 
 	/* Drain what is still in flight so the server ends cleanly. */
 	if (shutdown(fd, SHUT_WR) < 0)
@@ -347,23 +357,129 @@ static int pp_client(const struct pp_client_opts *o)
 	close(fd);
 	free(rbuf);
 	free(sbuf);
+	return trans;
+}
 
+static void pp_report(const struct pp_client_opts *o, uint64_t trans, double secs)
+{
 	if (o->json)
 		printf("{\"trans_per_sec\":%.2f,\"transactions\":%llu,"
 		       "\"elapsed\":%.6f,\"req\":%u,\"resp\":%u,\"burst\":%u,"
-		       "\"nodelay\":%s}\n", (double)trans / (t1 - t0),
-		       (unsigned long long)trans, t1 - t0, o->req, o->resp,
-		       o->burst, o->nodelay ? "true" : "false");
+		       "\"conns\":%u,\"nodelay\":%s}\n", (double)trans / secs,
+		       (unsigned long long)trans, secs, o->req, o->resp,
+		       o->burst, o->conns, o->nodelay ? "true" : "false");
 	else
-		printf("%.2f\n", (double)trans / (t1 - t0));
+		printf("%.2f\n", (double)trans / secs);
+}
+
+/*
+ * One connection: 1 + burst requests in flight for secs seconds (SIGALRM
+ * ends the interval, interrupting a blocked recv()).
+ */
+static int pp_client(const struct pp_client_opts *o)
+{
+	struct sigaction sa = { .sa_handler = pp_alarm_cb };
+	struct itimerval it = { { 0, 0 }, { 0, 0 } };
+	uint64_t trans;
+	double t0, t1;
+	int fd;
+
+	pp_pin(o->cpu);
+	fd = pp_connect(o->host, o->port);
+	pp_hello(o, fd);
+
+	/* No SA_RESTART: the alarm must interrupt a blocked recv(). */
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGALRM, &sa, NULL) < 0)
+		pp_die("sigaction");
+	it.it_value.tv_sec = (time_t)o->secs;
+	it.it_value.tv_usec = (suseconds_t)((o->secs - (double)(time_t)o->secs)
+					    * 1e6);
+	t0 = pp_now();
+	if (setitimer(ITIMER_REAL, &it, NULL) < 0)
+		pp_die("setitimer");
+	trans = pp_loop(o, fd, &t1);
+	pp_report(o, trans, t1 - t0);
 	return 0;
+}
+
+/* One of -n connections: its socket, its thread, its count. */
+struct pp_conn {
+	const struct pp_client_opts *o;
+	int fd;
+	uint64_t trans;
+	pthread_t th;
+};
+
+static pthread_barrier_t pp_go;
+
+static void *pp_conn_main(void *arg)
+{
+	struct pp_conn *c = arg;
+	double t_end;
+
+	pthread_barrier_wait(&pp_go);
+	c->trans = pp_loop(c->o, c->fd, &t_end);
+	return NULL;
+}
+
+/*
+ * -n conns: every connection opened first, one thread each, all started
+ * together; the sum of the transactions completed inside the interval.
+ */
+static int pp_client_many(const struct pp_client_opts *o)
+{
+	struct pp_conn *c = calloc(o->conns, sizeof(*c));
+	struct timespec ts;
+	uint64_t trans = 0;
+	double t0, t1;
+	uint32_t i;
+
+	if (!c)
+		pp_die("calloc");
+	pp_pin(o->cpu);		/* the threads inherit it */
+	pthread_barrier_init(&pp_go, NULL, o->conns + 1);
+	for (i = 0; i < o->conns; i++) {
+		c[i].o = o;
+		c[i].fd = pp_connect(o->host, o->port);
+		pp_hello(o, c[i].fd);
+		errno = pthread_create(&c[i].th, NULL, pp_conn_main, &c[i]);
+		if (errno)
+			pp_die("pthread_create");
+	}
+	pthread_barrier_wait(&pp_go);
+	t0 = pp_now();
+	ts.tv_sec = (time_t)o->secs;
+	ts.tv_nsec = (long)((o->secs - (double)ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+	__atomic_store_n(&pp_stop, 1, __ATOMIC_RELAXED);
+	t1 = pp_now();
+	for (i = 0; i < o->conns; i++) {
+		pthread_join(c[i].th, NULL);
+		trans += c[i].trans;
+	}
+	free(c);
+	pp_report(o, trans, t1 - t0);
+	return 0;
+}
+
+/* Room for -n connections (a server sees them all too): soft limit to hard. */
+static void pp_nofile(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
 }
 
 static void pp_usage(FILE *f)
 {
 	fputs("usage: pingpong -s [-p port] [-C cpu] [-1]\n"
 	      "       pingpong -c host [-p port] [-l secs] [-r req[,resp]]"
-	      " [-b burst] [-C cpu] [-D] [-j]\n"
+	      " [-b burst] [-C cpu] [-D] [-j] [-n conns]\n"
 	      "  -s         serve (port 0 picks a free one; the port is"
 	      " printed)\n"
 	      "  -1         serve one connection, then exit\n"
@@ -375,20 +491,22 @@ static void pp_usage(FILE *f)
 	      "  -b burst   requests in flight beyond the first (default 0)\n"
 	      "  -C cpu     pin this side to cpu\n"
 	      "  -D         TCP_NODELAY on both ends\n"
-	      "  -j         print a JSON line instead of trans/s\n", f);
+	      "  -j         print a JSON line instead of trans/s\n"
+	      "  -n conns   that many connections, a thread each"
+	      " (default 1)\n", f);
 }
 
 int main(int argc, char **argv)
 {
 	struct pp_client_opts o = {
 		.port = PP_DEFAULT_PORT, .secs = 10, .req = 1, .resp = 1,
-		.cpu = -1,
+		.cpu = -1, .conns = 1,
 	};
 	bool server = false, once = false;
 	char *end, *comma;
 	int c;
 
-	while ((c = getopt(argc, argv, "sc:p:l:r:b:C:D1jh")) != -1) {
+	while ((c = getopt(argc, argv, "sc:p:l:r:b:C:D1jn:h")) != -1) {
 		switch (c) {
 		case 's':
 			server = true;
@@ -431,6 +549,9 @@ int main(int argc, char **argv)
 		case 'j':
 			o.json = true;
 			break;
+		case 'n':
+			o.conns = pp_parse_u32(optarg, 1, PP_MAX_CONNS, "-n");
+			break;
 		case 'h':
 			pp_usage(stdout);
 			return 0;
@@ -443,7 +564,8 @@ int main(int argc, char **argv)
 		pp_usage(stderr);
 		return 2;
 	}
+	pp_nofile();
 	if (server)
 		return pp_server(o.port, o.cpu, once);
-	return pp_client(&o);
+	return o.conns > 1 ? pp_client_many(&o) : pp_client(&o);
 }

@@ -2,6 +2,7 @@
 /* worker.c - flow threads: start, pin, dispatch to the test type's ops, join. */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <sched.h>
 #include <signal.h>
@@ -28,6 +29,47 @@ uint64_t flows_mem_need(const struct test_params *p, bool client)
 	uint64_t per = sizeof(struct flow) + FLOW_MEM_OVERHEAD + ops->bufs(p, client);
 
 	return per * p->flows;
+}
+
+/* Descriptors kept free beyond the flows' own (control, files, pcap). */
+#define FD_SPARE 64
+
+/* Descriptors open in this process now; 0 when /proc does not tell. */
+static unsigned fds_open(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	unsigned n = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			n++;
+	closedir(d);
+	return n;
+}
+
+int flows_fd_room(unsigned n, unsigned ends, char *err)
+{
+	struct rlimit rl;
+	rlim_t need = (rlim_t)fds_open() + (rlim_t)n * ends + FD_SPARE;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+		return err_set(err, -errno, "open files limit: %s", strerror(errno));
+	if (rl.rlim_cur == RLIM_INFINITY || need <= rl.rlim_cur)
+		return 0;
+	if (rl.rlim_max != RLIM_INFINITY && need > rl.rlim_max)
+		return err_set(err, -EMFILE,
+			       "%u flow(s) (%u end%s in this process) need about %llu open files, over the hard limit of %llu (ulimit -Hn); accepted are fewer flows (-n) or a higher limit",
+			       n, ends, ends > 1 ? "s" : "", (unsigned long long)need,
+			       (unsigned long long)rl.rlim_max);
+	/* Both ends may share this process: all the hard limit allows. */
+	rl.rlim_cur = rl.rlim_max == RLIM_INFINITY ? need + n : rl.rlim_max;
+	if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
+		return err_set(err, -errno, "open files limit: raise to %llu for %u flow(s): %s",
+			       (unsigned long long)rl.rlim_cur, n, strerror(errno));
+	return 0;
 }
 
 /* Pin the calling worker thread to f->cpu (any CPU number, not just < 1024). */

@@ -111,6 +111,15 @@ void flow_note_bufs(struct flow *f, int fd);
  */
 uint64_t flows_mem_need(const struct test_params *p, bool client);
 
+/*
+ * Make room in this process for the sockets of n flows at `ends` ends (2
+ * when the embedded server's end shares it): when the descriptors open now
+ * plus n x ends (and a few spare) do not fit under the soft RLIMIT_NOFILE
+ * (often 1024), raise it to the hard limit.  -EMFILE, with the hard limit
+ * named in err, when even that is too low.
+ */
+int flows_fd_room(unsigned n, unsigned ends, char *err);
+
 /* Start the worker thread. 0 or -errno. */
 int flow_start(struct flow *f, char *err);
 

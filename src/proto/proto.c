@@ -231,6 +231,7 @@ int proto_send(int fd, enum msg_type type, const json_t *body, char *err)
 	uint64_t deadline;
 	size_t len;
 	char *text;
+	bool torn;
 	int rc = 0;
 
 	if ((int)type < MSG_HELLO || type > MSG_TYPE_MAX)
@@ -298,11 +299,19 @@ int proto_send(int fd, enum msg_type type, const json_t *body, char *err)
 	if (rc == -EPIPE || rc == -ECONNRESET)
 		return err_set(err, -EPIPE, "control connection: send %s: closed by peer",
 			       proto_type_name(type));
+	/*
+	 * Part of the frame is out: whatever is sent next would be read as
+	 * the rest of its body.  No frame may follow; the peer reads a frame
+	 * cut short by EOF.
+	 */
+	torn = rc && (mh.msg_iov != iov || mh.msg_iov->iov_len < sizeof(hdr));
+	if (torn)
+		shutdown(fd, SHUT_WR);
 	if (rc == -ETIMEDOUT)
 		return err_set(err, rc,
-			       "control connection: send %s: peer did not take all %zu bytes within %d ms",
-			       proto_type_name(type), len + PROTO_HDR_LEN,
-			       frame_timeout());
+			       "control connection: send %s: peer did not take all %zu bytes within %d ms%s",
+			       proto_type_name(type), len + PROTO_HDR_LEN, frame_timeout(),
+			       torn ? "; the frame is cut short, so no more are sent" : "");
 	if (rc)
 		return err_set(err, rc, "control connection: send %s: %s",
 			       proto_type_name(type), strerror(-rc));

@@ -226,14 +226,20 @@ void sampler_set_capture(struct sampler *s, struct capture *cap)
 	s->cap = cap;
 }
 
-/* One tick: build the snapshot and hand it to the callback. */
-static void sampler_tick(struct sampler *s)
+/*
+ * One tick: build the snapshot and hand it to the callback.  The timer
+ * expired `periods` times since the last tick (more than once when this
+ * thread ran late): seq counts periods, so tick seq is due at seq x the
+ * interval and a tick that could not be taken leaves a gap.
+ */
+static void sampler_tick(struct sampler *s, uint64_t periods)
 {
 	struct end_sample smp;
 	uint64_t now = now_ns();
 
 	memset(&smp, 0, sizeof(smp));
-	smp.seq = ++s->seq;
+	s->seq += periods ? periods : 1;
+	smp.seq = s->seq;
 	smp.t = (double)(now - s->t0) / 1e9;
 	smp.iv_secs = (double)(now - s->last_ns) / 1e9;
 	s->last_ns = now;
@@ -306,7 +312,7 @@ static void *sampler_thread(void *arg)
 		 */
 		if (pfd[0].revents &&
 		    read(s->tfd, &expirations, sizeof(expirations)) == sizeof(expirations))
-			sampler_tick(s);
+			sampler_tick(s, expirations);
 		if (pfd[1].revents)
 			break;
 	}

@@ -427,11 +427,16 @@ static int session_handshake(struct session *s, struct msg_ready *ready, char *e
 static int session_open_flows(struct session *s, const uint16_t *ports, char *err)
 {
 	bool udp = test_is_udp(s->p.type);
+	/* The embedded server's end accepts its sockets in this process
+	 * after ours are open. */
+	int ret = flows_fd_room(s->nflows, s->embedded ? 2 : 1, err);
+
+	if (ret)
+		return ret;
 
 	for (unsigned i = 0; i < s->nflows; i++) {
 		struct flow *f = &s->flows[i];
 		struct sockaddr_storage a = s->raddr;
-		int ret;
 
 		wire_set_port(&a, udp ? ports[i] : ports[0]);
 		memcpy(&f->peer, &a, sizeof(a));

@@ -151,6 +151,9 @@ python3 "$DSEC" setup "$P1" TCP_STREAM 1 0 0 >"$TMP/send0.txt" 2>&1
 python3 "$DSEC" setup "$P1" UDP_STREAM 1 0 0 >"$TMP/send0u.txt" 2>&1
 [ "$(json "$TMP/send0.txt" 'j["type"]')" = 4 ] && [ "$(json "$TMP/send0u.txt" 'j["type"]')" = 4 ]
 ok $? "SETUP send_size 0 / recv_size 0 take the defaults (READY for TCP_STREAM and UDP_STREAM)"
+python3 "$DSEC" slow-reader "$P1" 256 10 >"$TMP/slow.txt" 2>&1
+[ "$(json "$TMP/slow.txt" 'j["result"]')" = True ] && grep -q "ticks not sent as SAMPLE" "$TMP/tunetopd.log"
+ok $? "a client of 256 flows that reads no control frame for 10 s misses SAMPLEs (logged), not its session: $(tail -1 "$TMP/slow.txt")"
 
 # The systemd unit make install puts in place (when configured with one).
 unit="$top_builddir/data/tunetopd.service"

@@ -283,6 +283,51 @@ def flood(pid, count):
     print(json.dumps({"port": ports[0], "sent": count, "bytes_back": back}))
 
 
+def slow_reader(port, flows, secs):
+    """TCP_STREAM of flows whose client reads no control frame for secs,
+    with a small receive buffer: the daemon must skip SAMPLEs (each carries
+    every flow's socket figures), not block on one until the frame timeout
+    cuts it.  Every frame read afterwards is whole and the RESULT arrives.
+    Prints the SAMPLEs read."""
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.settimeout(15)
+    s.connect(("127.0.0.1", port))
+    s.sendall(frame(HELLO, {"version": "1", "name": "dsec.py"}))
+    f = read_frame(s)
+    if f is None or f[0] != HELLO_OK:
+        fail(f"HELLO: {f}")
+    s.sendall(frame(SETUP, setup_body("TCP_STREAM", flows=flows, send=1024,
+                                      recv=1024, duration=secs + 30)))
+    f = read_frame(s)
+    if f is None or f[0] != READY:
+        fail(f"expected READY, got {f}")
+    socks = [socket.create_connection(("127.0.0.1", f[1]["ports"][0]))
+             for _ in range(flows)]
+    s.sendall(frame(GO, {}))
+    time.sleep(secs)
+    for d in socks:
+        d.shutdown(socket.SHUT_WR)
+    s.sendall(frame(STOP, {"elapsed": float(secs), "total": zero_counters()}))
+    for d in socks:
+        d.settimeout(15)
+        d.recv(1)
+        d.close()
+    n = 0
+    while True:
+        f = read_frame(s)
+        if f is None:
+            fail("the control connection closed before RESULT", samples=n)
+        if f[0] == SAMPLE and "seq" in f[1]:
+            n += 1
+            continue
+        if f[0] != RESULT:
+            fail(f"expected whole SAMPLEs then RESULT, got {f}", samples=n)
+        break
+    s.sendall(frame(BYE, {}))
+    print(json.dumps({"samples": n, "result": True}))
+
+
 def main():
     cmd, port, args = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
     if cmd == "udp-strays":
@@ -301,6 +346,8 @@ def main():
         hello_from(port, args[0])
     elif cmd == "auth-response-first":
         auth_response_first(port)
+    elif cmd == "slow-reader":
+        slow_reader(port, int(args[0]), float(args[1]))
     else:
         fail(f"unknown subcommand {cmd}")
 

@@ -475,6 +475,42 @@ static void test_send_to_a_peer_that_does_not_read_times_out(void)
 	close_pair(sv);
 }
 
+/*
+ * A send that times out with part of its frame out (a tunetopd SAMPLE of
+ * 1024 flows to a client too busy to read) ends the sending: the next
+ * frame would be read as the rest of the cut one ("SAMPLE body is not
+ * JSON ... near 'TT'").  The reader gets the cut frame and EOF.
+ */
+static void test_no_frame_follows_a_cut_one(void)
+{
+	char *text = body_of(PROTO_MAX_BODY);
+	json_t *b = json_loads(text, 0, NULL), *small = json_pack("{s:i}", "seq", 2);
+	struct reader_arg a = { .rc = 1 };
+	char err[ERR_MAX], err2[ERR_MAX] = "";
+	pthread_t th;
+	int sv[2], rc, rc2;
+
+	proto_set_frame_timeout(100);
+	pair(sv);
+	rc = proto_send(sv[0], MSG_SAMPLE, b, err);
+	ok(rc == -ETIMEDOUT && strstr(err, "cut short"),
+	   "a frame cut by the timeout says so (%d: %s)", rc, err);
+	a.fd = sv[1];
+	pthread_create(&th, NULL, reader_thread, &a);
+	rc2 = proto_send(sv[0], MSG_SAMPLE, small, err2);
+	pthread_join(th, NULL);
+	ok(rc2 == -EPIPE, "no frame is sent after it (%d: %s)", rc2, err2);
+	ok(a.rc == -EPROTO && strstr(a.err, "closed after"),
+	   "the reader sees the frame cut by EOF, not a next frame inside it (%d: %s)",
+	   a.rc, a.err);
+	proto_set_frame_timeout(0);
+	json_decref(a.body);
+	json_decref(small);
+	json_decref(b);
+	free(text);
+	close_pair(sv);
+}
+
 static void test_send_error_arrives_as_error_frame(void)
 {
 	enum msg_type t = 0;
@@ -575,6 +611,7 @@ int main(void)
 	test_send_refuses_bad_arguments();
 	test_large_body_survives_partial_writes();
 	test_send_to_a_peer_that_does_not_read_times_out();
+	test_no_frame_follows_a_cut_one();
 	test_send_error_arrives_as_error_frame();
 	test_reset_connection_is_epipe();
 	test_names_and_error_codes();

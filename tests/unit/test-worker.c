@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -511,6 +512,10 @@ static void test_pinning(void)
 	if (flow_start(&t->srv[0], t->err) == 0 &&
 	    flow_start(&t->cli, t->err) == 0) {
 		nap(0.2);
+		/* Both on CPU 0 of a loaded machine: bounded, until one
+		 * transaction is done (10 s at most). */
+		for (int i = 0; i < 980 && !__atomic_load_n(&t->cli.ctr.trans, __ATOMIC_RELAXED); i++)
+			nap(0.01);
 		tid = __atomic_load_n(&t->cli.tid, __ATOMIC_ACQUIRE);
 		ok(tid > 0 && tid != gettid() && only_on(tid, 0),
 		   "a flow pinned to CPU 0 runs only on CPU 0 (tid %d)", tid);
@@ -661,6 +666,42 @@ static void test_sockopts(void)
 	close(fd);
 }
 
+/*
+ * -n 1024 under the usual soft limit of 1024 open files: flows_fd_room
+ * raises the soft limit, and names the hard one when even that is too
+ * low.  Last, as it lowers this process's hard limit for good.
+ */
+static void test_fd_room(void)
+{
+	struct rlimit rl, now;
+	char err[ERR_MAX] = "";
+	int fds[300], k = 0, ret;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < 400)) {
+		ok(0, "a hard open files limit of 400 or more to test with");
+		return;
+	}
+	now = (struct rlimit){ .rlim_cur = 128, .rlim_max = rl.rlim_max };
+	ok(setrlimit(RLIMIT_NOFILE, &now) == 0, "soft open files limit lowered to 128");
+	ok(flows_fd_room(150, 2, err) == 0, "room for 150 flows at 2 ends over a soft limit of 128 (%s)", err);
+	while (k < 300 && (fds[k] = socket(AF_INET, SOCK_STREAM, 0)) >= 0)
+		k++;
+	ok(k == 300, "300 sockets opened after it (%d: %s)", k, k < 300 ? strerror(errno) : "");
+	while (k > 0)
+		close(fds[--k]);
+	getrlimit(RLIMIT_NOFILE, &now);
+	ok(now.rlim_max == rl.rlim_max, "the hard limit is left alone");
+	ok(flows_fd_room(1, 1, err) == 0, "no change when the flows fit");
+
+	now = (struct rlimit){ .rlim_cur = 200, .rlim_max = 200 };
+	ok(setrlimit(RLIMIT_NOFILE, &now) == 0, "hard open files limit lowered to 200");
+	err[0] = '\0';
+	ret = flows_fd_room(300, 1, err);
+	ok(ret == -EMFILE && strstr(err, "300 flow(s) (1 end in") && strstr(err, "hard limit of 200") &&
+	   strstr(err, "accepted are fewer flows"),
+	   "300 flows over a hard limit of 200: %d (%s)", ret, err);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -677,5 +718,6 @@ int main(void)
 	test_rr_client_sees_server_close();
 	check_reset(false);
 	check_reset(true);
+	test_fd_room();
 	return tap_done();
 }
