@@ -35,6 +35,7 @@
 #include "stats/sweep.h"
 #include "stats/sweep-cols.h"
 #include "stats/sweep-policy.h"
+#include "stats/sweep-preset.h"
 #include "store/store-save.h"
 #include "store/store.h"
 

@@ -279,6 +279,21 @@ static const char *sweep_knob_label(const struct sweep *sw, const struct sweep_k
 	return buf;
 }
 
+int sweep_columns_check(const char *list, enum test_type t, bool iterating, char *err)
+{
+	struct selector_list sl;
+	char why[ERR_MAX];
+	const char *rest;
+
+	if (!selectors_parse(list, 'O', t, iterating, &sl, err))
+		return 0;
+	/* "option -O NAME: why" as "option --columns NAME: why". */
+	snprintf(why, sizeof(why), "%s", err);
+	rest = strchr(why, ' ');
+	rest = rest ? strchr(rest + 1, ' ') : NULL;
+	return err_set(err, 2, "option --columns%s", rest ? rest : why);
+}
+
 /*
  * The table's columns: the selectors of -o/-O/-k, else --columns (checked
  * against the same table), else the engine's default; then what they need
@@ -289,7 +304,6 @@ static int sweep_columns(struct sweep *sw, char *err)
 	struct cli_opts *o = &sw->o;
 	const struct selector *tab;
 	char list[sizeof(sw->columns) + 64] = "", note[128] = "";
-	bool lcpu, rcpu, cap;
 	unsigned n;
 
 	tab = selector_table(&n);
@@ -298,39 +312,15 @@ static int sweep_columns(struct sweep *sw, char *err)
 			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
 				 i ? "," : "", tab[o->sel.idx[i]].name);
 	} else if (sw->columns[0]) {
-		struct selector_list sl;
-
-		if (selectors_parse(sw->columns, 'O', o->so.p.type, o->iterating, &sl, err)) {
-			char why[ERR_MAX];
-
-			const char *rest;
-
-			/* "option -O NAME: why" as "option --columns NAME: why". */
-			snprintf(why, sizeof(why), "%s", err);
-			rest = strchr(why, ' ');
-			rest = rest ? strchr(rest + 1, ' ') : NULL;
-			return err_set(err, 2, "option --columns%s", rest ? rest : why);
-		}
+		if (sweep_columns_check(sw->columns, o->so.p.type, o->iterating, err))
+			return 2;
 		snprintf(list, sizeof(list), "%s", sw->columns);
 	}
 	if (sweep_cols_make(list, test_is_rr(o->so.p.type), o->local_cpu, o->remote_cpu,
 			    &sw->cols, err))
 		return 2;
-	sweep_cols_needs(&sw->cols, &lcpu, &rcpu, &cap);
-	if ((lcpu && !o->local_cpu) || (rcpu && !o->remote_cpu))
-		snprintf(note, sizeof(note), "%s%s turned on for the CPU columns",
-			 lcpu && !o->local_cpu ? "-c" : "", rcpu && !o->remote_cpu ?
-			 (lcpu && !o->local_cpu ? " -C" : "-C") : "");
-	o->local_cpu |= lcpu;
-	o->remote_cpu |= rcpu;
-	if (cap && o->so.p.capture == CAPTURE_OFF) {
-		o->so.p.capture = CAPTURE_AUTO;
-		snprintf(note + strlen(note), sizeof(note) - strlen(note), "%s--capture=auto for the capture columns (n/a where capture needs privileges)",
-			 note[0] ? "; " : "");
-	} else if (cap) {
-		snprintf(note + strlen(note), sizeof(note) - strlen(note), "%scapture %s",
-			 note[0] ? "; " : "", capture_mode_name(o->so.p.capture));
-	}
+	sweep_cols_turn_on(&sw->cols, &o->local_cpu, &o->remote_cpu, &o->so.p.capture, note,
+			   sizeof(note));
 	snprintf(sw->cols_note, sizeof(sw->cols_note), "%s", note);
 	return 0;
 }
