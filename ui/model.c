@@ -104,6 +104,7 @@ static void run_free(struct model_run *r)
 	if (r->has_result)
 		session_result_free(&r->res);
 	why_window_free(r->whywin);
+	json_decref(r->doc);
 	free(r->ticks);
 	free(r);
 }

@@ -66,6 +66,8 @@ struct model_run {
 	bool baseline;
 	int64_t db_id;			/* its id in the run history; 0 not stored */
 	char point[64];			/* its point in a sweep or A/B ("size=4345", "a"); "" */
+	json_t *doc;			/* a sweep point's result document (`tunetop run
+					 * --json`'s) until the sweep takes its columns; NULL */
 	bool history;			/* loaded from the history, not run here */
 	/* The knobs that differ from the previous run (both ends), as
 	 * "gro: on -> off (remote)", "; " between them; "" none or first. */
