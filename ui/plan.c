@@ -173,38 +173,33 @@ struct plan_args {
  */
 static int plan_args_parse(char **w, unsigned n, struct plan_args *a, char *err)
 {
-	uint64_t x;
+	int i = 1;
 
 	memset(a, 0, sizeof(*a));
 	if (!n || sweep_policy_kind_parse(w[0], &a->kind))
 		return err_set(err, -EINVAL, "sweep %s: unknown; accepted: " PLAN_ACCEPTED,
 			       n ? w[0] : "");
-	for (unsigned i = 1; i < n; i++) {
-		const char *v = w[i];
+	for (;;) {
+		const char *v;
+		int what = sweep_arg_next(a->kind, (int)n, w, &i, &v, &a->mss, err);
 
-		if (!strcmp(v, "--response") && a->kind == SW_SIZE) {
+		if (what < 0)
+			return -EINVAL;
+		if (what == SWEEP_ARG_END && i == (int)n)
+			break;
+		if (what == SWEEP_ARG_RESPONSE)
 			a->response = true;
-		} else if (!strcmp(v, "--reverse") && a->kind == SW_BURST) {
-			return err_set(err, -EINVAL, "sweep burst --reverse: the dashboard's ends stay as they are; accepted: tunetop sweep burst --reverse");
-		} else if (!strncmp(v, "--columns", 9) && (!v[9] || v[9] == '=')) {
-			a->columns = v[9] ? v + 10 : i + 1 < n ? w[++i] : NULL;
-			if (!a->columns || !*a->columns)
-				return err_set(err, -EINVAL, "--columns: no list; accepted: --columns NAME[,NAME...] of `tunetop run -- -o ?`");
-		} else if (!strncmp(v, "--mss", 5) && (!v[5] || v[5] == '=') && a->kind == SW_SIZE) {
-			const char *m = v[5] ? v + 6 : i + 1 < n ? w[++i] : NULL;
-
-			if (!m || parse_uint(m, 1, 65535, &x))
-				return err_set(err, -EINVAL, "--mss %s: not an MSS; accepted: bytes, 1-65535 (e.g. 1448)",
-					       m ? m : "");
-			a->mss = (uint32_t)x;
-		} else if (v[0] != '-' && a->kind == SW_KNOB && !a->knob) {
+		else if (what == SWEEP_ARG_REVERSE)
+			return err_set(err, -EINVAL, "option --reverse: the dashboard's ends stay as they are; accepted: tunetop sweep burst --reverse");
+		else if (what == SWEEP_ARG_COLUMNS)
+			a->columns = v;
+		else if (what == SWEEP_ARG_WORD && a->kind == SW_KNOB && !a->knob)
 			a->knob = v;
-		} else if (v[0] != '-' && (a->kind == SW_BURST || a->kind == SW_SEND) && !a->list) {
+		else if (what == SWEEP_ARG_WORD && a->kind != SW_KNOB && !a->list)
 			a->list = v;
-		} else {
-			return err_set(err, -EINVAL, "sweep %s: \"%.40s\" not here; accepted: " PLAN_ACCEPTED,
-				       w[0], v);
-		}
+		else if (what != SWEEP_ARG_MSS)
+			return err_set(err, -EINVAL, "sweep %s: \"%.40s\" not here (the test is t's); accepted: " PLAN_ACCEPTED,
+				       w[0], w[i - (what == SWEEP_ARG_WORD)]);
 	}
 	if (a->kind == SW_KNOB && !a->knob)
 		return err_set(err, -EINVAL, "sweep knob: no knob; accepted: knob [local:|remote:|both:]NAME=V1,V2,...");

@@ -84,51 +84,34 @@ static const char *sweep_side(const char *spec, bool *remote)
  */
 static int sweep_own_args(struct sweep *sw, int argc, char **argv, int *next, char *err)
 {
-	int i;
+	int i = 2;
 
-	for (i = 2; i < argc; i++) {
-		const char *a = argv[i];
+	for (;;) {
+		const char *a;
+		int what = sweep_arg_next(sw->kind, argc, argv, &i, &a, &sw->mss, err);
 
-		if (!strcmp(a, "-h") || !strcmp(a, "--help"))
+		if (what < 0)
+			return 2;
+		if (what == SWEEP_ARG_HELP)
 			return 1;
-		if (!strcmp(a, "--response") || !strcmp(a, "--reverse")) {
-			bool resp = a[4] == 's';
-
-			if (sw->kind != (resp ? SW_SIZE : SW_BURST))
-				return err_set(err, 2, "option %s: applies to sweep %s only",
-					       a, resp ? "size" : "burst");
-			if (resp)
-				sw->response = true;
-			else
-				sw->reverse = true;
+		if (what == SWEEP_ARG_END)
+			break;
+		if (what == SWEEP_ARG_RESPONSE) {
+			sw->response = true;
 			continue;
 		}
-		if (!strncmp(a, "--columns", 9) && (!a[9] || a[9] == '=')) {
-			const char *val = a[9] ? a + 10 : i + 1 < argc ? argv[++i] : NULL;
-
-			if (!val || !*val || strlen(val) >= sizeof(sw->columns))
-				return err_set(err, 2, "option --columns: no list; accepted: --columns NAME[,NAME...] of `tunetop run -- -o ?`");
-			snprintf(sw->columns, sizeof(sw->columns), "%s", val);
+		if (what == SWEEP_ARG_REVERSE) {
+			sw->reverse = true;
 			continue;
 		}
-		if (!strncmp(a, "--mss", 5) && (!a[5] || a[5] == '=')) {
-			const char *val = a[5] ? a + 6 : i + 1 < argc ? argv[++i] : NULL;
-			uint64_t x;
-
-			if (sw->kind != SW_SIZE)
-				return err_set(err, 2, "option --mss: applies to sweep size only");
-			if (!val || parse_uint(val, 1, 65535, &x))
-				return err_set(err, 2, "option --mss %s: not an MSS; accepted: bytes, 1-65535 (e.g. 1448)",
-					       val ? val : "");
-			sw->mss = (uint32_t)x;
+		if (what == SWEEP_ARG_COLUMNS) {
+			snprintf(sw->columns, sizeof(sw->columns), "%s", a);
+			continue;
+		}
+		if (what == SWEEP_ARG_MSS) {
 			sw->mss_given = true;
 			continue;
 		}
-		if (a[0] == '-')
-			break;
-		if (sw->kind == SW_SIZE)
-			return err_set(err, 2, "argument \"%.64s\": sweep size takes no list; accepted: --response, --mss N, then run options",
-				       a);
 		if (sw->kind == SW_KNOB) {
 			enum sweep_end end;
 			const char *body = sweep_knob_end(a, &end);

@@ -203,6 +203,11 @@ keys Enter
 wait_for "sweep preset no-such-preset: unknown preset; accepted: seed000, .*seed004" 30
 ok $? "a bad preset name: one line naming it and the presets there are"
 keys S C-u
+keys -l -- "preset seed004-back"
+keys Enter
+wait_for "option --reverse: the dashboard's ends stay as they are; accepted: tunetop sweep burst --reverse" 30
+ok $? "a preset the dashboard cannot run (--reverse) is one line saying where it runs"
+keys S C-u
 keys -l -- "burst 1,2 --columns LOCAL_SD,NO_SUCH_SELECTOR"
 keys Enter
 wait_for "option --columns NO_SUCH_SELECTOR: unknown output selector; accepted" 30
