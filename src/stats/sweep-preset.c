@@ -22,7 +22,7 @@ const char *sweep_preset_path(char *buf, size_t len)
 	return buf;
 }
 
-/* Line into p: its text without comment and trailing blanks, its words. */
+/* Line into p: its text without comment and trailing blanks, escaped, and its words. */
 static void sweep_preset_split(const char *line, struct sweep_preset *p)
 {
 	char *save = NULL, *tok;
@@ -30,14 +30,20 @@ static void sweep_preset_split(const char *line, struct sweep_preset *p)
 
 	snprintf(p->text, sizeof(p->text), "%s", line);
 	p->text[strcspn(p->text, "#\r\n")] = '\0';
+	/* Tabs are blanks; anything else that could steer a terminal is
+	 * written \xNN before a front end shows it (HACKING.md). */
+	for (char *c = p->text; *c; c++)
+		if (*c == '\t')
+			*c = ' ';
+	str_sanitize(p->text, sizeof(p->text));
 	n = strlen(p->text);
 	while (n && strchr(" \t", p->text[n - 1]))
 		p->text[--n] = '\0';
 	memcpy(p->buf, p->text, n + 1);
 	p->nword = 0;
 	p->columns = NULL;
-	for (tok = strtok_r(p->buf, " \t", &save); tok && p->nword < SWEEP_PRESET_WORDS;
-	     tok = strtok_r(NULL, " \t", &save))
+	for (tok = strtok_r(p->buf, " ", &save); tok && p->nword < SWEEP_PRESET_WORDS;
+	     tok = strtok_r(NULL, " ", &save))
 		p->word[p->nword++] = tok;
 }
 

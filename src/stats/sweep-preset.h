@@ -17,7 +17,8 @@
 #define SWEEP_PRESET_WORDS 64
 
 struct sweep_preset {
-	char text[SWEEP_PRESET_LINE];	/* the line, its comment and trailing blanks dropped */
+	char text[SWEEP_PRESET_LINE];	/* the line, its comment and trailing blanks dropped,
+					 * tabs as spaces, control bytes as \xNN (str_escape) */
 	char buf[SWEEP_PRESET_LINE];	/* the words' storage */
 	char *word[SWEEP_PRESET_WORDS];	/* NAME KIND ARGS... */
 	unsigned nword;

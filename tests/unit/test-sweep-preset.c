@@ -56,6 +56,11 @@ static void lines(void)
 	ok(sweep_preset_find(path, "three", &p, err) == -ENOENT &&
 	   strstr(err, "three: unknown preset; accepted: one, stop, two (") && strstr(err, path),
 	   "an unknown name lists the names and the file: %s", err);
+	path = file_of("tab\tburst\t1,2\nev\x1b[2Jil burst 4\n");
+	ok(!sweep_preset_find(path, "tab", &p, err) && p.nword == 3 && !strcmp(p.word[2], "1,2") &&
+	   !strcmp(p.text, "tab burst 1,2"), "tabs are blanks (%s)", p.text);
+	ok(!sweep_preset_names(path, names, sizeof(names), err) &&
+	   !strcmp(names, "tab, ev\\x1b[2Jil"), "a control byte reaches no terminal: %s", names);
 	path = file_of("# none\n");
 	ok(!sweep_preset_names(path, names, sizeof(names), err) && !strcmp(names, "none defined"),
 	   "no preset: none defined");
