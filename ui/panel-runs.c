@@ -254,9 +254,13 @@ static void sweep_table_rows(struct grid *g, int x, int y, int w, int h,
 		for (unsigned c = 0; c < l.shown; c++)
 			n += grid_putf(g, x + n, y + row, w - n, STY_NORMAL, " %*s", l.w[c],
 				       p->col[c][0] ? p->col[c] : "n/a");
-		if (p->cliff)
+		/* tunetop sweep's marker, shorter when the panel is narrow. */
+		if (p->cliff && w - n >= 40)
 			grid_putf(g, x + n, y + row, w - n, STY_WARN,
 				  "  <-- cliff: %.0f %% below its neighbours", p->drop_pct);
+		else if (p->cliff)
+			grid_putf(g, x + n, y + row, w - n, STY_WARN, " cliff -%.0f%%",
+				  p->drop_pct);
 		row++;
 	}
 }

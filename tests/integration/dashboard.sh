@@ -240,6 +240,15 @@ for b in 2 4 8 16 32 64 128 256; do
 done
 [ -z "$missing" ]
 ok $? "every point shows its rate and a value in each column (missing:${missing:- none})"
+# Issue 15: the stored sweep keeps its columns, so tunetop sweep show (and
+# the report) have the same titles and values as the dashboard's table.
+sid=$(python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(\"select max(id) from sweeps\").fetchone()[0])" "$TUNETOP_DB")
+"$TUNETOP" sweep show "$sid" >"$TMP/ss" 2>&1
+dash=$(screen | grep -oE "│ burst=256 +[0-9.]+ +[0-9.]+ +[0-9.]+" | tail -1 | tr -d '│' | awk '{print $2, $3, $4}')
+cli=$(grep -E "^burst=256 " "$TMP/ss" | awk '{print $2, $3, $4}')
+grep -qE "Trans/s +DATA_SEGS_OUT_PER_TRANS +DATA_SEGS_IN_PER_TRANS" "$TMP/ss" &&
+	[ -n "$dash" ] && [ "$dash" = "$cli" ]
+ok $? "tunetop sweep show $sid has the same columns and values (dashboard: $dash; sweep show: $cli)"
 
 # Help, from the keymap.
 keys '?'
