@@ -180,7 +180,8 @@ static void sweep_layout(const struct plan_table *t, int width, struct sweep_lay
 					   l->top[c], l->bot[c], sizeof(l->top[c]));
 		if (l->w[c] < vw)
 			l->w[c] = vw;
-		if (used + 1 + l->w[c] > width - 6 && c + 1 < t->cols.n)
+		/* Room for " +N wider" while more columns follow. */
+		if (used + 1 + l->w[c] > width - 10 && c + 1 < t->cols.n)
 			break;
 		if (used + 1 + l->w[c] > width)
 			break;

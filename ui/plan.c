@@ -148,8 +148,7 @@ static int knob_step(struct ui *u, struct plan *pl, struct plan_step *s,
 		touch(u, pl, &s->k[s->nk]);
 		s->nk++;
 	}
-	snprintf(spec1, sizeof(spec1), "%.40s=%.20s", name, s->k[0].value);
-	memcpy(s->point, spec1, sizeof(s->point) - 1);
+	sweep_knob_point_name(end, name, value, s->point, sizeof(s->point));
 	return 0;
 }
 

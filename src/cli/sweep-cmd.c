@@ -452,18 +452,19 @@ static int sweep_setup(struct sweep *sw, int argc, char **argv)
 				memset(p, 0, sizeof(*p));
 				p->ki[0] = a;
 				p->ki[1] = sw->both ? a : b;
+				if (sw->both || sw->nknobs == 1) {
+					/* One knob: named as the dashboard names it. */
+					sweep_knob_point_name(sw->both ? SWEEP_END_BOTH :
+							      sw->knob[0].remote ? SWEEP_END_REMOTE :
+							      SWEEP_END_LOCAL, sw->knob[0].d->name,
+							      sw->knob[0].values[a], p->name,
+							      sizeof(p->name));
+					continue;
+				}
 				sweep_knob_label(sw, &sw->knob[0], l0, sizeof(l0));
-				if (sw->both)
-					snprintf(name, sizeof(name), "both:%s=%s", sw->knob[0].d->name,
-						 sw->knob[0].values[a]);
-				else if (sw->nknobs == 1)
-					snprintf(name, sizeof(name), "%s=%s", l0,
-						 sw->knob[0].values[a]);
-				else
-					snprintf(name, sizeof(name), "%s=%s,%s=%s", l0,
-						 sw->knob[0].values[a],
-						 sweep_knob_label(sw, &sw->knob[1], l1, sizeof(l1)),
-						 sw->knob[1].values[b]);
+				snprintf(name, sizeof(name), "%s=%s,%s=%s", l0, sw->knob[0].values[a],
+					 sweep_knob_label(sw, &sw->knob[1], l1, sizeof(l1)),
+					 sw->knob[1].values[b]);
 				/* The store keeps 63 characters; the JSON has the values whole. */
 				snprintf(p->name, sizeof(p->name), "%.63s", name);
 			}

@@ -635,7 +635,7 @@ static void test_sweep_table(void)
 	   "a wide panel marks it as tunetop sweep does");
 	panel_at(&panel_runs, 44, 24, true);
 	draw();
-	ok(find_row("wider") > 0 && border_intact(),
+	ok(find_row(" +2 wider") > 0 && border_intact(),
 	   "a narrow panel counts the columns that do not fit, inside the frame");
 	u.sweep = NULL;
 }
