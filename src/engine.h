@@ -33,8 +33,10 @@
 #include "stats/hist.h"
 #include "stats/stats.h"
 #include "stats/sweep.h"
+#include "stats/sweep-args.h"
 #include "stats/sweep-cols.h"
 #include "stats/sweep-policy.h"
+#include "stats/sweep-preset.h"
 #include "store/store-save.h"
 #include "store/store.h"
 

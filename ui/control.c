@@ -26,6 +26,7 @@ struct ctl {
 	const char *source;
 	int64_t sweep_id;
 	char point[64];
+	bool lcpu, rcpu;		/* a plan's point: CPU figures in its document */
 };
 
 static double mono_secs(void)
@@ -206,10 +207,11 @@ void ctl_close(struct ui *u)
 
 int ctl_run(struct ui *u)
 {
-	return ctl_run_point(u, "dashboard", 0, NULL);
+	return ctl_run_point(u, "dashboard", 0, NULL, false, false);
 }
 
-int ctl_run_point(struct ui *u, const char *source, int64_t sweep_id, const char *point)
+int ctl_run_point(struct ui *u, const char *source, int64_t sweep_id, const char *point,
+		  bool lcpu, bool rcpu)
 {
 	struct ctl *c = u->ctl;
 	char err[ERR_MAX];
@@ -217,6 +219,8 @@ int ctl_run_point(struct ui *u, const char *source, int64_t sweep_id, const char
 
 	if (c->s)
 		return -EBUSY;
+	c->lcpu = lcpu;
+	c->rcpu = rcpu;
 	c->source = source;
 	c->sweep_id = sweep_id;
 	snprintf(c->point, sizeof(c->point), "%s", point ? point : "");
@@ -286,7 +290,11 @@ static void apply_pending(struct ui *u)
 		}
 }
 
-/* Keep a finished run in the history, as tunetop run does (unless --no-db). */
+/*
+ * Keep a finished run in the history, as tunetop run does (unless
+ * --no-db); its result document stays in the model (r->doc) for what
+ * moved and a plan's columns.
+ */
 static void store_run_of(struct ui *u, struct model_run *r, struct session_result *res,
 			 bool failed, const char *why)
 {
@@ -307,8 +315,9 @@ static void store_run_of(struct ui *u, struct model_run *r, struct session_resul
 	char err[ERR_MAX];
 	int rc;
 
-	/* The document is kept for what moved (docs/why.md), stored or not. */
-	f.result = c->front->result_json(res, failed, why);
+	/* The document is kept for what moved (docs/why.md) and a plan's
+	 * columns, stored or not. */
+	f.result = c->front->result_json(res, failed, why, c->lcpu, c->rcpu);
 	if (f.result)
 		model_keep_doc(&u->model, r, f.result, c->series, u->compare);
 	else
@@ -606,4 +615,19 @@ out:
 	free(copy);
 	free(rq);
 	return rc > 0 ? -EINVAL : rc;
+}
+
+void ctl_cpu_opts(const struct ui *u, bool *lcpu, bool *rcpu)
+{
+	const struct ctl *c = u->ctl;
+
+	*lcpu = c->rq.local_cpu;
+	*rcpu = c->rq.remote_cpu;
+}
+
+int ctl_columns_check(const struct ui *u, const char *list, enum test_type t, char *err)
+{
+	const struct ctl *c = u->ctl;
+
+	return c->front->columns_check(list, t, err) ? -EINVAL : 0;
 }

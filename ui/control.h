@@ -20,9 +20,14 @@ void ctl_close(struct ui *u);
 
 /* Start a run of u->p; 0, or -errno (the status line says why). */
 int ctl_run(struct ui *u);
-/* The same, kept in the history as source's run ("sweep", "ab") at point
- * of sweep sweep_id. */
-int ctl_run_point(struct ui *u, const char *source, int64_t sweep_id, const char *point);
+/*
+ * The same, kept in the history as source's run ("sweep", "ab") at point
+ * of sweep sweep_id; its result document shows the CPU figures of -c / -C
+ * also when lcpu / rcpu (a sweep's CPU columns), and is kept in the
+ * model's run (r->doc) for the plan.
+ */
+int ctl_run_point(struct ui *u, const char *source, int64_t sweep_id, const char *point,
+		  bool lcpu, bool rcpu);
 /* End the measured interval now (the run reports what it measured). */
 void ctl_stop(struct ui *u);
 /* The event fd to poll, or -1 when no run is in flight. */
@@ -61,6 +66,11 @@ bool ctl_no_db(const struct ui *u);
  * 0; -EAGAIN while it runs; -ENOENT with r->doc_na saying why not.
  */
 int ctl_run_doc(struct ui *u, struct model_run *r, const struct model_run *keep);
+
+/* -c, -C as the dashboard was started with. */
+void ctl_cpu_opts(const struct ui *u, bool *lcpu, bool *rcpu);
+/* A sweep's --columns checked as tunetop sweep checks them: 0, or -EINVAL with err. */
+int ctl_columns_check(const struct ui *u, const char *list, enum test_type t, char *err);
 
 /* Seconds left in the run, or -1. */
 double ctl_time_left(const struct ui *u);

@@ -49,7 +49,8 @@ static const struct keybind {
 	{ 'b', A_BASELINE, "mark the run on show as the baseline of its test" },
 	{ 'c', A_COMPARE, "compare the run on show with the baseline; again: off" },
 	{ 't', A_TEST, "edit the test and its parameters (tunetop run's options)" },
-	{ 'S', A_SWEEP, "sweep: size [--response] | burst LIST | send-size LIST | knob [remote:]NAME=V1,V2,..." },
+	{ 'S', A_SWEEP, "sweep: size [--response] | burst LIST | send-size LIST | "
+			"knob [remote:]NAME=V1,V2,... (each [--columns LIST]) | preset NAME" },
 	{ 'A', A_AB, "A/B: --a KNOB=V[,...] --b KNOB=V[,...] [-n N]: interleaved runs and a verdict" },
 	{ '?', A_HELP, "this help" },
 	{ K_F1, A_HELP, "this help" },
@@ -623,6 +624,7 @@ static void dash_poll(struct dash *d, int tfd, int sfd)
 static void dash_free(struct dash *d)
 {
 	plan_free(&d->u);
+	plan_table_free(&d->u);
 	ctl_close(&d->u);
 	for (unsigned i = 0; d->u.panels && i < d->u.npanels; i++)
 		grid_free(&d->u.panels[i].g);

@@ -14,6 +14,7 @@ struct dash_request {
 	struct session_opts so;		/* the test (so.p), -4/-6, timeouts; the target fills the rest */
 	char db_path[4096];		/* --db; "" = the default */
 	bool no_db;			/* --no-db */
+	bool local_cpu, remote_cpu;	/* -c, -C: the CPU figures a run's result shows */
 };
 
 /*
@@ -30,8 +31,16 @@ struct dash_front_ops {
 	int (*parse)(int argc, char **argv, bool test_only, struct dash_request *rq,
 		     FILE *out, char *err);
 	/* The result document of a finished run, as `tunetop run --json` has
-	 * it (failed, and why); NULL when out of memory. */
-	json_t *(*result_json)(const struct session_result *res, bool failed, const char *why);
+	 * it (failed, and why), with -c / -C turned on also when lcpu / rcpu
+	 * (a sweep's CPU columns); NULL when out of memory. */
+	json_t *(*result_json)(const struct session_result *res, bool failed, const char *why,
+			       bool lcpu, bool rcpu);
+	/*
+	 * Check a list of output selectors (a sweep's --columns) as `tunetop
+	 * sweep --columns` does for a test of type t: 0, or 2 with a one-line
+	 * err naming the column and what is accepted.
+	 */
+	int (*columns_check)(const char *list, enum test_type t, char *err);
 };
 
 /*

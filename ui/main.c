@@ -51,6 +51,8 @@ static int dash_parse(int argc, char **argv, bool test_only, struct dash_request
 		rq->so.capture_file = NULL;
 		snprintf(rq->db_path, sizeof(rq->db_path), "%s", o->db_path);
 		rq->no_db = o->no_db;
+		rq->local_cpu = o->local_cpu;
+		rq->remote_cpu = o->remote_cpu;
 	}
 	if (test_only)
 		free(o);
@@ -58,8 +60,10 @@ static int dash_parse(int argc, char **argv, bool test_only, struct dash_request
 }
 
 /* A dashboard run's result document: one iteration, as tunetop run writes it. */
-static json_t *dash_result_json(const struct session_result *res, bool failed, const char *why)
+static json_t *dash_result_json(const struct session_result *res, bool failed, const char *why,
+				bool lcpu, bool rcpu)
 {
+	static struct cli_opts o;
 	struct run_summary sum;
 
 	memset(&sum, 0, sizeof(sum));
@@ -70,12 +74,22 @@ static json_t *dash_result_json(const struct session_result *res, bool failed, c
 	sum.mean_rcpu = res->remote.cpu.total.busy;
 	sum.failed = failed;
 	snprintf(sum.failure, sizeof(sum.failure), "%s", why ? why : "");
-	return output_result_json(&dash_opts, &sum);
+	o = dash_opts;
+	o.local_cpu |= lcpu;
+	o.remote_cpu |= rcpu;
+	return output_result_json(&o, &sum);
+}
+
+/* A dashboard sweep's --columns, checked as tunetop sweep checks them. */
+static int dash_columns_check(const char *list, enum test_type t, char *err)
+{
+	return sweep_columns_check(list, t, false, err);
 }
 
 static const struct dash_front_ops dash_front = {
 	.parse = dash_parse,
 	.result_json = dash_result_json,
+	.columns_check = dash_columns_check,
 };
 
 static void usage(FILE *f)

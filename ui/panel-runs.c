@@ -10,6 +10,7 @@
 #include "plot.h"
 #include "term.h"
 #include "control.h"
+#include "plan.h"
 #include "ui.h"
 
 /* A figure, or n/a. */
@@ -201,10 +202,171 @@ static void why_rows(struct ui *u, struct panel *p, int x, int y, int w, int row
 		grid_printf(&p->g, x + 1, y + 1 + i, STY_NORMAL, w - 1, "%d. %s", i + 1, c.m[i].text);
 }
 
+/*
+ * How the newest sweep's table fits a panel: tunetop sweep's table (the
+ * point, the rate, a column each, right-aligned) made narrow: a column as
+ * wide as its values, a long title on two rows (split after a '_'), the
+ * columns that do not fit counted at the right.
+ */
+struct sweep_layout {
+	int nw, rw;			/* the point's and the rate's widths */
+	int w[SWEEP_COLS_MAX];
+	char top[SWEEP_COLS_MAX][SWEEP_COL_NAME];	/* a title's first row, "" when one */
+	char bot[SWEEP_COLS_MAX][SWEEP_COL_NAME];
+	bool two;			/* a title takes two rows */
+	unsigned shown;			/* the columns that fit */
+};
+
+/* A point's rate as the table writes it. */
+static const char *sweep_rate_text(const struct plan_table_pt *p, char *buf, size_t len)
+{
+	if (isfinite(p->rate))
+		snprintf(buf, len, "%.2f", p->rate);
+	else
+		snprintf(buf, len, "%s", p->failed ? "failed" : "n/a");
+	return buf;
+}
+
+/* Title t in w cells: one row, or two split after the '_' or ' ' that fits best; the width. */
+static int sweep_title_rows(const char *t, int w, char *top, char *bot, size_t len)
+{
+	int n = (int)strlen(t), best = -1, bw = n;
+
+	top[0] = '\0';
+	snprintf(bot, len, "%s", t);
+	if (n <= w)
+		return n;
+	for (int i = 1; i < n - 1; i++) {
+		int m = i + 1 > n - i - 1 ? i + 1 : n - i - 1;
+
+		if ((t[i] == '_' || t[i] == ' ') && m < bw) {
+			bw = m;
+			best = i;
+		}
+	}
+	if (best < 0)
+		return n;
+	snprintf(top, len, "%.*s", best + 1, t);
+	snprintf(bot, len, "%s", t + best + 1);
+	return bw;
+}
+
+static void sweep_layout(const struct plan_table *t, int width, struct sweep_layout *l)
+{
+	char b[32];
+	int used;
+
+	memset(l, 0, sizeof(*l));
+	l->nw = 5;
+	l->rw = (int)strlen(sweep_cols_rate_title(t->units, t->rr));
+	for (unsigned i = 0; i < t->n; i++) {
+		if ((int)strlen(t->pt[i].point) > l->nw)
+			l->nw = (int)strlen(t->pt[i].point);
+		if (t->pt[i].ran && (int)strlen(sweep_rate_text(&t->pt[i], b, sizeof(b))) > l->rw)
+			l->rw = (int)strlen(b);
+	}
+	used = l->nw + 1 + l->rw;
+	for (unsigned c = 0; c < t->cols.n; c++) {
+		int vw = 3;	/* "n/a" */
+
+		for (unsigned i = 0; i < t->n; i++)
+			if (t->pt[i].ran && (int)strlen(t->pt[i].col[c]) > vw)
+				vw = (int)strlen(t->pt[i].col[c]);
+		/* A title of 9 or fewer (tunetop sweep's narrowest column) stays whole. */
+		l->w[c] = sweep_title_rows(sweep_cols_title(t->cols.name[c]), vw < 9 ? 9 : vw,
+					   l->top[c], l->bot[c], sizeof(l->top[c]));
+		if (l->w[c] < vw)
+			l->w[c] = vw;
+		/* Room for " +N wider" while more columns follow. */
+		if (used + 1 + l->w[c] > width - 10 && c + 1 < t->cols.n)
+			break;
+		if (used + 1 + l->w[c] > width)
+			break;
+		used += 1 + l->w[c];
+		l->two |= l->top[c][0] != '\0';
+		l->shown++;
+	}
+}
+
+/* Rows the newest sweep's table takes in a panel of ih rows: 0 when none. */
+static int sweep_table_height(const struct plan_table *t, int iw, int ih)
+{
+	struct sweep_layout l;
+	unsigned ran = 0;
+	int h;
+
+	if (!t)
+		return 0;
+	for (unsigned i = 0; i < t->n; i++)
+		ran += t->pt[i].ran;
+	sweep_layout(t, iw, &l);
+	h = 2 + l.two + (int)(ran ? ran : 1);
+	return h > (ih - 1) / 2 ? (ih - 1) / 2 : h;
+}
+
+/*
+ * The newest sweep as tunetop sweep's table has it: the point, its rate,
+ * its value in each of the sweep's columns (the engine's titles and
+ * text), the cliffs once it ended; the newest points when h is short.
+ */
+static void sweep_table_rows(struct grid *g, int x, int y, int w, int h,
+			     const struct plan_table *t)
+{
+	struct sweep_layout l;
+	unsigned ran = 0, first = 0, k = 0;
+	char b[32];
+	int n, row;
+
+	for (unsigned i = 0; i < t->n; i++)
+		ran += t->pt[i].ran;
+	sweep_layout(t, w, &l);
+	n = grid_putf(g, x, y, w, STY_TITLE, "sweep %s%s%s%s: %u of %u points", t->kind,
+		      t->preset[0] ? " (preset " : "", t->preset, t->preset[0] ? ")" : "", ran, t->n);
+	if (t->note[0])
+		grid_putf(g, x + n, y, w - n, STY_DIM, "; %s", t->note);
+	row = 1;
+	if (l.two) {
+		n = l.nw + 1 + l.rw;
+		for (unsigned c = 0; c < l.shown; c++)
+			n += grid_putf(g, x + n, y + row, w - n, STY_DIM, " %-*s", l.w[c], l.top[c]);
+		row++;
+	}
+	n = grid_putf(g, x, y + row, w, STY_DIM, "%-*s %*s", l.nw, "Point", l.rw,
+		      sweep_cols_rate_title(t->units, t->rr));
+	for (unsigned c = 0; c < l.shown; c++)
+		n += grid_putf(g, x + n, y + row, w - n, STY_DIM, " %*s", l.w[c], l.bot[c]);
+	if (l.shown < t->cols.n)
+		grid_putf(g, x + n, y + row, w - n, STY_WARN, " +%u wider", t->cols.n - l.shown);
+	row++;
+	if (ran > (unsigned)(h - row))
+		first = ran - (unsigned)(h - row);
+	if (!ran && row < h)
+		grid_put(g, x, y + row, w, STY_DIM, "no point has ended yet");
+	for (unsigned i = 0; i < t->n && row < h; i++) {
+		const struct plan_table_pt *p = &t->pt[i];
+
+		if (!p->ran || k++ < first)
+			continue;
+		n = grid_putf(g, x, y + row, w, p->failed ? STY_WARN : STY_NORMAL, "%-*s %*s",
+			      l.nw, p->point, l.rw, sweep_rate_text(p, b, sizeof(b)));
+		for (unsigned c = 0; c < l.shown; c++)
+			n += grid_putf(g, x + n, y + row, w - n, STY_NORMAL, " %*s", l.w[c],
+				       p->col[c][0] ? p->col[c] : "n/a");
+		/* tunetop sweep's marker, shorter when the panel is narrow. */
+		if (p->cliff && w - n >= 40)
+			grid_putf(g, x + n, y + row, w - n, STY_WARN,
+				  "  <-- cliff: %.0f %% below its neighbours", p->drop_pct);
+		else if (p->cliff)
+			grid_putf(g, x + n, y + row, w - n, STY_WARN, " cliff -%.0f%%",
+				  p->drop_pct);
+		row++;
+	}
+}
+
 static void runs_draw(struct ui *u, struct panel *p)
 {
 	const struct model *m = &u->model;
-	int ix, iy, iw, ih, lh, wr;
+	int ix, iy, iw, ih, lh, th, wr;
 
 	panel_frame(u, p, &ix, &iy, &iw, &ih);
 	if (!m->nruns) {
@@ -217,6 +379,11 @@ static void runs_draw(struct ui *u, struct panel *p)
 	lh = (u->compare && u->cur ? ih - 10 : ih - 1) - wr;
 	if (lh < 2)
 		lh = ih - 1 - wr;
+	/* The newest sweep's table below the list, while the list keeps two rows. */
+	th = sweep_table_height(u->sweep, iw - 1, ih);
+	if (lh - th < 2)
+		th = 0;
+	lh -= th;
 	grid_printf(&p->g, ix, iy, STY_DIM, iw, " %-3s %-10s %-7s %7s %6s %7s %11s %s", "#",
 		    "test", "state", "rate", "p99us", "CPU%l/r", "SD l/r", "knobs changed");
 	/* Newest at the bottom, the cursor kept in view. */
@@ -230,8 +397,10 @@ static void runs_draw(struct ui *u, struct panel *p)
 		run_row(&p->g, ix, iy + 1 + i, iw, r, panel_focused(u, p) && p->scroll + i == p->cursor,
 			r == u->cur);
 	}
-	if (u->compare && u->cur && lh < ih - 1 - wr)
-		compare_rows(&p->g, ix, iy + 1 + lh, iw, ih - 1 - lh - wr, u->cur, u->compare);
+	if (th)
+		sweep_table_rows(&p->g, ix + 1, iy + 1 + lh, iw - 1, th, u->sweep);
+	if (u->compare && u->cur && lh + th < ih - 1 - wr)
+		compare_rows(&p->g, ix, iy + 1 + lh + th, iw, ih - 1 - lh - th - wr, u->cur, u->compare);
 	if (wr)
 		why_rows(u, p, ix, iy + ih - wr, iw, wr);
 }

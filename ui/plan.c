@@ -40,6 +40,8 @@ struct plan {
 	struct plan_knob before[2 * PLAN_MAX_KNOBS];
 	bool cancelled;
 	struct test_params p0;		/* the test before the plan, given back after */
+	bool lcpu, rcpu;		/* -c / -C for its runs' documents (its columns) */
+	struct plan_table *tab;		/* a sweep's table (u->sweep once started); NULL for A/B */
 };
 
 static struct plan *plan_of(const struct ui *u)
@@ -127,7 +129,6 @@ static int too_many(char *err)
 	return err_set(err, -EINVAL, "at most %d runs in one sweep or A/B", SWEEP_MAX_POINTS);
 }
 
-/* The points of a sweep spec; -EINVAL with err. */
 /* One knob sweep point: the knob at value on end (both: each end alike). */
 static int knob_step(struct ui *u, struct plan *pl, struct plan_step *s,
 		     enum sweep_end end, const char *name, const char *value, char *err)
@@ -148,65 +149,176 @@ static int knob_step(struct ui *u, struct plan *pl, struct plan_step *s,
 		touch(u, pl, &s->k[s->nk]);
 		s->nk++;
 	}
-	snprintf(spec1, sizeof(spec1), "%.40s=%.20s", name, s->k[0].value);
-	memcpy(s->point, spec1, sizeof(s->point) - 1);
+	sweep_knob_point_name(end, name, value, s->point, sizeof(s->point));
 	return 0;
 }
 
+/* What a sweep asks for: its kind and own arguments, from the prompt or a preset. */
+struct plan_args {
+	enum sweep_kind kind;
+	const char *list;		/* burst or send-size list; NULL: the default */
+	const char *knob;		/* knob: [local:|remote:|both:]NAME=V1,V2,... */
+	const char *columns;		/* --columns LIST; NULL: the default */
+	bool response;
+	uint32_t mss;			/* --mss N; 0: the newest run's */
+};
+
+#define PLAN_ACCEPTED "size [--response] [--mss N], burst [LIST], send-size [LIST], " \
+		      "knob [local:|remote:|both:]NAME=V1,V2 (each with --columns LIST), preset NAME"
+
+/*
+ * The words of a sweep (KIND ARGS..., as tunetop sweep takes them) into a;
+ * what the dashboard cannot do (--reverse, two knobs) is refused.  0 or
+ * -EINVAL with err.
+ */
+static int plan_args_parse(char **w, unsigned n, struct plan_args *a, char *err)
+{
+	int i = 1;
+
+	memset(a, 0, sizeof(*a));
+	if (!n || sweep_policy_kind_parse(w[0], &a->kind))
+		return err_set(err, -EINVAL, "sweep %s: unknown; accepted: " PLAN_ACCEPTED,
+			       n ? w[0] : "");
+	for (;;) {
+		const char *v;
+		int what = sweep_arg_next(a->kind, (int)n, w, &i, &v, &a->mss, err);
+
+		if (what < 0)
+			return -EINVAL;
+		if (what == SWEEP_ARG_END && i == (int)n)
+			break;
+		if (what == SWEEP_ARG_RESPONSE)
+			a->response = true;
+		else if (what == SWEEP_ARG_REVERSE)
+			return err_set(err, -EINVAL, "option --reverse: the dashboard's ends stay as they are; accepted: tunetop sweep burst --reverse");
+		else if (what == SWEEP_ARG_COLUMNS)
+			a->columns = v;
+		else if (what == SWEEP_ARG_WORD && a->kind == SW_KNOB && !a->knob)
+			a->knob = v;
+		else if (what == SWEEP_ARG_WORD && a->kind != SW_KNOB && !a->list)
+			a->list = v;
+		else if (what != SWEEP_ARG_MSS)
+			return err_set(err, -EINVAL, "sweep %s: \"%.40s\" not here (the test is t's); accepted: " PLAN_ACCEPTED,
+				       w[0], w[i - (what == SWEEP_ARG_WORD)]);
+	}
+	if (a->kind == SW_KNOB && !a->knob)
+		return err_set(err, -EINVAL, "sweep knob: no knob; accepted: knob [local:|remote:|both:]NAME=V1,V2,...");
+	return 0;
+}
+
+/*
+ * "preset NAME": the preset's words from data/sweeps (sweep_preset_find,
+ * as tunetop sweep preset reads them) in p.  0 or -EINVAL with err naming
+ * the presets there are.
+ */
+static int plan_preset(char **w, unsigned n, struct sweep_preset *p, char *err)
+{
+	char path[4096], names[512], why[ERR_MAX];
+	int rc;
+
+	sweep_preset_path(path, sizeof(path));
+	if (n == 2) {
+		rc = sweep_preset_find(path, w[1], p, why);
+		if (!rc)
+			return 0;
+		return err_set(err, -EINVAL, "sweep preset %s", why);
+	}
+	if (sweep_preset_names(path, names, sizeof(names), why))
+		return err_set(err, -EINVAL, "sweep preset: %s", why);
+	return err_set(err, -EINVAL, "sweep preset: %s; accepted: preset NAME (the test is t's), NAME one of %s",
+		       n < 2 ? "no name" : "more than a name", names);
+}
+
+/*
+ * A sweep's columns: its --columns (checked as tunetop sweep checks
+ * them) or the default for the test, then what they need turned on for
+ * its runs (-c, -C, the capture).  0 or -EINVAL with err.
+ */
+static int plan_columns(struct ui *u, struct plan *pl, const char *columns,
+			struct test_params *base, char *err)
+{
+	struct plan_table *t = pl->tab;
+	bool rr = test_is_rr(base->type);
+
+	if (columns && ctl_columns_check(u, columns, base->type, err))
+		return -EINVAL;
+	ctl_cpu_opts(u, &pl->lcpu, &pl->rcpu);
+	if (sweep_cols_make(columns, rr, pl->lcpu, pl->rcpu, &t->cols, err))
+		return -EINVAL;
+	sweep_cols_turn_on(&t->cols, &pl->lcpu, &pl->rcpu, &base->capture, t->note,
+			   sizeof(t->note));
+	t->rr = rr;
+	return 0;
+}
+
+/* The points of a sweep spec ("KIND ARGS" or "preset NAME"); -EINVAL with err. */
 static int plan_sweep(struct ui *u, struct plan *pl, const char *spec, char *err)
 {
-	char kind[16] = "", rest[200] = "";
+	static struct sweep_preset preset;
+	char copy[256], *w[SWEEP_PRESET_WORDS], *save = NULL, *tok;
 	uint64_t list[SWEEP_MAX_POINTS];
-	enum sweep_kind k;
-	unsigned n = 0;
+	struct test_params base = u->p;
+	struct plan_args a;
+	unsigned n = 0, nw = 0;
 
-	if (sscanf(spec, "%15s %199[^\n]", kind, rest) < 1)
-		return err_set(err, -EINVAL, "sweep: accepted: size [--response], burst LIST, "
-			       "send-size LIST, knob [local:|remote:|both:]NAME=V1,V2");
-	snprintf(pl->kind, sizeof(pl->kind), "%s", kind);
-	if (!sweep_policy_kind_parse(kind, &k) && k != SW_KNOB) {
-		uint32_t mss = newest_mss(u);
-		bool resp = k == SW_SIZE && strstr(rest, "--response") != NULL;
+	snprintf(copy, sizeof(copy), "%s", spec);
+	for (tok = strtok_r(copy, " \t", &save); tok && nw < SWEEP_PRESET_WORDS;
+	     tok = strtok_r(NULL, " \t", &save))
+		w[nw++] = tok;
+	if (nw && !strcmp(w[0], "preset")) {
+		if (plan_preset(w, nw, &preset, err))
+			return -EINVAL;
+		snprintf(pl->tab->preset, sizeof(pl->tab->preset), "%s", preset.word[0]);
+		if (plan_args_parse(preset.word + 1, preset.nword - 1, &a, err))
+			return -EINVAL;
+	} else if (plan_args_parse(w, nw, &a, err)) {
+		return -EINVAL;
+	}
+	snprintf(pl->kind, sizeof(pl->kind), "%s", sweep_policy_kind_name(a.kind));
+	snprintf(pl->tab->kind, sizeof(pl->tab->kind), "%s", pl->kind);
+	if (a.kind != SW_KNOB && (a.kind != SW_SEND) != test_is_rr(u->p.type))
+		return err_set(err, -EINVAL, "sweep %s: accepted with a %s test (t to change it)",
+			       pl->kind, a.kind == SW_SEND ? "stream" : "request/response");
+	if (plan_columns(u, pl, a.columns, &base, err))
+		return -EINVAL;
+	if (a.kind != SW_KNOB) {
+		uint32_t mss = a.mss ? a.mss : newest_mss(u);
 
-		if ((k != SW_SEND) != test_is_rr(u->p.type))
-			return err_set(err, -EINVAL, "sweep %s: accepted with a %s test (t to change it)",
-				       kind, k == SW_SEND ? "stream" : "request/response");
-		if (k == SW_SIZE && !mss)
-			return err_set(err, -EINVAL, "sweep size: the MSS comes from a run's connection: r first");
-		if (sweep_policy_plan(k, k == SW_SIZE || !rest[0] ? NULL : rest, mss, list,
+		if (a.kind == SW_SIZE && !mss)
+			return err_set(err, -EINVAL, "sweep size: the MSS comes from a run's connection: r first, or --mss N");
+		if (sweep_policy_plan(a.kind, a.kind == SW_SIZE ? NULL : a.list, mss, list,
 				      SWEEP_MAX_POINTS, &n, err))
 			return -EINVAL;
 		for (unsigned i = 0; i < n; i++) {
-			struct plan_step *s = add_step(pl, &u->p);
+			struct plan_step *s = add_step(pl, &base);
 
 			if (!s)
 				return too_many(err);
-			if (sweep_policy_point_params(k, resp, list[i], &s->p, err))
+			if (sweep_policy_point_params(a.kind, a.response, list[i], &s->p, err))
 				return -EINVAL;
-			sweep_policy_point_name(k, resp, list[i], s->point, sizeof(s->point));
+			sweep_policy_point_name(a.kind, a.response, list[i], s->point, sizeof(s->point));
 		}
 		return 0;
 	}
-	if (!strcmp(kind, "knob")) {
+	{
 		char name[KNOB_NAME_MAX + 8], buf[512];
 		const char *values[SWEEP_MAX_POINTS];
 		enum sweep_end end;
-		const char *body = sweep_knob_end(rest, &end);
+		const char *body = sweep_knob_end(a.knob, &end);
 
 		if (sweep_parse_knob(body, name, sizeof(name), buf, sizeof(buf), values,
 				     SWEEP_MAX_POINTS, &n, err))
 			return -EINVAL;
 		for (unsigned i = 0; i < n; i++) {
-			struct plan_step *s = add_step(pl, &u->p);
+			struct plan_step *s = add_step(pl, &base);
 
 			if (!s)
 				return too_many(err);
 			if (knob_step(u, pl, s, end, name, values[i], err))
 				return -EINVAL;
 		}
-		return 0;
 	}
-	return err_set(err, -EINVAL, "sweep %s: accepted: size, burst, send-size, knob", kind);
+	return 0;
 }
 
 /* "--a SPEC --b SPEC [-n N]": pairs in a random order; -EINVAL with err. */
@@ -316,6 +428,49 @@ static void plan_ab_moved(struct ui *u, const struct plan *pl, char *buf, size_t
 		 c.n ? c.m[0].text : "nothing of the mechanisms compared");
 }
 
+/* The sweep's table on show from now on, its points named, none run yet. */
+static void plan_table_start(struct ui *u, struct plan *pl)
+{
+	struct plan_table *t = pl->tab;
+
+	t->n = pl->n;
+	for (unsigned i = 0; i < pl->n; i++)
+		snprintf(t->pt[i].point, sizeof(t->pt[i].point), "%s", pl->steps[i].point);
+	free(u->sweep);
+	u->sweep = t;
+}
+
+/*
+ * Point i ran as r: its rate, and its value in each column from its
+ * result document (sweep_cols_text, as tunetop sweep's table has it;
+ * the model keeps the document, bounded, for what moved).
+ */
+static void plan_table_point(struct plan_table *t, unsigned i, struct model_run *r)
+{
+	struct plan_table_pt *p;
+
+	if (!t || i >= t->n)
+		return;
+	p = &t->pt[i];
+	p->ran = true;
+	p->failed = r->state == MS_FAILED;
+	p->rate = r->state == MS_DONE || r->state == MS_STOPPED ? r->rate : NAN;
+	for (unsigned c = 0; c < t->cols.n; c++)
+		sweep_cols_text(r->doc, t->cols.name[c], p->col[c], sizeof(p->col[c]));
+	if (r->has_result && r->res.units && !t->units[0])
+		snprintf(t->units, sizeof(t->units), "%s", r->res.units);
+}
+
+/* The cliffs the engine's rule marked, into the table. */
+static void plan_table_cliffs(struct plan_table *t, const struct sweep_policy_pt *pt,
+			      unsigned n)
+{
+	for (unsigned i = 0; t && i < n && i < t->n; i++) {
+		t->pt[i].cliff = pt[i].cliff;
+		t->pt[i].drop_pct = pt[i].drop_pct;
+	}
+}
+
 /* Start the next point, or finish. */
 static void plan_next(struct ui *u)
 {
@@ -326,7 +481,8 @@ static void plan_next(struct ui *u)
 
 		if (plan_apply(u, pl, s) == 0) {
 			u->p = s->p;
-			if (ctl_run_point(u, pl->ab ? "ab" : "sweep", pl->sweep_id, s->point) == 0)
+			if (ctl_run_point(u, pl->ab ? "ab" : "sweep", pl->sweep_id, s->point,
+					  pl->lcpu, pl->rcpu) == 0)
 				return;
 		}
 		pl->cancelled = true;
@@ -365,6 +521,7 @@ static void plan_next(struct ui *u)
 		for (unsigned i = 0; i < pl->n; i++)
 			pt[i] = pl->steps[i].fig;
 		nc = plan_sweep_summary(pl->kind, pt, pl->n, line, sizeof(line));
+		plan_table_cliffs(pl->tab, pt, pl->n);
 		ui_status(u, nc ? STY_WARN : STY_GOOD, 60, "%s%s", line,
 			  pl->cancelled ? "; stopped early" : "");
 	}
@@ -382,6 +539,10 @@ int plan_start(struct ui *u, const char *spec, bool ab, char *err)
 	if (!pl)
 		return err_set(err, -ENOMEM, "out of memory");
 	pl->p0 = u->p;
+	if (!ab && !(pl->tab = calloc(1, sizeof(*pl->tab)))) {
+		free(pl);
+		return err_set(err, -ENOMEM, "out of memory");
+	}
 	rc = ab ? plan_ab(u, pl, spec, err) : plan_sweep(u, pl, spec, err);
 	if (!rc && !pl->n)
 		rc = err_set(err, -EINVAL, "nothing to run");
@@ -391,14 +552,22 @@ int plan_start(struct ui *u, const char *spec, bool ab, char *err)
 			rc = ui_knob_plan_check(u, pl->steps[i].k[k].idx, pl->steps[i].k[k].end,
 						pl->steps[i].k[k].value, err);
 	if (rc) {
+		free(pl->tab);
 		free(pl);
 		return rc;
 	}
+	if (pl->tab)
+		plan_table_start(u, pl);
 	{
 		struct store *st = NULL;
 		json_t *j = json_pack("{s:s, s:b}", "spec", spec, "dashboard", 1);
 		char e2[ERR_MAX];
 
+		/* A sweep keeps its columns, as tunetop sweep's do (sweep show, report). */
+		if (j && pl->tab && (sweep_cols_to_spec(&pl->tab->cols, j) ||
+				     (pl->tab->preset[0] &&
+				      json_object_set_new(j, "preset", json_string(pl->tab->preset)))))
+			json_decref(j), j = NULL;
 		if (j && !ctl_no_db(u) && store_open(&st, ctl_db_path(u), e2) == 0)
 			store_add_sweep(st, ab ? "ab" : pl->kind, j, &pl->sweep_id, e2);
 		store_close(st);
@@ -462,6 +631,7 @@ void plan_run_ended(struct ui *u, struct model_run *r)
 		pl->steps[pl->next].run_id = r->id;
 		if (r->state == MS_DONE)
 			plan_point_of_run(r, &pl->steps[pl->next].fig);
+		plan_table_point(pl->tab, pl->next, r);
 		if (r->state == MS_STOPPED)
 			pl->cancelled = true;
 		pl->next++;
@@ -479,6 +649,15 @@ void plan_cancel(struct ui *u)
 
 void plan_free(struct ui *u)
 {
-	free(u->plan);
+	struct plan *pl = plan_of(u);
+
+	/* Its table stays on show (u->sweep) after the sweep. */
+	free(pl);
 	u->plan = NULL;
+}
+
+void plan_table_free(struct ui *u)
+{
+	free(u->sweep);
+	u->sweep = NULL;
 }

@@ -9,8 +9,33 @@
 #include "ui.h"
 
 /*
+ * A dashboard sweep's table, as tunetop sweep's (docs/sweeps.md,
+ * "Columns"): each point's rate and its value in the sweep's columns,
+ * the cliffs once it ended.  The runs panel shows the newest (u->sweep).
+ */
+struct plan_table_pt {
+	char point[64];
+	bool ran, failed, cliff;
+	double rate;			/* NAN unless it ran to its end (or was stopped) */
+	double drop_pct;		/* a cliff's drop below its neighbours */
+	char col[SWEEP_COLS_MAX][SWEEP_COL_TEXT];	/* sweep_cols_text */
+};
+
+struct plan_table {
+	char kind[16];
+	char preset[64];		/* the preset it came from, "" none */
+	struct sweep_cols cols;
+	char note[128];			/* what its columns turned on, "" nothing */
+	bool rr;
+	char units[16];			/* its runs' units, "" before the first */
+	unsigned n;			/* points planned */
+	struct plan_table_pt pt[SWEEP_MAX_POINTS];
+};
+
+/*
  * Start a sweep ("size", "size --response", "burst 0,1,4", "send-size
- * 1K,4K", "knob [remote:]NAME=V1,V2,...") or, with ab, an A/B comparison
+ * 1K,4K", "knob [remote:]NAME=V1,V2,...", each with "--columns LIST";
+ * "preset NAME" of data/sweeps) or, with ab, an A/B comparison
  * ("--a SPEC --b SPEC [-n N]", SPEC as tunetop ab's) of the test on show.
  * Each point is one run of the dashboard; knobs the plan changes are put
  * back when it ends or is stopped.  0, or -EINVAL with err saying what is
@@ -27,6 +52,8 @@ void plan_run_ended(struct ui *u, struct model_run *r);
 /* Stop after the run in flight: knobs put back, what was measured reported. */
 void plan_cancel(struct ui *u);
 void plan_free(struct ui *u);
+/* Drop the newest sweep's table (u->sweep). */
+void plan_table_free(struct ui *u);
 
 /* A run as a point of a dashboard sweep: the rate and noise figures the
  * cliff rule reads (rate NAN unless it ended cleanly). */

@@ -95,6 +95,7 @@ struct ui {
 
 	void *ctl;			/* control.c's state */
 	void *plan;			/* plan.c's sweep or A/B in progress, or NULL */
+	struct plan_table *sweep;	/* the newest sweep's table (plan.h), or NULL */
 };
 
 /* Show a message in the status line for secs seconds (errors: STY_WARN). */

@@ -84,51 +84,34 @@ static const char *sweep_side(const char *spec, bool *remote)
  */
 static int sweep_own_args(struct sweep *sw, int argc, char **argv, int *next, char *err)
 {
-	int i;
+	int i = 2;
 
-	for (i = 2; i < argc; i++) {
-		const char *a = argv[i];
+	for (;;) {
+		const char *a;
+		int what = sweep_arg_next(sw->kind, argc, argv, &i, &a, &sw->mss, err);
 
-		if (!strcmp(a, "-h") || !strcmp(a, "--help"))
+		if (what < 0)
+			return 2;
+		if (what == SWEEP_ARG_HELP)
 			return 1;
-		if (!strcmp(a, "--response") || !strcmp(a, "--reverse")) {
-			bool resp = a[4] == 's';
-
-			if (sw->kind != (resp ? SW_SIZE : SW_BURST))
-				return err_set(err, 2, "option %s: applies to sweep %s only",
-					       a, resp ? "size" : "burst");
-			if (resp)
-				sw->response = true;
-			else
-				sw->reverse = true;
+		if (what == SWEEP_ARG_END)
+			break;
+		if (what == SWEEP_ARG_RESPONSE) {
+			sw->response = true;
 			continue;
 		}
-		if (!strncmp(a, "--columns", 9) && (!a[9] || a[9] == '=')) {
-			const char *val = a[9] ? a + 10 : i + 1 < argc ? argv[++i] : NULL;
-
-			if (!val || !*val || strlen(val) >= sizeof(sw->columns))
-				return err_set(err, 2, "option --columns: no list; accepted: --columns NAME[,NAME...] of `tunetop run -- -o ?`");
-			snprintf(sw->columns, sizeof(sw->columns), "%s", val);
+		if (what == SWEEP_ARG_REVERSE) {
+			sw->reverse = true;
 			continue;
 		}
-		if (!strncmp(a, "--mss", 5) && (!a[5] || a[5] == '=')) {
-			const char *val = a[5] ? a + 6 : i + 1 < argc ? argv[++i] : NULL;
-			uint64_t x;
-
-			if (sw->kind != SW_SIZE)
-				return err_set(err, 2, "option --mss: applies to sweep size only");
-			if (!val || parse_uint(val, 1, 65535, &x))
-				return err_set(err, 2, "option --mss %s: not an MSS; accepted: bytes, 1-65535 (e.g. 1448)",
-					       val ? val : "");
-			sw->mss = (uint32_t)x;
+		if (what == SWEEP_ARG_COLUMNS) {
+			snprintf(sw->columns, sizeof(sw->columns), "%s", a);
+			continue;
+		}
+		if (what == SWEEP_ARG_MSS) {
 			sw->mss_given = true;
 			continue;
 		}
-		if (a[0] == '-')
-			break;
-		if (sw->kind == SW_SIZE)
-			return err_set(err, 2, "argument \"%.64s\": sweep size takes no list; accepted: --response, --mss N, then run options",
-				       a);
 		if (sw->kind == SW_KNOB) {
 			enum sweep_end end;
 			const char *body = sweep_knob_end(a, &end);
@@ -279,6 +262,21 @@ static const char *sweep_knob_label(const struct sweep *sw, const struct sweep_k
 	return buf;
 }
 
+int sweep_columns_check(const char *list, enum test_type t, bool iterating, char *err)
+{
+	struct selector_list sl;
+	char why[ERR_MAX];
+	const char *rest;
+
+	if (!selectors_parse(list, 'O', t, iterating, &sl, err))
+		return 0;
+	/* "option -O NAME: why" as "option --columns NAME: why". */
+	snprintf(why, sizeof(why), "%s", err);
+	rest = strchr(why, ' ');
+	rest = rest ? strchr(rest + 1, ' ') : NULL;
+	return err_set(err, 2, "option --columns%s", rest ? rest : why);
+}
+
 /*
  * The table's columns: the selectors of -o/-O/-k, else --columns (checked
  * against the same table), else the engine's default; then what they need
@@ -289,7 +287,6 @@ static int sweep_columns(struct sweep *sw, char *err)
 	struct cli_opts *o = &sw->o;
 	const struct selector *tab;
 	char list[sizeof(sw->columns) + 64] = "", note[128] = "";
-	bool lcpu, rcpu, cap;
 	unsigned n;
 
 	tab = selector_table(&n);
@@ -298,39 +295,15 @@ static int sweep_columns(struct sweep *sw, char *err)
 			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
 				 i ? "," : "", tab[o->sel.idx[i]].name);
 	} else if (sw->columns[0]) {
-		struct selector_list sl;
-
-		if (selectors_parse(sw->columns, 'O', o->so.p.type, o->iterating, &sl, err)) {
-			char why[ERR_MAX];
-
-			const char *rest;
-
-			/* "option -O NAME: why" as "option --columns NAME: why". */
-			snprintf(why, sizeof(why), "%s", err);
-			rest = strchr(why, ' ');
-			rest = rest ? strchr(rest + 1, ' ') : NULL;
-			return err_set(err, 2, "option --columns%s", rest ? rest : why);
-		}
+		if (sweep_columns_check(sw->columns, o->so.p.type, o->iterating, err))
+			return 2;
 		snprintf(list, sizeof(list), "%s", sw->columns);
 	}
 	if (sweep_cols_make(list, test_is_rr(o->so.p.type), o->local_cpu, o->remote_cpu,
 			    &sw->cols, err))
 		return 2;
-	sweep_cols_needs(&sw->cols, &lcpu, &rcpu, &cap);
-	if ((lcpu && !o->local_cpu) || (rcpu && !o->remote_cpu))
-		snprintf(note, sizeof(note), "%s%s turned on for the CPU columns",
-			 lcpu && !o->local_cpu ? "-c" : "", rcpu && !o->remote_cpu ?
-			 (lcpu && !o->local_cpu ? " -C" : "-C") : "");
-	o->local_cpu |= lcpu;
-	o->remote_cpu |= rcpu;
-	if (cap && o->so.p.capture == CAPTURE_OFF) {
-		o->so.p.capture = CAPTURE_AUTO;
-		snprintf(note + strlen(note), sizeof(note) - strlen(note), "%s--capture=auto for the capture columns (n/a where capture needs privileges)",
-			 note[0] ? "; " : "");
-	} else if (cap) {
-		snprintf(note + strlen(note), sizeof(note) - strlen(note), "%scapture %s",
-			 note[0] ? "; " : "", capture_mode_name(o->so.p.capture));
-	}
+	sweep_cols_turn_on(&sw->cols, &o->local_cpu, &o->remote_cpu, &o->so.p.capture, note,
+			   sizeof(note));
 	snprintf(sw->cols_note, sizeof(sw->cols_note), "%s", note);
 	return 0;
 }
@@ -479,18 +452,19 @@ static int sweep_setup(struct sweep *sw, int argc, char **argv)
 				memset(p, 0, sizeof(*p));
 				p->ki[0] = a;
 				p->ki[1] = sw->both ? a : b;
+				if (sw->both || sw->nknobs == 1) {
+					/* One knob: named as the dashboard names it. */
+					sweep_knob_point_name(sw->both ? SWEEP_END_BOTH :
+							      sw->knob[0].remote ? SWEEP_END_REMOTE :
+							      SWEEP_END_LOCAL, sw->knob[0].d->name,
+							      sw->knob[0].values[a], p->name,
+							      sizeof(p->name));
+					continue;
+				}
 				sweep_knob_label(sw, &sw->knob[0], l0, sizeof(l0));
-				if (sw->both)
-					snprintf(name, sizeof(name), "both:%s=%s", sw->knob[0].d->name,
-						 sw->knob[0].values[a]);
-				else if (sw->nknobs == 1)
-					snprintf(name, sizeof(name), "%s=%s", l0,
-						 sw->knob[0].values[a]);
-				else
-					snprintf(name, sizeof(name), "%s=%s,%s=%s", l0,
-						 sw->knob[0].values[a],
-						 sweep_knob_label(sw, &sw->knob[1], l1, sizeof(l1)),
-						 sw->knob[1].values[b]);
+				snprintf(name, sizeof(name), "%s=%s,%s=%s", l0, sw->knob[0].values[a],
+					 sweep_knob_label(sw, &sw->knob[1], l1, sizeof(l1)),
+					 sw->knob[1].values[b]);
 				/* The store keeps 63 characters; the JSON has the values whole. */
 				snprintf(p->name, sizeof(p->name), "%.63s", name);
 			}

@@ -54,7 +54,7 @@ static void sweep_titles(const struct sweep *sw)
 
 	snprintf(ci, sizeof(ci), "+-%.0f%%ci", sw->o.it.level);
 	printf("%-*s %12s", sweep_name_width(sw), "Point",
-	       sw->units[0] ? sw->units : rr ? "Trans/s" : "10^6bits/s");
+	       sweep_cols_rate_title(sw->units, rr));
 	if (sw->o.iterating)
 		printf(" %10s", ci);
 	for (unsigned i = 0; i < sw->cols.n; i++)

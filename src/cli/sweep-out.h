@@ -59,7 +59,7 @@ struct sweep {
 	bool both;		/* knob both:NAME: knob[1] is knob[0] on the remote end, in step */
 	uint32_t mss;
 	char list_text[512];
-	char columns[1024];	/* --columns LIST (a preset's); "" none */
+	char columns[SWEEP_ARGS_COLUMNS];	/* --columns LIST (a preset's); "" none */
 	struct sweep_cols cols;	/* the table's columns after the rate */
 	char cols_note[256];	/* what the columns turned on (-c, -C, capture) */
 	unsigned nknobs;

@@ -96,6 +96,37 @@ void sweep_cols_needs(const struct sweep_cols *c, bool *lcpu, bool *rcpu, bool *
 	}
 }
 
+void sweep_cols_turn_on(const struct sweep_cols *c, bool *lcpu, bool *rcpu,
+			enum capture_mode *capture, char *note, size_t len)
+{
+	bool l, r, cap, addl, addr;
+	size_t used;
+
+	sweep_cols_needs(c, &l, &r, &cap);
+	addl = l && !*lcpu;
+	addr = r && !*rcpu;
+	snprintf(note, len, "%s%s%s%s", addl ? "-c" : "", addl && addr ? " " : "",
+		 addr ? "-C" : "", addl || addr ? " turned on for the CPU columns" : "");
+	*lcpu |= l;
+	*rcpu |= r;
+	used = strlen(note);
+	if (cap && *capture == CAPTURE_OFF) {
+		*capture = CAPTURE_AUTO;
+		snprintf(note + used, len - used, "%s--capture=auto for the capture columns (n/a where capture needs privileges)",
+			 used ? "; " : "");
+	} else if (cap) {
+		snprintf(note + used, len - used, "%scapture %s", used ? "; " : "",
+			 capture_mode_name(*capture));
+	}
+}
+
+const char *sweep_cols_rate_title(const char *units, bool rr)
+{
+	if (units && *units)
+		return units;
+	return rr ? "Trans/s" : "10^6bits/s";
+}
+
 const char *sweep_cols_title(const char *name)
 {
 	for (size_t i = 0; i < sizeof(sweep_col_titles) / sizeof(sweep_col_titles[0]); i++)

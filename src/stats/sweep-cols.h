@@ -8,6 +8,8 @@
 
 #include <jansson.h>
 
+#include "core/params.h"
+
 /*
  * A sweep's table is its point, its rate (THROUGHPUT, the figure the
  * cliff rule reads, with its confidence half-width when iterating), then
@@ -41,6 +43,18 @@ int sweep_cols_make(const char *list, bool rr, bool lcpu, bool rcpu, struct swee
  * remote ones (-C), a capture of the segments on the wire.
  */
 void sweep_cols_needs(const struct sweep_cols *c, bool *lcpu, bool *rcpu, bool *capture);
+
+/*
+ * Turn on what the columns need (docs/sweeps.md, "Columns"): -c and -C
+ * (*lcpu, *rcpu) for a column of an end's CPU, the capture (off becomes
+ * auto) for a capture column.  note says what was turned on, or the
+ * capture mode when a capture column finds it on; "" when neither.
+ */
+void sweep_cols_turn_on(const struct sweep_cols *c, bool *lcpu, bool *rcpu,
+			enum capture_mode *capture, char *note, size_t len);
+
+/* The title of the rate column: the runs' units, else by the test type. */
+const char *sweep_cols_rate_title(const char *units, bool rr);
 
 /* The title of column name in a human table ("p50 us"; else the name). */
 const char *sweep_cols_title(const char *name);

@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "stats/sweep.h"
@@ -107,6 +108,19 @@ int sweep_parse_list(const char *s, uint64_t *out, unsigned max, unsigned *n,
 	}
 	*n = count;
 	return 0;
+}
+
+void sweep_knob_point_name(enum sweep_end end, const char *name, const char *value, char *buf,
+			   size_t len)
+{
+	static const char *const prefix[] = {
+		[SWEEP_END_LOCAL] = "", [SWEEP_END_REMOTE] = "remote:", [SWEEP_END_BOTH] = "both:",
+	};
+	char whole[512];
+
+	snprintf(whole, sizeof(whole), "%s%s=%s", prefix[end], name, value);
+	/* The store keeps 63 characters. */
+	snprintf(buf, len, "%.63s", whole);
 }
 
 /* Which end a knob spec names; the rest of the spec is returned. */

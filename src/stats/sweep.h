@@ -31,6 +31,14 @@ enum sweep_end { SWEEP_END_LOCAL, SWEEP_END_REMOTE, SWEEP_END_BOTH };
 const char *sweep_knob_end(const char *spec, enum sweep_end *end);
 
 /*
+ * The point of a one-knob sweep as every front end names it (and the
+ * history keeps it, 63 characters at most): "NAME=V", "remote:NAME=V",
+ * "both:NAME=V" (value as given).
+ */
+void sweep_knob_point_name(enum sweep_end end, const char *name, const char *value, char *buf,
+			   size_t len);
+
+/*
  * "rx-usecs=0,3,15,45,100": the knob name and its values as text.
  * values point into buf (at most max).  -EINVAL with "what: accepted" in err.
  */

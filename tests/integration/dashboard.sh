@@ -204,6 +204,61 @@ r=$(python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); print(c.exec
 [ "$r" = "6 3" ]
 ok $? "every run of both is in the history with its source ($r)"
 
+# Presets and columns in the sweep prompt, as tunetop sweep has them
+# (data/sweeps through the engine's reader; the engine's columns).
+keys S C-u
+keys -l -- "preset no-such-preset"
+keys Enter
+wait_for "sweep preset no-such-preset: unknown preset; accepted: seed000, .*seed004" 30
+ok $? "a bad preset name: one line naming it and the presets there are"
+keys S C-u
+keys -l -- "preset seed004-back"
+keys Enter
+wait_for "option --reverse: the dashboard's ends stay as they are; accepted: tunetop sweep burst --reverse" 30
+ok $? "a preset the dashboard cannot run (--reverse) is one line saying where it runs"
+keys S C-u
+keys -l -- "burst 1,2 --columns LOCAL_SD,NO_SUCH_SELECTOR"
+keys Enter
+wait_for "option --columns NO_SUCH_SELECTOR: unknown output selector; accepted" 30
+ok $? "a bad column name is refused as tunetop sweep refuses it"
+keys t C-u
+keys -l -- "-t TCP_RR -l 0.3"
+keys Enter
+wait_for "next run: -t TCP_RR -l 0.3" 20
+keys S C-u
+keys -l -- "burst 1,2 --columns LOCAL_SD"
+keys Enter
+wait_for "sweep burst done: 2 points" 100
+screen | grep -q "sweep burst: 2 of 2 points; -c turned on"
+ok $? "a CPU column turns -c on for the sweep's runs, and says so"
+screen | grep -qE "│ burst=2 +[0-9]+\.[0-9]+ +[0-9]+\.[0-9]+ "
+ok $? "so each point has its local service demand ($(screen | grep -oE "│ burst=2 +[^│]*" | tail -1))"
+keys S C-u
+keys -l -- "preset seed004"
+keys Enter
+wait_for "sweep burst \(preset seed004\): [0-8] of 8 points" 100
+ok $? "S preset seed004 starts the preset's sweep, its table in the runs panel"
+wait_for "sweep burst done: 8 points" 300
+ok $? "and runs its 8 points"
+screen | grep -qE "DATA_SEGS_ +DATA_SEGS_" && screen | grep -qE "Trans/s +OUT_PER_TRANS +IN_PER_TRANS"
+ok $? "the table has the preset's column titles (DATA_SEGS_OUT/IN_PER_TRANS)"
+missing=
+for b in 2 4 8 16 32 64 128 256; do
+	screen | grep -qE "│ burst=$b +[0-9]+\.[0-9]+ +[0-9]+\.[0-9]+ +[0-9]+\.[0-9]+ " ||
+		missing="$missing $b"
+done
+[ -z "$missing" ]
+ok $? "every point shows its rate and a value in each column (missing:${missing:- none})"
+# Issue 15: the stored sweep keeps its columns, so tunetop sweep show (and
+# the report) have the same titles and values as the dashboard's table.
+sid=$(python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(\"select max(id) from sweeps\").fetchone()[0])" "$TUNETOP_DB")
+"$TUNETOP" sweep show "$sid" >"$TMP/ss" 2>&1
+dash=$(screen | grep -oE "│ burst=256 +[0-9.]+ +[0-9.]+ +[0-9.]+" | tail -1 | tr -d '│' | awk '{print $2, $3, $4}')
+cli=$(grep -E "^burst=256 " "$TMP/ss" | awk '{print $2, $3, $4}')
+grep -qE "Trans/s +DATA_SEGS_OUT_PER_TRANS +DATA_SEGS_IN_PER_TRANS" "$TMP/ss" &&
+	[ -n "$dash" ] && [ "$dash" = "$cli" ]
+ok $? "tunetop sweep show $sid has the same columns and values (dashboard: $dash; sweep show: $cli)"
+
 # Help, from the keymap.
 keys '?'
 wait_for "tunetop keys" 20 && screen | grep -q "focus the next panel" && screen | grep -q "Space toggle"

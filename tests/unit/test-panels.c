@@ -12,6 +12,7 @@
 #include "engine.h"
 #include "grid.h"
 #include "model.h"
+#include "plan.h"
 #include "tap.h"
 #include "term.h"
 #include "ui.h"
@@ -633,6 +634,64 @@ static void test_runs_why(void)
 	u.cur = NULL;
 }
 
+/* The newest sweep's table in the runs panel: titles, values under them, cliffs, a narrow panel. */
+static void test_sweep_table(void)
+{
+	static struct plan_table t;
+	static const char *const vals[3][3] = {
+		{ "1.000", "1.000", "45.25" }, { "0.968", "0.968", "61.50" }, { "0.866", "0.866", "n/a" },
+	};
+	const double rates[3] = { 60103, 67666.16, 9747 };
+	char err[ERR_MAX];
+	int y, yt, xt, xv;
+
+	memset(&t, 0, sizeof(t));
+	snprintf(t.kind, sizeof(t.kind), "burst");
+	snprintf(t.preset, sizeof(t.preset), "seed004");
+	sweep_cols_make("DATA_SEGS_OUT_PER_TRANS,DATA_SEGS_IN_PER_TRANS,P50_LATENCY", true, false,
+			false, &t.cols, err);
+	t.rr = true;
+	t.n = 4;
+	for (unsigned i = 0; i < t.n; i++)
+		snprintf(t.pt[i].point, sizeof(t.pt[i].point), "burst=%u", 2u << i);
+	for (unsigned i = 0; i < 3; i++) {
+		t.pt[i].ran = true;
+		t.pt[i].rate = rates[i];
+		for (unsigned c = 0; c < 3; c++)
+			snprintf(t.pt[i].col[c], sizeof(t.pt[i].col[c]), "%s", vals[i][c]);
+	}
+	t.pt[2].cliff = true;
+	t.pt[2].drop_pct = 85;
+	u.sweep = &t;
+	panel_at(&panel_runs, 66, 24, true);
+	draw();
+	ok(find_row("sweep burst (preset seed004): 3 of 4 points") > 0,
+	   "the table says its kind, preset and how far it is");
+	yt = find_row("OUT_PER_TRANS");
+	ok(yt > 0 && find_row("DATA_SEGS_") == yt - 1 && find_col(yt, "IN_PER_TRANS") > 0 &&
+	   find_col(yt, "Trans/s") > 0 && find_col(yt, "p50 us") > 0,
+	   "long titles on two rows, split after a '_'; p50 us and the units whole");
+	y = find_row("burst=4");
+	xt = find_col(yt, "OUT_PER_TRANS") + (int)strlen("OUT_PER_TRANS");
+	xv = find_col(y, "0.968") + 5;
+	ok(y > yt && xt == xv, "a value ends where its title ends (%d, %d)", xt, xv);
+	ok(find_col(y, "67666.16") > 0 && find_col(y, "61.50") > 0, "the rate and the last column");
+	y = find_row("burst=8");
+	ok(y > 0 && find_col(y, " cliff -85%") > 0 && row_has_style(y, find_col(y, "cliff"), STY_WARN),
+	   "a cliff is marked, short in a narrow panel");
+	ok(find_row("burst=16") < 0, "a point not run yet is not a row");
+	ok(border_intact(), "the table stays inside the frame");
+	panel_at(&panel_runs, 120, 24, true);
+	draw();
+	ok(find_row("<-- cliff: 85 % below its neighbours") > 0 && border_intact(),
+	   "a wide panel marks it as tunetop sweep does");
+	panel_at(&panel_runs, 44, 24, true);
+	draw();
+	ok(find_row(" +2 wider") > 0 && border_intact(),
+	   "a narrow panel counts the columns that do not fit, inside the frame");
+	u.sweep = NULL;
+}
+
 int main(void)
 {
 	model_init(&u.model);
@@ -644,6 +703,7 @@ int main(void)
 	test_rate_why(&u.model);
 	test_netserver(&u.model);
 	test_runs_why();
+	test_sweep_table();
 	for (int d = 0; d < CAP_NDIRS; d++) {
 		seghist_free(&lcap.dir[d]);
 		seghist_free(&rcap.dir[d]);

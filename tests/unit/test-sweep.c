@@ -325,9 +325,28 @@ static void test_knob_end(void)
 	   "an unknown prefix is left to the name check");
 }
 
+/* A one-knob point's name: the end's prefix, the store's 63 characters. */
+static void test_knob_point_name(void)
+{
+	char buf[64], longv[200];
+
+	sweep_knob_point_name(SWEEP_END_BOTH, "net.ipv4.tcp_reordering", "10", buf, sizeof(buf));
+	ok(!strcmp(buf, "both:net.ipv4.tcp_reordering=10"), "both: %s", buf);
+	sweep_knob_point_name(SWEEP_END_REMOTE, "gro", "off", buf, sizeof(buf));
+	ok(!strcmp(buf, "remote:gro=off"), "remote: %s", buf);
+	sweep_knob_point_name(SWEEP_END_LOCAL, "rx-usecs", "15", buf, sizeof(buf));
+	ok(!strcmp(buf, "rx-usecs=15"), "local has no prefix: %s", buf);
+	memset(longv, '7', sizeof(longv) - 1);
+	longv[sizeof(longv) - 1] = '\0';
+	sweep_knob_point_name(SWEEP_END_LOCAL, "net.ipv4.tcp_rmem", longv, buf, sizeof(buf));
+	ok(strlen(buf) == 63 && !strncmp(buf, "net.ipv4.tcp_rmem=777", 21),
+	   "cut at the store's 63 characters");
+}
+
 int main(void)
 {
 	test_knob_end();
+	test_knob_point_name();
 	test_sizes();
 	test_parse_list();
 	test_parse_knob();
