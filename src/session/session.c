@@ -934,6 +934,15 @@ static void session_netserver_result(struct session *s, const struct ns_response
 		snprintf(e->cap_note, sizeof(e->cap_note), "netserver: no capture on its end");
 }
 
+/* What the run is against: a netserver, named as target_describe() does. */
+static void session_netserver_target(struct session *s)
+{
+	snprintf(s->res.target, sizeof(s->res.target), "netserver at %.100s port %s",
+		 s->host, s->port);
+	snprintf(s->res.target_short, sizeof(s->res.target_short), "netserver:%.80s", s->host);
+	snprintf(s->res.remote_host, sizeof(s->res.remote_host), "%.63s", s->host);
+}
+
 /*
  * The whole run against an unmodified netserver 2.7 (docs/netserver.md):
  * DO_OMNI, its answer with the data port, tunetop's own flows for the
@@ -954,10 +963,7 @@ static int session_run_netserver(struct session *s, char *err)
 	ret = session_metrics(s, err);
 	if (ret)
 		return ret;
-	snprintf(s->res.target, sizeof(s->res.target), "netserver at %.100s port %s",
-		 s->host, s->port);
-	snprintf(s->res.target_short, sizeof(s->res.target_short), "netserver:%.80s", s->host);
-	snprintf(s->res.remote_host, sizeof(s->res.remote_host), "%.63s", s->host);
+	session_netserver_target(s);
 	snprintf(peer, sizeof(peer), "-H %.200s port %s (netserver)", s->host, s->port);
 	if (l && l->cfd >= 0) {
 		/* -i: the next test on the connection of the first, asking
@@ -1029,6 +1035,8 @@ static int session_found_netserver(struct session *s, char *err)
 		s->o.link->netserver = true;
 	snprintf(ev.note, sizeof(ev.note), "%s%.100s%s:%s is a netserver: running as --netserver",
 		 v6 ? "[" : "", s->host, v6 ? "]" : "", s->port);
+	session_netserver_target(s);
+	snprintf(ev.target, sizeof(ev.target), "%s", s->res.target);
 	session_push(s, &ev);
 	ret = session_netserver_check(s, err);
 	if (ret)

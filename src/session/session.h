@@ -112,6 +112,7 @@ struct session_event {
 	struct end_sample remote;
 	bool has_remote;
 	char note[200];
+	char target[160];		/* NOTE of a netserver found: the run's target now */
 };
 
 struct session;

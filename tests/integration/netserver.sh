@@ -162,6 +162,24 @@ if command -v tmux >/dev/null 2>&1; then
 	grep -q "EXIT=0" "$TMP/dash.exit" 2>/dev/null
 	ok $? "dashboard: q quits with status 0"
 	tmux -L "$S" kill-server 2>/dev/null
+	# without --netserver: found, said in the status line, panels as above
+	tmux -L "$S" new-session -d -s dash -x 160 -y 50 \
+		"$TUNETOP -H 127.0.0.1 -p $P -t TCP_STREAM -l 3 2>$TMP/dash2.err; echo EXIT=\$? >$TMP/dash2.exit"
+	seen=1
+	for _ in $(seq 100); do
+		tmux -L "$S" capture-pane -p -t dash >"$TMP/dash2.txt" 2>/dev/null
+		if grep -q "127.0.0.1:$P is a netserver: running as --netserver" "$TMP/dash2.txt" &&
+			grep -q "remote netserver: no live figures" "$TMP/dash2.txt"; then
+			seen=0
+			break
+		fi
+		sleep 0.1
+	done
+	ok $seen "dashboard without --netserver: the status line says it found a netserver, the remote panels have no live figures"
+	[ $seen -eq 0 ] || diag "$TMP/dash2.txt"
+	tmux -L "$S" send-keys -t dash q
+	for _ in $(seq 100); do [ -s "$TMP/dash2.exit" ] && break; sleep 0.1; done
+	tmux -L "$S" kill-server 2>/dev/null
 else
 	ok 1 "dashboard: tmux is needed (Debian package tmux; quickstart installs it)"
 fi
