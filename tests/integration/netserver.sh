@@ -136,25 +136,30 @@ ok $? "-n 2 with --netserver is refused"
 # figures until netserver's results come.
 if command -v tmux >/dev/null 2>&1; then
 	S="tunetop-ns-$$"
+	# pane_until FILE TRIES PATTERN...: the pane into FILE every 0.1 s until
+	# every (extended) PATTERN is in it; 0, or 1 after TRIES.
+	pane_until() {
+		f=$1 n=$2
+		shift 2
+		for _ in $(seq "$n"); do
+			tmux -L "$S" capture-pane -p -t dash >"$f" 2>/dev/null
+			all=0
+			for pat in "$@"; do
+				grep -Eq "$pat" "$f" || { all=1; break; }
+			done
+			[ $all -eq 0 ] && return 0
+			sleep 0.1
+		done
+		return 1
+	}
 	tmux -L "$S" new-session -d -s dash -x 160 -y 50 \
 		"$TUNETOP -H 127.0.0.1 --netserver -p $P -t TCP_STREAM -l 3 2>$TMP/dash.err; echo EXIT=\$? >$TMP/dash.exit"
-	seen=1 done=1
-	for _ in $(seq 100); do
-		tmux -L "$S" capture-pane -p -t dash >"$TMP/dash.txt" 2>/dev/null
-		if grep -q "RUNNING" "$TMP/dash.txt" && grep -q "remote netserver: no live figures" "$TMP/dash.txt" &&
-			grep -Eq "now [0-9.]+k? ?[MG]bit/s" "$TMP/dash.txt"; then
-			seen=0
-			break
-		fi
-		sleep 0.1
-	done
+	pane_until "$TMP/dash.txt" 100 "RUNNING" "remote netserver: no live figures" "now [0-9.]+k? ?[MG]bit/s"
+	seen=$?
 	ok $seen "dashboard: local rate live, remote panels say netserver: no live figures"
 	[ $seen -eq 0 ] || diag "$TMP/dash.txt"
-	for _ in $(seq 150); do
-		tmux -L "$S" capture-pane -p -t dash >"$TMP/dash.txt" 2>/dev/null
-		grep -q "run 1 done" "$TMP/dash.txt" && grep -q "TCP_STREAM done" "$TMP/dash.txt" && { done=0; break; }
-		sleep 0.1
-	done
+	pane_until "$TMP/dash.txt" 150 "run 1 done" "TCP_STREAM done"
+	done=$?
 	ok $done "dashboard: the run ends with netserver's figures"
 	[ $done -eq 0 ] || diag "$TMP/dash.txt"
 	tmux -L "$S" send-keys -t dash q
@@ -165,16 +170,9 @@ if command -v tmux >/dev/null 2>&1; then
 	# without --netserver: found, said in the status line, panels as above
 	tmux -L "$S" new-session -d -s dash -x 160 -y 50 \
 		"$TUNETOP -H 127.0.0.1 -p $P -t TCP_STREAM -l 3 2>$TMP/dash2.err; echo EXIT=\$? >$TMP/dash2.exit"
-	seen=1
-	for _ in $(seq 100); do
-		tmux -L "$S" capture-pane -p -t dash >"$TMP/dash2.txt" 2>/dev/null
-		if grep -q "127.0.0.1:$P is a netserver: running as --netserver" "$TMP/dash2.txt" &&
-			grep -q "remote netserver: no live figures" "$TMP/dash2.txt"; then
-			seen=0
-			break
-		fi
-		sleep 0.1
-	done
+	pane_until "$TMP/dash2.txt" 100 "127\\.0\\.0\\.1:$P is a netserver: running as --netserver" \
+		"remote netserver: no live figures"
+	seen=$?
 	ok $seen "dashboard without --netserver: the status line says it found a netserver, the remote panels have no live figures"
 	[ $seen -eq 0 ] || diag "$TMP/dash2.txt"
 	tmux -L "$S" send-keys -t dash q
