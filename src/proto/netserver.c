@@ -422,3 +422,12 @@ int ns_detect(int fd, int timeout_ms, const char *peer, char *err)
 		       peer, got, buf[0], got > 1 ? buf[1] : 0, got > 2 ? buf[2] : 0,
 		       got > 3 ? buf[3] : 0, closed ? "closed the connection" : "went quiet", neither);
 }
+
+_Static_assert(PROTO_HELLO_PAD == NS_MSG_LEN, "the HELLO is padded to one netserver message");
+
+int ns_hello(int fd, const json_t *hello, int timeout_ms, const char *peer, char *err)
+{
+	int ret = proto_send_padded(fd, MSG_HELLO, hello, PROTO_HELLO_PAD, err);
+
+	return ret ? ret : ns_detect(fd, timeout_ms, peer, err);
+}

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "core/params.h"
 
 /*
@@ -99,6 +101,13 @@ int ns_recv_msg(int fd, uint8_t *buf, int timeout_ms, const char *peer, char *er
  * (nothing, or too little), -EPIPE (closed first), -EPROTO (other bytes).
  */
 int ns_detect(int fd, int timeout_ms, const char *peer, char *err);
+/*
+ * Send tunetop's HELLO (its body hello) padded to NS_MSG_LEN bytes, and
+ * tell what answers as ns_detect does: 0 (a tunetop frame waits on fd),
+ * 1 (a netserver), or -errno with err.  Every HELLO tunetop sends goes
+ * through here (docs/protocol.md, HELLO).
+ */
+int ns_hello(int fd, const json_t *hello, int timeout_ms, const char *peer, char *err);
 /* Send one message; 0 or -errno. */
 int ns_send_msg(int fd, const uint8_t *buf, char *err);
 

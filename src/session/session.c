@@ -383,25 +383,20 @@ static int session_handshake(struct session *s, struct msg_ready *ready, char *e
 	int tmo = (int)(s->o.connect_timeout * 1000);
 	struct msg_hello_ok hok;
 	json_t *b, *setup;
+	char peer[320];
 	int ret;
 
 	/* Padded to a whole netserver message, so that a netserver answers it
 	 * as an unknown request instead of waiting for the rest in silence
-	 * (docs/netserver.md, "Telling netserver from something else"). */
+	 * (docs/netserver.md, "Telling netserver from something else").  A
+	 * tunetopd answers HELLO at once; the connect timeout bounds it. */
+	snprintf(peer, sizeof(peer), "-H %.200s port %s", s->o.host ? s->host : "(embedded server)",
+		 s->port);
 	b = msg_hello_to_json(&hello);
-	ret = proto_send_padded(s->cfd, MSG_HELLO, b, PROTO_HELLO_PAD, err);
+	ret = b ? ns_hello(s->cfd, b, tmo, peer, err) : err_set(err, -ENOMEM, "hello: out of memory");
 	json_decref(b);
 	if (ret)
 		return ret;
-	/* A tunetopd answers HELLO at once; the connect timeout bounds it. */
-	if (s->o.host) {
-		char peer[320];
-
-		snprintf(peer, sizeof(peer), "-H %.200s port %s", s->host, s->port);
-		ret = ns_detect(s->cfd, tmo, peer, err);
-		if (ret)
-			return ret;
-	}
 	ret = session_expect(s, MSG_HELLO_OK, &b, tmo, err);
 	if (ret)
 		return ret;

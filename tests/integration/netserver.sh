@@ -232,6 +232,22 @@ start_replay silent || exit 1
 found "a port saying nothing" "$RPORT" "no answer to tunetop's HELLO within 2 s: neither a tunetopd"
 found "a closed port" "$(free_port)" "Connection refused"
 
+# The knobs of a remote end: a netserver has none, said at once; a silent
+# port ends within the 5 s the knob commands give a first answer.
+start_replay replay || exit 1
+timeout 20 "$TUNETOP" knobs list --side remote -H 127.0.0.1 -p "$RPORT" >"$TMP/kns.out" 2>"$TMP/kns.err"
+rc=$?
+[ $rc -eq 1 ] && [ "$(wc -l <"$TMP/kns.err")" -eq 1 ] &&
+	grep -q "port $RPORT is a netserver: netserver has no knobs to read or change" "$TMP/kns.err"
+ok $? "knobs list --side remote on a netserver: refused in one line (rc $rc): $(cat "$TMP/kns.err")"
+start_replay silent || exit 1
+start=$(date +%s)
+timeout 20 "$TUNETOP" knobs list --side remote -H 127.0.0.1 -p "$RPORT" >"$TMP/knq.out" 2>"$TMP/knq.err"
+rc=$?
+took=$(($(date +%s) - start))
+[ $rc -eq 1 ] && [ $took -le 10 ] && grep -q "no answer to tunetop's HELLO within 5 s" "$TMP/knq.err"
+ok $? "knobs list --side remote on a silent port: fails in ${took} s (rc $rc): $(cat "$TMP/knq.err")"
+
 # A/B against netserver: its sides are knob settings; netserver has none, but
 # the local end's are this host's.  Changed only inside a network namespace
 # of the test's own (the replay and tunetop run in it), never the host's.
