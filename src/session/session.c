@@ -390,10 +390,11 @@ static int session_handshake(struct session *s, struct msg_ready *ready, char *e
 	 * as an unknown request instead of waiting for the rest in silence
 	 * (docs/netserver.md, "Telling netserver from something else").  A
 	 * tunetopd answers HELLO at once; the connect timeout bounds it. */
-	snprintf(peer, sizeof(peer), "-H %.200s port %s", s->o.host ? s->host : "(embedded server)",
-		 s->port);
+	snprintf(peer, sizeof(peer), "-H %.200s port %s",
+		 s->o.host ? s->host : "(embedded server)", s->port);
 	b = msg_hello_to_json(&hello);
-	ret = b ? ns_hello(s->cfd, b, tmo, peer, err) : err_set(err, -ENOMEM, "hello: out of memory");
+	ret = b ? ns_hello(s->cfd, b, tmo, peer, err) :
+		  err_set(err, -ENOMEM, "hello: out of memory");
 	json_decref(b);
 	if (ret)
 		return ret;
