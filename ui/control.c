@@ -408,6 +408,11 @@ int ctl_events(struct ui *u, struct model_run **ended)
 	while (session_next_event(c->s, &ev) == 0) {
 		if (ev.kind == SESSION_EV_END) {
 			what |= CTL_ENDED;
+		} else if (ev.kind == SESSION_EV_NOTE) {
+			/* a netserver found: its panels say what it cannot show */
+			if (ev.target[0])
+				snprintf(c->r->target, sizeof(c->r->target), "%s", ev.target);
+			ui_status(u, STY_NORMAL, 8, "%s", ev.note);
 		} else {
 			model_sample(c->r, &ev);
 			store_series_add_event(c->series, &ev, c->rq.so.p.type);

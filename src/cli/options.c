@@ -817,7 +817,7 @@ void options_usage(FILE *f)
 "Global options:\n"
 "  -t TYPE        TCP_RR (default), TCP_CRR, TCP_STREAM, TCP_MAERTS, UDP_RR,\n"
 "                 UDP_STREAM (any case)\n"
-"  -H HOST        the remote tunetopd\n"
+"  -H HOST        the remote tunetopd (or a netserver: found by the first message)\n"
 "  -p PORT        its control port (default 12866; 12865 with --netserver)\n"
 "  --netserver    HOST runs netperf's netserver 2.7, not tunetopd: its end\n"
 "                 reports only final figures (docs/netserver.md)\n"

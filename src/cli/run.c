@@ -85,6 +85,8 @@ static int run_once(const struct cli_opts *o, int sfd, unsigned *signals,
 		while (session_next_event(s, &ev) == 0) {
 			if (ev.kind == SESSION_EV_END)
 				end = true;
+			else if (ev.kind == SESSION_EV_NOTE)
+				fprintf(stderr, "tunetop: %s\n", ev.note);
 			else {
 				store_series_add_event(series, &ev, o->so.p.type);
 				if (o->interim > 0 || o->fmt == OUT_JSON_STREAM)
@@ -232,6 +234,7 @@ int run_ctx_open(struct run_ctx *c, struct cli_opts *o, const char *who)
 
 	memset(c, 0, sizeof(*c));
 	c->o = o;
+	session_link_init(&c->link);
 	signal(SIGPIPE, SIG_IGN);
 	c->sfd = run_signals(&sigs);
 	if (c->sfd < 0) {
@@ -247,6 +250,8 @@ int run_ctx_open(struct run_ctx *c, struct cli_opts *o, const char *who)
 		return 1;
 	}
 	target_session_opts(&c->target, &o->so);
+	o->so.link = &c->link;
+	c->link.netserver = o->netserver;
 	return 0;
 }
 
@@ -254,6 +259,8 @@ void run_ctx_close(struct run_ctx *c)
 {
 	char err[ERR_MAX];
 
+	session_link_release(&c->link);
+	c->o->so.link = NULL;
 	if (target_close(&c->target, err))
 		fprintf(stderr, "tunetop: %s\n", err);
 	c->o->so.lab = NULL;
@@ -331,6 +338,8 @@ int run_iterate(struct run_ctx *c, struct run_summary *sum)
 		sum->ci_reached = ir.reached;
 	}
 	free(set);
+	/* One control connection per run: its iterations, not the next run. */
+	session_link_release(&c->link);
 	return sum->failed ? 1 : 0;
 }
 

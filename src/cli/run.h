@@ -48,6 +48,7 @@ struct run_ctx {
 	struct target target;		/* o->so's host, port, lab and why point here */
 	int sfd;
 	unsigned signals;		/* SIGINT/SIGTERM/SIGHUP seen */
+	struct session_link link;	/* o->so.link: a netserver found, -i's connection */
 };
 int run_ctx_open(struct run_ctx *c, struct cli_opts *o, const char *who);
 void run_ctx_close(struct run_ctx *c);

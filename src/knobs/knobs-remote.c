@@ -14,6 +14,7 @@
 
 #include "knobs/knobs-remote.h"
 #include "core/params.h"
+#include "proto/netserver.h"
 #include "proto/proto.h"
 #include "core/util.h"
 #include "proto/wire.h"
@@ -82,7 +83,7 @@ int knobs_remote_open(struct knobs_remote **rp, const char *host, const char *po
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai, *a;
 	struct msg_hello hello = { .name = "tunetop", .version = PACKAGE_VERSION };
 	struct msg_hello_ok hok;
-	char pbuf[16];
+	char pbuf[16], peer[320];
 	struct knobs_remote *r;
 	json_t *b;
 	int ret, last = -EHOSTUNREACH;
@@ -125,7 +126,17 @@ int knobs_remote_open(struct knobs_remote **rp, const char *host, const char *po
 			       strerror(-last));
 	}
 	wire_keepalive(r->fd);
-	ret = send_new(r, MSG_HELLO, msg_hello_to_json(&hello), err);
+	/* the HELLO every tunetop sends: a netserver there answers it too */
+	snprintf(peer, sizeof(peer), "-H %.200s port %s", host, port);
+	b = msg_hello_to_json(&hello);
+	ret = b ? ns_hello(r->fd, b, timeout_ms, peer, err) :
+		  err_set(err, -ENOMEM, "hello: out of memory");
+	json_decref(b);
+	b = NULL;
+	if (ret == 1)
+		ret = err_set(err, -EPROTONOSUPPORT,
+			      "%s is a netserver: netserver has no knobs to read or change; accepted: -H HOST of a tunetopd",
+			      peer);
 	if (!ret)
 		ret = expect(r, MSG_HELLO_OK, &b, err);
 	if (!ret) {

@@ -9,10 +9,12 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/util.h"
 #include "proto/netserver.h"
+#include "proto/proto.h"
 
 /* Word indexes of the fixed block (docs/netserver.md). */
 enum {
@@ -313,19 +315,29 @@ static int ns_not_netserver(const uint8_t *buf, size_t got, const char *peer, bo
 		       got > 2 ? buf[2] : 0, got > 3 ? buf[3] : 0);
 }
 
-int ns_recv_msg(int fd, uint8_t *buf, int timeout_ms, const char *peer, char *err)
+/*
+ * Read into buf until it holds a whole message, the peer closes (*closed)
+ * or deadline passes; *got counts the bytes.  With tt, first look at what
+ * comes without taking it: 1 when it starts a tunetop frame ("TT", left
+ * unread).  0, or -errno of poll/recv with err.
+ */
+static int ns_read(int fd, uint8_t *buf, uint64_t deadline, bool tt, size_t *got,
+		   bool *closed, const char *peer, char *err)
 {
-	uint64_t deadline = now_ns() + (uint64_t)timeout_ms * 1000000ull;
-	size_t got = 0;
-
-	while (got < NS_MSG_LEN) {
+	*got = 0;
+	*closed = false;
+	while (*got < NS_MSG_LEN) {
 		int64_t left = (int64_t)(deadline - now_ns()) / 1000000;
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
 		ssize_t n;
 		int pr;
 
-		if (left <= 0)
-			return ns_not_netserver(buf, got, peer, false, timeout_ms, err);
+		if (left <= 0) {
+			/* a lone "T" only looked at: take it, to name it */
+			if (tt && !*got && (n = recv(fd, buf, NS_MSG_LEN, MSG_DONTWAIT)) > 0)
+				*got = (size_t)n;
+			return 0;
+		}
 		pr = poll(&pfd, 1, (int)left);
 		if (pr < 0 && errno == EINTR)
 			continue;
@@ -333,16 +345,89 @@ int ns_recv_msg(int fd, uint8_t *buf, int timeout_ms, const char *peer, char *er
 			return err_set(err, -errno, "%s: poll: %s", peer, strerror(errno));
 		if (!pr)
 			continue;
-		n = recv(fd, buf + got, NS_MSG_LEN - got, MSG_DONTWAIT);
+		if (tt && !*got) {
+			n = recv(fd, buf, 2, MSG_PEEK | MSG_DONTWAIT);
+			if (n == 2 && buf[0] == PROTO_MAGIC0 && buf[1] == PROTO_MAGIC1)
+				return 1;
+			if (n == 1 && buf[0] == PROTO_MAGIC0) {
+				/* one byte of what may be a frame: wait for the next */
+				struct timespec ts = { .tv_nsec = 10000000 };
+
+				nanosleep(&ts, NULL);
+				continue;
+			}
+		}
+		n = recv(fd, buf + *got, NS_MSG_LEN - *got, MSG_DONTWAIT);
 		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
-		if (n < 0 && got == 0 && errno == ECONNRESET)
-			return ns_not_netserver(buf, got, peer, true, timeout_ms, err);
-		if (n < 0)
+		if (n < 0 && errno != ECONNRESET)
 			return err_set(err, -errno, "%s: recv: %s", peer, strerror(errno));
-		if (n == 0)
-			return ns_not_netserver(buf, got, peer, true, timeout_ms, err);
-		got += (size_t)n;
+		if (n <= 0) {
+			*closed = true;
+			return 0;
+		}
+		*got += (size_t)n;
 	}
 	return 0;
+}
+
+int ns_recv_msg(int fd, uint8_t *buf, int timeout_ms, const char *peer, char *err)
+{
+	uint64_t deadline = now_ns() + (uint64_t)timeout_ms * 1000000ull;
+	size_t got;
+	bool closed;
+	int ret = ns_read(fd, buf, deadline, false, &got, &closed, peer, err);
+
+	if (ret)
+		return ret;
+	if (got < NS_MSG_LEN)
+		return ns_not_netserver(buf, got, peer, closed, timeout_ms, err);
+	return 0;
+}
+
+/*
+ * What answered tunetop's HELLO padded to NS_MSG_LEN bytes (docs/netserver.md,
+ * "Telling netserver from something else"): a tunetop frame is left unread
+ * for proto_recv; anything else must be netserver's refusal of an unknown
+ * request, a whole message with errno 998.
+ */
+int ns_detect(int fd, int timeout_ms, const char *peer, char *err)
+{
+	static const char neither[] = "neither a tunetopd (a HELLO_OK frame) nor a netserver (a 656-byte answer)";
+	uint64_t deadline = now_ns() + (uint64_t)timeout_ms * 1000000ull;
+	uint8_t buf[NS_MSG_LEN];
+	size_t got;
+	bool closed;
+	int ret = ns_read(fd, buf, deadline, true, &got, &closed, peer, err);
+
+	if (ret)
+		return ret == 1 ? 0 : ret;
+	if (got == NS_MSG_LEN) {
+		int32_t e = (int32_t)ns_get(buf, W_ERRNO);
+
+		if (e == NS_ERR_UNKNOWN_TEST)
+			return 1;
+		return err_set(err, -EPROTO,
+			       "%s: answered tunetop's HELLO with 656 bytes whose word 1 is %d, not netserver's 998 for an unknown request: %s",
+			       peer, e, neither);
+	}
+	if (!got && closed)
+		return err_set(err, -EPIPE, "%s: closed the connection without answering tunetop's HELLO: %s",
+			       peer, neither);
+	if (!got)
+		return err_set(err, -ETIMEDOUT, "%s: no answer to tunetop's HELLO within %.3g s: %s",
+			       peer, timeout_ms / 1000.0, neither);
+	return err_set(err, closed ? -EPROTO : -ETIMEDOUT,
+		       "%s: answered tunetop's HELLO with %zu bytes (first bytes %02x%02x%02x%02x), then %s: %s",
+		       peer, got, buf[0], got > 1 ? buf[1] : 0, got > 2 ? buf[2] : 0,
+		       got > 3 ? buf[3] : 0, closed ? "closed the connection" : "went quiet", neither);
+}
+
+_Static_assert(PROTO_HELLO_PAD == NS_MSG_LEN, "the HELLO is padded to one netserver message");
+
+int ns_hello(int fd, const json_t *hello, int timeout_ms, const char *peer, char *err)
+{
+	int ret = proto_send_padded(fd, MSG_HELLO, hello, PROTO_HELLO_PAD, err);
+
+	return ret ? ret : ns_detect(fd, timeout_ms, peer, err);
 }

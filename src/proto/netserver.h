@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "core/params.h"
 
 /*
@@ -91,6 +93,21 @@ int ns_results_decode(const uint8_t *buf, size_t len, bool asked_cpu,
  * first), -EPROTO (a tunetopd frame, or other bytes).
  */
 int ns_recv_msg(int fd, uint8_t *buf, int timeout_ms, const char *peer, char *err);
+/*
+ * After tunetop's HELLO, sent padded to NS_MSG_LEN bytes (proto_send_padded):
+ * within timeout_ms, 0 when a tunetop frame starts on fd (left unread), 1
+ * when netserver answered it as an unknown request (656 bytes, errno 998;
+ * read), or -errno with err naming what came instead: -ETIMEDOUT
+ * (nothing, or too little), -EPIPE (closed first), -EPROTO (other bytes).
+ */
+int ns_detect(int fd, int timeout_ms, const char *peer, char *err);
+/*
+ * Send tunetop's HELLO (its body hello) padded to NS_MSG_LEN bytes, and
+ * tell what answers as ns_detect does: 0 (a tunetop frame waits on fd),
+ * 1 (a netserver), or -errno with err.  Every HELLO tunetop sends goes
+ * through here (docs/protocol.md, HELLO).
+ */
+int ns_hello(int fd, const json_t *hello, int timeout_ms, const char *peer, char *err);
 /* Send one message; 0 or -errno. */
 int ns_send_msg(int fd, const uint8_t *buf, char *err);
 

@@ -225,6 +225,12 @@ int proto_recv(int fd, enum msg_type *type, json_t **body, int timeout_ms,
 
 int proto_send(int fd, enum msg_type type, const json_t *body, char *err)
 {
+	return proto_send_padded(fd, type, body, 0, err);
+}
+
+int proto_send_padded(int fd, enum msg_type type, const json_t *body, size_t frame_len,
+		      char *err)
+{
 	unsigned char hdr[PROTO_HDR_LEN];
 	struct iovec iov[2];
 	struct msghdr mh = { .msg_iov = iov, .msg_iovlen = 2 };
@@ -246,6 +252,19 @@ int proto_send(int fd, enum msg_type type, const json_t *body, char *err)
 		return err_set(err, -ENOMEM, "control frame: encode %s: %s",
 			       proto_type_name(type), strerror(ENOMEM));
 	len = strlen(text);
+	/* Spaces after the object: receivers accept whitespace there. */
+	if (len + PROTO_HDR_LEN < frame_len && frame_len - PROTO_HDR_LEN <= PROTO_MAX_BODY) {
+		char *t = realloc(text, frame_len - PROTO_HDR_LEN);
+
+		if (!t) {
+			free(text);
+			return err_set(err, -ENOMEM, "control frame: encode %s: %s",
+				       proto_type_name(type), strerror(ENOMEM));
+		}
+		memset(t + len, ' ', frame_len - PROTO_HDR_LEN - len);
+		text = t;
+		len = frame_len - PROTO_HDR_LEN;
+	}
 	if (len > PROTO_MAX_BODY) {
 		free(text);
 		return err_set(err, -EMSGSIZE,

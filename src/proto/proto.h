@@ -49,6 +49,15 @@ const char *proto_type_name(int type);
  * the frame timeout.
  */
 int proto_send(int fd, enum msg_type type, const json_t *body, char *err);
+/*
+ * The same, the body followed by spaces up to a whole frame of frame_len
+ * bytes (0 or less than the frame: no padding).  tunetop pads its HELLO
+ * to PROTO_HELLO_PAD so a netserver answers it (ns_hello() in
+ * proto/netserver.c; docs/protocol.md, HELLO).
+ */
+int proto_send_padded(int fd, enum msg_type type, const json_t *body, size_t frame_len,
+		      char *err);
+#define PROTO_HELLO_PAD 656
 
 /*
  * Receive one frame.  Waits up to timeout_ms for its first byte (-1 =

@@ -373,30 +373,32 @@ static void session_snapshot(struct session *s)
 		snprintf(r->knobs_note, sizeof(r->knobs_note), "remote knobs not recorded: %.200s", err);
 }
 
-/* HELLO, then SETUP; returns the data ports of READY. */
+/*
+ * HELLO, then SETUP; returns the data ports of READY.  1 (nothing else
+ * done) when -H HOST answered the HELLO as a netserver does.
+ */
 static int session_handshake(struct session *s, struct msg_ready *ready, char *err)
 {
 	struct msg_hello hello = { .name = "tunetop", .version = PACKAGE_VERSION };
+	int tmo = (int)(s->o.connect_timeout * 1000);
 	struct msg_hello_ok hok;
 	json_t *b, *setup;
+	char peer[320];
 	int ret;
 
+	/* Padded to a whole netserver message, so that a netserver answers it
+	 * as an unknown request instead of waiting for the rest in silence
+	 * (docs/netserver.md, "Telling netserver from something else").  A
+	 * tunetopd answers HELLO at once; the connect timeout bounds it. */
+	snprintf(peer, sizeof(peer), "-H %.200s port %s",
+		 s->o.host ? s->host : "(embedded server)", s->port);
 	b = msg_hello_to_json(&hello);
-	ret = proto_send(s->cfd, MSG_HELLO, b, err);
+	ret = b ? ns_hello(s->cfd, b, tmo, peer, err) :
+		  err_set(err, -ENOMEM, "hello: out of memory");
 	json_decref(b);
 	if (ret)
 		return ret;
-	/* A tunetopd answers HELLO at once; the connect timeout bounds it.
-	 * netserver waits silently for a whole 656-byte request of its own,
-	 * so silence here is what a netserver on that port looks like
-	 * (docs/netserver.md). */
-	ret = session_expect(s, MSG_HELLO_OK, &b, (int)(s->o.connect_timeout * 1000), err);
-	if (ret == -ETIMEDOUT) {
-		size_t n = strlen(err);
-
-		snprintf(err + n, ERR_MAX - n, " (a netserver answers nothing to tunetopd's HELLO: "
-			 "if port %s runs netserver, add --netserver)", s->port);
-	}
+	ret = session_expect(s, MSG_HELLO_OK, &b, tmo, err);
 	if (ret)
 		return ret;
 	ret = msg_hello_ok_from_json(b, &hok, err);
@@ -820,6 +822,8 @@ static int session_measure(struct session *s, const struct msg_ready *ready, cha
 	return 0;
 }
 
+static int session_found_netserver(struct session *s, char *err);
+
 static int session_run(struct session *s, char *err)
 {
 	struct msg_ready ready = { 0 };
@@ -844,6 +848,8 @@ static int session_run(struct session *s, char *err)
 	if (ret)
 		return ret;
 	ret = session_handshake(s, &ready, err);
+	if (ret == 1)
+		return session_found_netserver(s, err);
 	if (ret)
 		return ret;
 	ret = session_measure(s, &ready, err);
@@ -877,10 +883,10 @@ static int session_netserver_check(const struct session *s, char *err)
 	if (!s->o.host)
 		return err_set(err, -EINVAL, "--netserver: needs -H HOST, the host netserver runs on");
 	if (s->p.flows != 1)
-		return err_set(err, -EINVAL, "-n %u with --netserver: netserver serves one data connection per test; accepted: -n 1",
+		return err_set(err, -EINVAL, "-n %u against netserver: netserver serves one data connection per test; accepted: -n 1",
 			       s->p.flows);
 	if (s->p.rcpu >= 0)
-		return err_set(err, -EINVAL, "-T ,%d with --netserver: netserver's omni test cannot pin its end; accepted: -T LCPU alone",
+		return err_set(err, -EINVAL, "-T ,%d against netserver: netserver's omni test cannot pin its end; accepted: -T LCPU alone",
 			       s->p.rcpu);
 	return 0;
 }
@@ -929,6 +935,15 @@ static void session_netserver_result(struct session *s, const struct ns_response
 		snprintf(e->cap_note, sizeof(e->cap_note), "netserver: no capture on its end");
 }
 
+/* What the run is against: a netserver, named as target_describe() does. */
+static void session_netserver_target(struct session *s)
+{
+	snprintf(s->res.target, sizeof(s->res.target), "netserver at %.100s port %s",
+		 s->host, s->port);
+	snprintf(s->res.target_short, sizeof(s->res.target_short), "netserver:%.80s", s->host);
+	snprintf(s->res.remote_host, sizeof(s->res.remote_host), "%.63s", s->host);
+}
+
 /*
  * The whole run against an unmodified netserver 2.7 (docs/netserver.md):
  * DO_OMNI, its answer with the data port, tunetop's own flows for the
@@ -936,6 +951,7 @@ static void session_netserver_result(struct session *s, const struct ns_response
  */
 static int session_run_netserver(struct session *s, char *err)
 {
+	struct session_link *l = s->o.link;
 	struct msg_ready ready = { .nports = 1 };
 	int tmo = (int)(s->o.connect_timeout * 1000);
 	struct ns_request q;
@@ -948,16 +964,26 @@ static int session_run_netserver(struct session *s, char *err)
 	ret = session_metrics(s, err);
 	if (ret)
 		return ret;
-	snprintf(s->res.target, sizeof(s->res.target), "netserver at %.100s port %s",
-		 s->host, s->port);
-	snprintf(s->res.target_short, sizeof(s->res.target_short), "netserver:%.80s", s->host);
-	snprintf(s->res.remote_host, sizeof(s->res.remote_host), "%.63s", s->host);
-	snprintf(peer, sizeof(peer), "-H %.200s port %s (--netserver)", s->host, s->port);
-	ret = session_connect(s, err);
-	if (ret)
-		return ret;
+	session_netserver_target(s);
+	snprintf(peer, sizeof(peer), "-H %.200s port %s (netserver)", s->host, s->port);
+	if (l && l->cfd >= 0) {
+		/* -i: the next test on the connection of the first, asking
+		 * for its data port again, as netperf does */
+		s->cfd = l->cfd;
+		l->cfd = -1;
+		memcpy(&s->raddr, &l->raddr, l->raddrlen);
+		s->raddrlen = l->raddrlen;
+		s->p.family = s->raddr.ss_family;
+		wire_addr_str(&s->raddr, s->res.remote_addr, sizeof(s->res.remote_addr));
+	} else {
+		ret = session_connect(s, err);
+		if (ret)
+			return ret;
+	}
 	session_snapshot(s);
 	ns_request_from_params(&s->p, &q);
+	if (l)
+		q.data_port = l->data_port;
 	ns_request_encode(&q, msg);
 	ret = ns_send_msg(s->cfd, msg, err);
 	if (!ret)
@@ -967,6 +993,8 @@ static int session_run_netserver(struct session *s, char *err)
 	if (ret)
 		return ret;
 	ready.ports[0] = (uint16_t)a.data_port;
+	if (l && !l->data_port)
+		l->data_port = ready.ports[0];
 	ret = session_measure(s, &ready, err);
 	if (ret)
 		return ret;
@@ -979,7 +1007,56 @@ static int session_run_netserver(struct session *s, char *err)
 	session_netserver_result(s, &a, &z);
 	/* netserver's own counts; they are reported, not a reason to fail. */
 	session_check_counts(s);
+	if (l) {
+		/* netserver waits on this connection for the next test */
+		l->cfd = s->cfd;
+		memcpy(&l->raddr, &s->raddr, s->raddrlen);
+		l->raddrlen = s->raddrlen;
+		s->cfd = -1;
+	}
 	return 0;
+}
+
+/*
+ * -H HOST answered tunetop's HELLO as a netserver (docs/netserver.md): say
+ * so once, and run as with --netserver on a new control connection (the
+ * one of the HELLO has a netserver child that took the frame's length for
+ * a CPU to bind to).
+ */
+static int session_found_netserver(struct session *s, char *err)
+{
+	struct session_event ev = { .kind = SESSION_EV_NOTE };
+	bool v6 = strchr(s->host, ':') != NULL;
+	int ret;
+
+	close(s->cfd);
+	s->cfd = -1;
+	s->o.netserver = true;
+	if (s->o.link)
+		s->o.link->netserver = true;
+	snprintf(ev.note, sizeof(ev.note), "%s%.100s%s:%s is a netserver: running as --netserver",
+		 v6 ? "[" : "", s->host, v6 ? "]" : "", s->port);
+	session_netserver_target(s);
+	snprintf(ev.target, sizeof(ev.target), "%s", s->res.target);
+	session_push(s, &ev);
+	ret = session_netserver_check(s, err);
+	if (ret)
+		return ret;
+	return session_run_netserver(s, err);
+}
+
+void session_link_init(struct session_link *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->cfd = -1;
+}
+
+void session_link_release(struct session_link *l)
+{
+	if (l->cfd >= 0)
+		close(l->cfd);
+	l->cfd = -1;
+	l->data_port = 0;
 }
 
 static void *session_thread(void *arg)
@@ -1027,7 +1104,10 @@ int session_create(struct session **sp, const struct session_opts *o, char *err)
 	snprintf(s->host, sizeof(s->host), "%s", o->host ? o->host : "");
 	snprintf(s->port, sizeof(s->port), "%s", o->port ? o->port :
 		 o->netserver ? NS_DEFAULT_PORT : "12866");
-	if (o->netserver) {
+	/* an earlier run of the command found a netserver there */
+	if (o->host && o->link && o->link->netserver)
+		s->o.netserver = true;
+	if (s->o.netserver) {
 		ret = session_netserver_check(s, err);
 		if (ret)
 			goto fail;

@@ -4,6 +4,8 @@
 #define TT_SESSION_H
 
 #include <stdbool.h>
+#include <stdint.h>
+#include <sys/socket.h>
 
 #include "knobs/knobs.h"
 #include "lab/lab.h"
@@ -11,6 +13,26 @@
 #include "session/sample.h"
 #include "session/why.h"
 #include "core/util.h"
+
+/*
+ * What the runs of one command share about their far end (-H): whether it
+ * turned out to be a netserver (tunetop's HELLO got netserver's answer,
+ * docs/netserver.md), and, between the iterations of one run, netserver's
+ * control connection and the data port it announced first, asked for again
+ * as netperf's -i does.  The session takes the connection and gives it
+ * back after a successful test; session_link_release() closes it.
+ */
+struct session_link {
+	bool netserver;			/* found, or --netserver */
+	int cfd;			/* netserver's control connection; -1 none */
+	struct sockaddr_storage raddr;
+	socklen_t raddrlen;
+	uint16_t data_port;		/* netserver's first data port; 0 none yet */
+};
+void session_link_init(struct session_link *l);
+/* Close the kept control connection and forget its data port (the end of a
+ * run); what was found about the far end stays. */
+void session_link_release(struct session_link *l);
 
 struct session_opts {
 	const char *host;		/* NULL: embedded server on loopback */
@@ -23,6 +45,7 @@ struct session_opts {
 	struct test_params p;
 	double connect_timeout;		/* seconds */
 	const char *capture_file;	/* -w: the local capture also goes here */
+	struct session_link *link;	/* shared by a command's runs, or NULL */
 };
 
 /*
@@ -78,14 +101,18 @@ struct session_result {
 	struct why_report why;
 };
 
-enum session_event_kind { SESSION_EV_SAMPLE, SESSION_EV_END };
+enum session_event_kind { SESSION_EV_SAMPLE, SESSION_EV_END, SESSION_EV_NOTE };
 
-/* A tick: the local sample and the newest remote one (has_remote). */
+/* A tick: the local sample and the newest remote one (has_remote); or a
+ * line the front end shows the user (SESSION_EV_NOTE: "HOST:PORT is a
+ * netserver: running as --netserver"). */
 struct session_event {
 	enum session_event_kind kind;
 	struct end_sample local;
 	struct end_sample remote;
 	bool has_remote;
+	char note[200];
+	char target[160];		/* NOTE of a netserver found: the run's target now */
 };
 
 struct session;

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -207,6 +208,68 @@ static void check_errors(void)
 	close(sv[0]);
 }
 
+/* detect_after BYTES LEN CLOSE: what ns_detect says of a peer that wrote
+ * those bytes (and closed, with CLOSE); err gets its line. */
+static int detect_after(const void *bytes, size_t len, bool close_it, int sv[2], char *err)
+{
+	int ret;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
+		return -999;
+	if (len && write(sv[1], bytes, len) != (ssize_t)len)
+		return -998;
+	if (close_it) {
+		close(sv[1]);
+		sv[1] = -1;
+	}
+	ret = ns_detect(sv[0], 200, "peer", err);
+	return ret;
+}
+
+static void close_both(int sv[2])
+{
+	close(sv[0]);
+	if (sv[1] >= 0)
+		close(sv[1]);
+}
+
+/* The answers to tunetop's padded HELLO (docs/netserver.md). */
+static void check_detect(void)
+{
+	uint8_t msg[NS_MSG_LEN] = { 0 }, rest[16];
+	char err[ERR_MAX];
+	int sv[2];
+
+	msg[6] = 0x03;
+	msg[7] = 0xe6;		/* word 1: 998, what process_requests() sends */
+	ok(detect_after(msg, sizeof(msg), false, sv, err) == 1 &&
+	   recv(sv[0], rest, 1, MSG_DONTWAIT) < 0,
+	   "656 bytes with errno 998: a netserver, its answer read whole");
+	close_both(sv);
+	ok(detect_after("TT\x01\x02\0\0\0\x02{}", 10, false, sv, err) == 0 &&
+	   recv(sv[0], rest, sizeof(rest), 0) == 10,
+	   "a tunetop frame: 0, and the frame is left for the protocol reader");
+	close_both(sv);
+	msg[7] = 0x62;
+	ok(detect_after(msg, sizeof(msg), false, sv, err) == -EPROTO && strstr(err, "word 1 is 866"),
+	   "656 bytes with another errno word are named (%s)", err);
+	close_both(sv);
+	ok(detect_after("SSH-2.0-x\r\n", 11, true, sv, err) == -EPROTO &&
+	   strstr(err, "11 bytes (first bytes 5353482d), then closed") && strstr(err, "neither"),
+	   "other bytes, then a close, are named (%s)", err);
+	close_both(sv);
+	ok(detect_after("T", 1, false, sv, err) == -ETIMEDOUT && strstr(err, "1 bytes") &&
+	   strstr(err, "went quiet"),
+	   "half a magic, then silence: the timeout ends it (%s)", err);
+	close_both(sv);
+	ok(detect_after(NULL, 0, false, sv, err) == -ETIMEDOUT && strstr(err, "no answer") &&
+	   strstr(err, "0.2 s"), "silence is named after the timeout (%s)", err);
+	close_both(sv);
+	ok(detect_after(NULL, 0, true, sv, err) == -EPIPE && strstr(err, "closed the connection without"),
+	   "a close without a word is named (%s)", err);
+	close_both(sv);
+}
+
 int main(void)
 {
 	const char *top = getenv("top_srcdir");
@@ -216,5 +279,6 @@ int main(void)
 	check_replies();
 	check_stale_cpu();
 	check_errors();
+	check_detect();
 	return tap_done();
 }

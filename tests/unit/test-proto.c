@@ -125,6 +125,52 @@ static void test_header_is_magic_version_type_and_big_endian_length(void)
 	close_pair(sv);
 }
 
+/* The HELLO padded for netserver's sake: one frame of exactly 656 bytes,
+ * spaces after the object, read back as the same HELLO; no padding when the
+ * body is longer already. */
+static void test_padded_frame_is_whole_and_round_trips(void)
+{
+	unsigned char buf[PROTO_HELLO_PAD];
+	char name[701];
+	json_t *b = json_pack("{s:s,s:s}", "name", "tunetop", "version", "0.1.0");
+	json_t *big, *rb = NULL;
+	enum msg_type t = 0;
+	char err[ERR_MAX];
+	size_t n;
+	int sv[2];
+	bool spaces = true;
+
+	pair(sv);
+	ok(proto_send_padded(sv[0], MSG_HELLO, b, PROTO_HELLO_PAD, err) == 0,
+	   "proto_send_padded returns 0");
+	ok(read_full(sv[1], buf, PROTO_HELLO_PAD) == 0, "656 bytes arrive");
+	ok(buf[4] == 0 && buf[5] == 0 && buf[6] == 0x02 && buf[7] == 0x88,
+	   "the length says a body of 648 bytes");
+	for (n = PROTO_HDR_LEN; n < PROTO_HELLO_PAD && buf[n] != '}'; n++)
+		;
+	for (size_t i = n + 1; i < PROTO_HELLO_PAD; i++)
+		spaces = spaces && buf[i] == ' ';
+	ok(n < PROTO_HELLO_PAD && spaces, "spaces follow the object to the end of the frame");
+	ok(recv(sv[1], buf, 1, MSG_DONTWAIT) < 0, "and nothing comes after the 656 bytes");
+	close_pair(sv);
+
+	pair(sv);
+	proto_send_padded(sv[0], MSG_HELLO, b, PROTO_HELLO_PAD, err);
+	ok(recv_one(sv[1], &t, &rb, err) == 0 && t == MSG_HELLO && json_equal(b, rb),
+	   "the padded frame is received as the same HELLO");
+	json_decref(rb);
+	memset(name, 'x', 700);
+	name[700] = '\0';
+	big = json_pack("{s:s}", "name", name);
+	ok(proto_send_padded(sv[0], MSG_HELLO, big, PROTO_HELLO_PAD, err) == 0 &&
+	   read_full(sv[1], buf, PROTO_HDR_LEN) == 0 &&
+	   ((size_t)buf[6] << 8 | buf[7]) == 700 + strlen("{\"name\":\"\"}"),
+	   "a body longer than the pad goes as it is");
+	json_decref(big);
+	json_decref(b);
+	close_pair(sv);
+}
+
 static void test_back_to_back_frames_are_read_one_at_a_time(void)
 {
 	static const char two[] =
@@ -600,6 +646,7 @@ int main(void)
 	test_null_body_is_sent_as_empty_object();
 	test_header_is_magic_version_type_and_big_endian_length();
 	test_back_to_back_frames_are_read_one_at_a_time();
+	test_padded_frame_is_whole_and_round_trips();
 	test_malformed_frames_are_rejected();
 	test_oversize_length_fails_without_waiting_for_a_body();
 	test_body_of_exactly_the_limit_is_accepted();
