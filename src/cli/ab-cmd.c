@@ -245,7 +245,7 @@ static int ab_parse_side(const struct catalog *cat, const struct cli_opts *o, in
 		if (knob_parse_value(it->d, raw[i], &it->v, e))
 			return err_set(err, 2, "option %s: %s", opt, e);
 		if (it->remote && options_remote_knobs_refusal(o))
-			return err_set(err, 2, "option %s: remote:%s %s; accepted: local: knobs, or a lab (no -H)",
+			return err_set(err, 2, "option %s: remote:%s: %s",
 				       opt, it->d->name, options_remote_knobs_refusal(o));
 		for (unsigned j = 0; j < side->n; j++)
 			if (side->item[j].d == it->d && side->item[j].remote == it->remote)

@@ -23,6 +23,7 @@ struct session_opts {
 	struct test_params p;
 	double connect_timeout;		/* seconds */
 	const char *capture_file;	/* -w: the local capture also goes here */
+	struct knobs_remote *knobs;	/* with host: the link for its knobs (target.h) */
 };
 
 /*
