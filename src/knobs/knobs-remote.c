@@ -334,17 +334,34 @@ static void link_lost(struct knobs_remote *r)
 	r->fd = -1;
 }
 
+/*
+ * After a failed exchange (under r->lock): the connection is closed;
+ * whether to try once more on a new one.  Only while nothing is changed:
+ * a link that only read may have been ended by tunetopd's idle timeout
+ * (the dashboard reads, then a change comes minutes later), while one
+ * holding changes is kept alive by the pinger, and when it is lost
+ * tunetopd has put them back: that is said, not hidden by a new one.
+ */
+static bool link_retry(struct knobs_remote *r, int ret)
+{
+	link_lost(r);
+	return !r->authed && ret != -EHOSTUNREACH && ret != -ECONNREFUSED && ret != -ETIMEDOUT;
+}
+
 int knobs_remote_read(struct knobs_remote *r, const char *name, struct knob_value *v,
 		      char *err)
 {
 	int ret;
 
 	pthread_mutex_lock(&r->lock);
-	ret = link_ready(r, err);
-	if (!ret)
-		ret = link_get(r, name, v, err);
-	if (ret)
-		link_lost(r);
+	/* A second try on a fresh connection: see link_retry. */
+	for (int i = 0; i < 2; i++) {
+		ret = link_ready(r, err);
+		if (!ret)
+			ret = link_get(r, name, v, err);
+		if (!ret || !link_retry(r, ret))
+			break;
+	}
 	pthread_mutex_unlock(&r->lock);
 	return ret;
 }
@@ -383,10 +400,14 @@ int knobs_remote_write(struct knobs_remote *r, const char *name, const char *tex
 	if (!r->has_key)
 		return err_set(err, -EACCES, "%s: with -H, %s", name, KNOBS_REMOTE_NEEDS_KEY);
 	pthread_mutex_lock(&r->lock);
-	ret = link_ready(r, err);
-	if (!ret && !r->authed) {
-		ret = knobs_remote_auth(r, r->key, err);
-		r->authed = ret == 0;
+	for (int i = 0; i < 2; i++) {
+		ret = link_ready(r, err);
+		if (!ret && !r->authed) {
+			ret = knobs_remote_auth(r, r->key, err);
+			r->authed = ret == 0;
+		}
+		if (!ret || ret == -EACCES || !link_retry(r, ret))
+			break;
 	}
 	if (ret)
 		goto out;

@@ -27,6 +27,7 @@ teardown() {
 		wait "$p" 2>/dev/null || true
 	done
 	PIDS=""
+	[ -z "$S" ] || tmux -L "$S" kill-server 2>/dev/null || true
 	"$TUNETOP" lab down "$name" >/dev/null 2>&1 || true
 }
 trap 'teardown; cleanup' EXIT
@@ -360,6 +361,50 @@ journal_empty "$DSTATE/journal"
 ok $? "tunetopd's journal is empty again"
 kill -0 "$RPID"
 ok $? "tunetopd is still running"
+
+# The dashboard with -H --key, under tmux (inside side a): an edit of the
+# remote end reaches side b through tunetopd -- its link, idle while the
+# first run ran, was dropped by -t 2 and is made again -- and quitting
+# with the default answer puts it back.
+if command -v tmux >/dev/null 2>&1; then
+	S="ttrk-$$"
+	export LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color
+	screen() { tmux -L "$S" capture-pane -p -t dash 2>/dev/null; }
+	keys() { tmux -L "$S" send-keys -t dash "$@"; }
+	tmux -L "$S" new-session -d -s dash -x 200 -y 60 \
+		"ip netns exec $A $TUNETOP $H --key $TMP/key -t TCP_RR -l 1 --no-db 2>$TMP/derr; echo EXIT=\$? >$TMP/dexit"
+	tmux -L "$S" set-option -t dash remain-on-exit on >/dev/null
+	for _ in $(seq 200); do
+		screen | grep -q "run 1 done" && break
+		sleep 0.1
+	done
+	screen | grep -q "run 1 done"
+	ok $? "the dashboard with -H --key runs against tunetopd"
+	sleep 3
+	keys Tab Tab Tab Tab / t c p _ r e o r d e r i n g Enter Right Enter
+	keys BSpace BSpace BSpace BSpace 1 3 Enter
+	wait_b 13 10
+	ok $? "an edit of the remote end in the dashboard sets $KNOB=13 in $B"
+	[ "$(bval)" = 13 ] || screen | sed 's/^/# /'
+	[ "$(ip netns exec "$A" sysctl -n $KNOB)" = "$reo0" ]
+	ok $? "and leaves side a's $KNOB alone"
+	keys q
+	for _ in $(seq 30); do
+		screen | grep -q "keep them" && break
+		sleep 0.1
+	done
+	keys Enter
+	for _ in $(seq 100); do
+		[ -s "$TMP/dexit" ] && break
+		sleep 0.1
+	done
+	grep -q EXIT=0 "$TMP/dexit" && wait_b "$reo0" 5
+	ok $? "quitting puts $KNOB in $B back to $reo0 ($(cat "$TMP/dexit" 2>/dev/null))"
+	tmux -L "$S" kill-server 2>/dev/null
+	S=""
+else
+	ok 1 "tmux is needed for the dashboard case (Debian package tmux)"
+fi
 
 [ "$(sysctl -n $KNOB)" = "$host_reo" ]
 ok $? "the host's $KNOB is $host_reo, as before"
