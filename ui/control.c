@@ -42,12 +42,18 @@ static void knob_target_of(const struct ui *u, int e, struct knob_target *t)
 	target_knob_target(&c->rq.so, e != END_L, t);
 }
 
-/* The remote end's knobs can be changed here (a lab, or loopback's host). */
-static bool end_writable(const struct ui *u, int e)
+/* Why end e's knobs cannot change from here (the engine decides), or NULL. */
+static const char *end_refusal(const struct ui *u, int e)
 {
 	const struct ctl *c = u->ctl;
 
-	return e == END_L || !c->rq.so.host;
+	return target_knobs_refusal(&c->rq.target, e != END_L);
+}
+
+/* The end's knobs can be read and changed here (a lab, this host, a tunetopd with --key). */
+static bool end_writable(const struct ui *u, int e)
+{
+	return !end_refusal(u, e);
 }
 
 /* How many knob values (per end) differ from the dashboard's start. */
@@ -74,7 +80,7 @@ int ctl_read_knobs(struct ui *u)
 			for (unsigned i = 0; i < u->nknobs; i++) {
 				u->knobs[i].v[e].present = false;
 				snprintf(u->knobs[i].v[e].reason, sizeof(u->knobs[i].v[e].reason),
-					 "remote tunetopd: see the run's record");
+					 "remote: see the run's record (-H needs --key here)");
 			}
 			continue;
 		}
@@ -466,8 +472,8 @@ int ui_knob_plan_check(const struct ui *u, unsigned k, int e, const char *text, 
 	if (k >= u->nknobs || e < 0 || e >= END_N)
 		return err_set(err, -EINVAL, "knob %u: no such knob", k);
 	if (!end_writable(u, e))
-		return err_set(err, -EPERM, "%s on the remote end: not from here with -H; accepted: "
-			       "tunetop knobs set --side remote --key first", u->knobs[k].d->name);
+		return err_set(err, -EPERM, "%s on the remote end: %s", u->knobs[k].d->name,
+			       end_refusal(u, e));
 	knob_target_of(u, e, &t);
 	return knobs_plan_check(u->cat, u->knobs[k].d, &t, &text, 1, NULL, err);
 }
@@ -484,8 +490,7 @@ int ui_knob_edit(struct ui *u, unsigned k, int e, const char *text)
 	if (k >= u->nknobs || e < 0 || e >= END_N)
 		return -EINVAL;
 	if (!end_writable(u, e)) {
-		ui_status(u, STY_WARN, 8, "%s: the remote tunetopd's knobs are changed with "
-			  "tunetop knobs set --side remote --key", kn->d->name);
+		ui_status(u, STY_WARN, 8, "%s on the remote end: %s", kn->d->name, end_refusal(u, e));
 		return -EPERM;
 	}
 	if (knob_parse_value(kn->d, text, &v, err)) {

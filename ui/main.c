@@ -43,7 +43,7 @@ static int dash_parse(int argc, char **argv, bool test_only, struct dash_request
 			     "accepted here: the test and its options");
 	if (rc == 0) {
 		memset(rq, 0, sizeof(*rq));
-		run_target_opts(o, &rq->target);
+		options_target_opts(o, &rq->target);
 		rq->so = o->so;
 		rq->so.host = rq->so.port = NULL;
 		rq->so.lab = NULL;

@@ -386,10 +386,13 @@ static void runs_draw(struct ui *u, struct panel *p)
 	lh -= th;
 	grid_printf(&p->g, ix, iy, STY_DIM, iw, " %-3s %-10s %-7s %7s %6s %7s %11s %s", "#",
 		    "test", "state", "rate", "p99us", "CPU%l/r", "SD l/r", "knobs changed");
-	/* Newest at the bottom, the cursor kept in view. */
-	if (p->cursor < p->scroll)
+	/* Newest at the bottom; with the focus, the cursor kept in view,
+	 * without it the newest runs in view. */
+	if (!panel_focused(u, p))
+		p->scroll = (int)m->nruns > lh ? (int)m->nruns - lh : 0;
+	else if (p->cursor < p->scroll)
 		p->scroll = p->cursor;
-	if (p->cursor >= p->scroll + lh)
+	else if (p->cursor >= p->scroll + lh)
 		p->scroll = p->cursor - lh + 1;
 	for (int i = 0; i < lh && p->scroll + i < (int)m->nruns; i++) {
 		const struct model_run *r = m->runs[p->scroll + i];

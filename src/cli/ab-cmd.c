@@ -260,7 +260,7 @@ static int ab_parse_side(const struct catalog *cat, const struct cli_opts *o, in
 		if (knob_parse_value(it->d, raw[i], &it->v, e))
 			return err_set(err, 2, "option %s: %s", opt, e);
 		if (it->remote && options_remote_knobs_refusal(o))
-			return err_set(err, 2, "option %s: remote:%s %s; accepted: local: knobs, or a lab (no -H)",
+			return err_set(err, 2, "option %s: remote:%s: %s",
 				       opt, it->d->name, options_remote_knobs_refusal(o));
 		for (unsigned j = 0; j < side->n; j++)
 			if (side->item[j].d == it->d && side->item[j].remote == it->remote)
@@ -379,12 +379,10 @@ static int ab_originals(struct ab_state *st, char *err)
 
 		run_knob_target(&st->o, k->remote, &k->t);
 		/* What a knob transaction would refuse on this end, refused before any run. */
-		if (k->t.where != KT_LOCAL && (k->d->flags & KNOB_F_NETNS_RO))
-			return err_set(err, 2, "%s on %s: read-only inside a network namespace (change it on the host); accepted: a per-namespace or device knob",
-				       k->d->name, knobs_side_name(&k->t));
-		if (k->t.where != KT_LOCAL && k->d->scope == KNOB_SCOPE_HOST)
-			return err_set(err, 2, "%s on %s: host-only, not inside a lab namespace; accepted: a per-namespace or device knob",
-				       k->d->name, knobs_side_name(&k->t));
+		for (int j = 0; j < 2; j++)
+			if (k->val[j] && knobs_check_set(k->d, &k->t, k->val[j], NULL, e))
+				return err_set(err, 2, "%s on %s: %s; accepted: a knob that can change there",
+					       k->d->name, knobs_side_name(&k->t), e);
 		if (knobs_get(k->d, &k->t, &cur, e))
 			return err_set(err, 1, "%s on %s: %s", k->d->name, knobs_side_name(&k->t), e);
 		if (!cur.present)

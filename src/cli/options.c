@@ -24,7 +24,7 @@
 #define TYPES_HINT "TCP_RR, TCP_CRR, TCP_STREAM, TCP_MAERTS, UDP_RR, UDP_STREAM"
 #define ALL_OPTS_HINT "-t -H -p -4 -6 -l -T -c -C -D -i -I -P -w -h " \
 	"--json --json-stream --sample-ms --connect-timeout --netserver --lab --loopback " \
-	"--mtu --rate --set --keep --wait --capture --db --no-db; after --: " \
+	"--mtu --rate --set --keep --wait --key --capture --db --no-db; after --: " \
 	"-r -b -D -m -M -s -S -n -o -O -k -h"
 
 /* A sample tick no shorter or longer than this (params_validate agrees). */
@@ -574,6 +574,14 @@ static int long_opt(struct parse_state *st, int argc, char **argv, int *i)
 		snprintf(st->o->set[st->o->nset++], sizeof(st->o->set[0]), "%s", val);
 		return 0;
 	}
+	if (len == 5 && !strncmp(a, "--key", len)) {
+		if (long_val(st, argc, argv, i, eq, "--key", "the key file tunetopd --knobs --key was started with", &val))
+			return 2;
+		if (!*val || strlen(val) >= sizeof(st->o->key_file))
+			return err_set(st->err, 2, "option --key: accepted: the key file tunetopd --knobs --key was started with");
+		snprintf(st->o->key_file, sizeof(st->o->key_file), "%s", val);
+		return 0;
+	}
 	if (len == 9 && !strncmp(a, "--capture", len)) {
 		int m = eq ? capture_mode_parse(eq + 1) : CAPTURE_ON;
 
@@ -650,13 +658,26 @@ static int long_opt(struct parse_state *st, int argc, char **argv, int *i)
 		       (int)(len > 64 ? 64 : len), a, ALL_OPTS_HINT);
 }
 
+void options_target_opts(const struct cli_opts *o, struct target_opts *t)
+{
+	memset(t, 0, sizeof(*t));
+	snprintf(t->host, sizeof(t->host), "%s", o->so.host ? o->so.host : "");
+	snprintf(t->port, sizeof(t->port), "%s", o->so.port ? o->so.port : "");
+	t->netserver = o->netserver;
+	t->loopback = o->loopback;
+	snprintf(t->lab_name, sizeof(t->lab_name), "%s", o->lab_name);
+	t->lab_mtu = o->lab_mtu;
+	t->lab_rate = o->lab_rate;
+	t->lab_opts_given = o->lab_opts_given;
+	snprintf(t->key_file, sizeof(t->key_file), "%s", o->key_file);
+}
+
 const char *options_remote_knobs_refusal(const struct cli_opts *o)
 {
-	if (o->netserver)
-		return "with --netserver: netserver has no knobs to change";
-	if (o->so.host)
-		return "with -H: not yet";
-	return NULL;
+	static struct target_opts t;
+
+	options_target_opts(o, &t);
+	return target_knobs_refusal(&t, true);
 }
 
 static void options_init(struct cli_opts *o)
@@ -683,10 +704,17 @@ static int options_finish(struct parse_state *st)
 	o->iterating = st->i_given || st->I_given;
 	if (o->netserver && !o->so.host)
 		return err_set(st->err, 2, "option --netserver: needs -H HOST; accepted: -H HOST --netserver [-p PORT], for a netserver on HOST");
-	for (unsigned i = 0; o->netserver && i < o->nset; i++)
-		if (!strncmp(o->set[i], "remote:", 7))
-			return err_set(st->err, 2, "option --set %.60s %s; accepted: local: knobs",
+	for (unsigned i = 0; i < o->nset; i++)
+		if (!strncmp(o->set[i], "remote:", 7) && options_remote_knobs_refusal(o))
+			return err_set(st->err, 2, "option --set %.60s: %s",
 				       o->set[i], options_remote_knobs_refusal(o));
+	if (o->key_file[0] && (!o->so.host || o->netserver))
+		return err_set(st->err, 2, "option --key: the key of a tunetopd's knob control; accepted with -H HOST (a tunetopd), not %s",
+			       o->netserver ? "--netserver" : "without -H");
+	for (unsigned i = 0; o->keep && o->so.host && i < o->nset; i++)
+		if (!strncmp(o->set[i], "remote:", 7))
+			return err_set(st->err, 2, "option --keep: %.60s goes back when the run ends (tunetopd puts back what a client changed when it goes); accepted: --keep for local: knobs, or tunetop knobs set --side remote --hold SECS",
+				       o->set[i]);
 	if (o->so.host && (o->lab_name[0] || o->loopback || o->lab_opts_given))
 		return err_set(st->err, 2, "option -H: conflicts with %s; accepted: -H for a remote tunetopd, or --lab/--loopback/--mtu/--rate for the embedded one",
 			       o->lab_name[0] ? "--lab" : o->loopback ? "--loopback" : "--mtu/--rate");
@@ -838,10 +866,14 @@ void options_usage(FILE *f)
 "  --mtu N        the MTU of the run's own lab (default 1500, up to 65535)\n"
 "  --rate R       a tbf rate limit for the run's own lab (1gbit, 10gbit, none)\n"
 "  --set [local:|remote:]NAME=VALUE  change a knob for this run (lab sides\n"
-"                 a/b, or this host); put back when the run ends\n"
+"                 a/b, this host, or with -H --key tunetopd's host); put\n"
+"                 back when the run ends\n"
 "  --keep         leave the --set knobs changed after the run\n"
 "  --wait         wait for a knob another tunetop run holds instead of\n"
 "                 refusing it (^C gives up)\n"
+"  --key FILE     with -H: tunetopd's knob-control key (tunetopd --knobs\n"
+"                 --key FILE), needed for remote: knobs; it changes them\n"
+"                 on its host and puts them back when tunetop goes\n"
 "  --capture[=on|auto|off]  count TCP segment sizes on both ends with\n"
 "                 libpcap (needs CAP_NET_RAW); auto: where allowed\n"
 "  -w FILE        write the local end's capture to FILE (pcap; implies\n"

@@ -42,6 +42,7 @@ struct cli_opts {
 	char set[32][160];
 	bool keep;			/* --keep: leave --set knobs changed */
 	bool wait;			/* --wait: wait for a knob another run holds */
+	char key_file[4096];		/* --key FILE: tunetopd's knob-control key */
 	char capture_file[4096];	/* -w FILE; so.capture_file points here */
 	char db_path[4096];		/* --db PATH; "" = the default */
 	bool no_db;			/* --no-db: do not store the run */
@@ -59,8 +60,12 @@ int options_parse(int argc, char **argv, struct cli_opts *o, char *err);
 int options_parse_to(int argc, char **argv, struct cli_opts *o, FILE *out,
 		     char *err);
 
-/* Why knobs of the remote end cannot change for o's target ("with
- * --netserver: ...", "with -H: not yet"), or NULL when they can. */
+/* The target options of o (-H, -p, --key, --loopback, --lab, --mtu, --rate) for target_open. */
+void options_target_opts(const struct cli_opts *o, struct target_opts *t);
+
+/* Why knobs of the remote end cannot change for o's target (the engine's
+ * target_knobs_refusal: "with --netserver: ...", "with -H: ... --key
+ * FILE ..."), or NULL when they can. */
 const char *options_remote_knobs_refusal(const struct cli_opts *o);
 
 /* Print usage of `tunetop run` to f. */

@@ -101,19 +101,6 @@ static int run_once(const struct cli_opts *o, int sfd, unsigned *signals,
 	return ret;
 }
 
-void run_target_opts(const struct cli_opts *o, struct target_opts *t)
-{
-	memset(t, 0, sizeof(*t));
-	snprintf(t->host, sizeof(t->host), "%s", o->so.host ? o->so.host : "");
-	snprintf(t->port, sizeof(t->port), "%s", o->so.port ? o->so.port : "");
-	t->netserver = o->netserver;
-	t->loopback = o->loopback;
-	snprintf(t->lab_name, sizeof(t->lab_name), "%s", o->lab_name);
-	t->lab_mtu = o->lab_mtu;
-	t->lab_rate = o->lab_rate;
-	t->lab_opts_given = o->lab_opts_given;
-}
-
 void run_knob_target(const struct cli_opts *o, bool remote, struct knob_target *t)
 {
 	target_knob_target(&o->so, remote, t);
@@ -197,7 +184,7 @@ int run_set_knobs(const struct cli_opts *o, const struct catalog *cat, struct kn
 			return 2;
 		}
 		if (remote && options_remote_knobs_refusal(o)) {
-			fprintf(stderr, "%s: --set remote:%s %s; accepted: local: knobs, or tunetop knobs set --side remote\n",
+			fprintf(stderr, "%s: --set remote:%s: %s\n",
 				who, name, options_remote_knobs_refusal(o));
 			return 2;
 		}
@@ -241,7 +228,7 @@ int run_ctx_open(struct run_ctx *c, struct cli_opts *o, const char *who)
 		fprintf(stderr, "%s: signalfd: %s\n", who, strerror(errno));
 		return 1;
 	}
-	run_target_opts(o, &to);
+	options_target_opts(o, &to);
 	ret = target_open(&c->target, &to, err);
 	if (ret) {
 		fprintf(stderr, "%s: %s\n", who, err);

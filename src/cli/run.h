@@ -34,9 +34,6 @@ struct run_summary {
 	double started;			/* wall clock of the first iteration's start */
 };
 
-/* The target options of o (-H, -p, --loopback, --lab, --mtu, --rate) for target_open. */
-void run_target_opts(const struct cli_opts *o, struct target_opts *t);
-
 /*
  * What sweeps and A/B comparisons share with `tunetop run`: the target
  * (a lab made once for all their runs), the signals, and one run with its

@@ -171,7 +171,8 @@ static int sweep_own_args(struct sweep *sw, int argc, char **argv, int *next, ch
  */
 static int sweep_reverse(struct cli_opts *o, char *err)
 {
-	for (unsigned i = 0; i < o->nset; i++) {
+	/* With -H the client stays here: local: and remote: are still the hosts named. */
+	for (unsigned i = 0; !o->so.host && i < o->nset; i++) {
 		bool remote;
 		char rest[160];
 
@@ -218,8 +219,7 @@ static int sweep_check_knob(const struct sweep *sw, const char *name, bool remot
 		return err_set(err, 2, "knob %s: read-only (a link figure); accepted: a knob that can be set",
 			       name);
 	if (remote && options_remote_knobs_refusal(&sw->o))
-		return err_set(err, 2, "knob remote:%s %s; accepted: local: knobs, or tunetop knobs set --side remote",
-			       name, options_remote_knobs_refusal(&sw->o));
+		return err_set(err, 2, "knob remote:%s: %s", name, options_remote_knobs_refusal(&sw->o));
 	return 0;
 }
 

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "knobs/knob.h"
 #include "proto/auth.h"
 #include "proto/msg.h"
 
@@ -33,5 +34,37 @@ int knobs_remote_set(struct knobs_remote *r, const struct msg_knob_set *q,
 		     struct msg_knob_result *a, char *err);
 /* BYE and close (NULL is fine); the server then restores what was set. */
 void knobs_remote_close(struct knobs_remote *r);
+
+/*
+ * A link to tunetopd at host for the knob transactions of runs, sweeps,
+ * A/B and the dashboard (KT_REMOTE targets, src/knobs/txn.c): nothing is
+ * connected until the first read or change, which connects; the first
+ * change authenticates with key (NULL: none, and a change is refused with
+ * how to get one).  While it has changed something a thread asks for one
+ * value every KNOBS_REMOTE_PING_MS, so tunetopd's idle timeout (-t, at
+ * least 1 s) does not end the connection, which would put the knobs back
+ * in the middle of a sweep.  knobs_remote_close ends it; tunetopd then
+ * puts back whatever is still changed, as it does when this process dies.
+ */
+#define KNOBS_REMOTE_PING_MS 400
+int knobs_remote_link(struct knobs_remote **rp, const char *host, const char *port,
+		      const uint8_t key[AUTH_KEY_LEN], int timeout_ms, char *err);
+/* Read knob name over the link into v (n/a with tunetopd's reason). */
+int knobs_remote_read(struct knobs_remote *r, const char *name, struct knob_value *v,
+		      char *err);
+/*
+ * Set knob name to text over the link: its value before (may be NULL)
+ * and after as tunetopd read them.  tunetopd's refusal ("held by ...",
+ * out of range) is -EREMOTEIO with its words; no key is -EACCES.
+ */
+int knobs_remote_write(struct knobs_remote *r, const char *name, const char *text,
+		       char *before, char *after, size_t len, char *err);
+/* "tunetopd at HOST port PORT", for messages. */
+const char *knobs_remote_where(const struct knobs_remote *r);
+
+/* What a change of a remote knob needs and lacks with -H and no --key. */
+#define KNOBS_REMOTE_NEEDS_KEY \
+	"tunetopd changes knobs only for a client holding its key; accepted: --key FILE " \
+	"(tunetopd --gen-key FILE writes one; tunetopd --knobs --key FILE uses it)"
 
 #endif

@@ -5,12 +5,14 @@
 #include <errno.h>
 #include <jansson.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "knobs/backend.h"
 #include "knobs/journal.h"
+#include "knobs/knobs-remote.h"
 #include "knobs/knobs.h"
 #include "core/util.h"
 
@@ -18,7 +20,16 @@ typedef int (*knobs_op)(struct knob_ctx *c, void *arg, char *err);
 
 const char *knobs_side_name(const struct knob_target *t)
 {
-	return t->where == KT_LAB_A ? "lab-a" : t->where == KT_LAB_B ? "lab-b" : "local";
+	switch (t->where) {
+	case KT_LAB_A:
+		return "lab-a";
+	case KT_LAB_B:
+		return "lab-b";
+	case KT_REMOTE:
+		return "remote";
+	default:
+		return "local";
+	}
 }
 
 /* The device a device-scope knob of t addresses: --dev, or the lab's veth. */
@@ -119,6 +130,8 @@ static int knobs_run(const struct knob_target *t, knobs_op op, void *arg, char *
 	pthread_t th;
 	int r;
 
+	if (t->where == KT_REMOTE)
+		return err_set(err, -EINVAL, "remote: knobs there are tunetopd's to read and change");
 	if (t->where == KT_LOCAL) {
 		struct knob_ctx c = { .in_lab = false };
 
@@ -181,11 +194,63 @@ static int op_set(struct knob_ctx *c, void *arg, char *err)
 	return set_one(c, a->d, a->val, a->v, err);
 }
 
+/*
+ * tunetopd's text of d into v, parsed as a local value is (outside the
+ * catalog's range too: values read are shown as they are).  0 or -EPROTO.
+ */
+static int remote_parse(const struct knob_def *d, const char *text, struct knob_value *v,
+			char *err)
+{
+	char e[ERR_MAX], copy[KNOB_TEXT_MAX];
+	struct knob_def any = *d;
+
+	snprintf(copy, sizeof(copy), "%s", text);
+	any.min = INT64_MIN;
+	any.max = INT64_MAX;
+	if (knob_parse_value(&any, copy, v, e))
+		return err_set(err, -EPROTO, "%s: tunetopd's value %.40s: %s", d->name, copy, e);
+	return 0;
+}
+
+/* Read d over t's link to tunetopd. */
+static int remote_get(const struct knob_def *d, const struct knob_target *t,
+		      struct knob_value *v, char *err)
+{
+	char e[ERR_MAX];
+	int rc;
+
+	if (!t->remote)
+		return err_set(err, -EINVAL, "%s on remote: no tunetopd (-H HOST)", d->name);
+	rc = knobs_remote_read(t->remote, d->name, v, err);
+	if (rc || !v->present)
+		return rc;
+	if (remote_parse(d, v->text, v, e))
+		knob_value_na(v, "%.90s", e);
+	return 0;
+}
+
+/* knobs_apply's way for KT_REMOTE: tunetopd sets, reads back and says so. */
+static int remote_apply(const struct knob_def *d, const struct knob_target *t,
+			const struct knob_value *val, struct knob_value *after, char *err)
+{
+	char now[KNOB_TEXT_MAX];
+	int rc;
+
+	if (!t->remote)
+		return err_set(err, -EINVAL, "%s on remote: no tunetopd (-H HOST)", d->name);
+	rc = knobs_remote_write(t->remote, d->name, val->text, NULL, now, sizeof(now), err);
+	if (rc || !after)
+		return rc;
+	return remote_parse(d, now, after, err);
+}
+
 int knobs_get(const struct knob_def *d, const struct knob_target *t,
 	      struct knob_value *v, char *err)
 {
 	struct one_args a = { .d = d, .v = v };
 
+	if (t->where == KT_REMOTE)
+		return remote_get(d, t, v, err);
 	if (backend_for(d->kind)->lab_get)
 		return lab_knob_get(d, t, v, err);
 	return knobs_run(t, op_get, &a, err);
@@ -204,6 +269,8 @@ int knobs_apply(const struct knob_def *d, const struct knob_target *t,
 	rc = knob_parse_value(d, text, &val, err);
 	if (rc)
 		return rc;
+	if (t->where == KT_REMOTE)
+		return remote_apply(d, t, &val, a.v, err);
 	if (b->lab_set)
 		return lab_knob_set(d, t, &val, a.v, err);
 	return knobs_run(t, op_set, &a, err);
@@ -214,7 +281,7 @@ void knobs_journal_key(const struct knob_def *d, const struct knob_target *t,
 {
 	memset(e, 0, sizeof(*e));
 	snprintf(e->side, sizeof(e->side), "%s", knobs_side_name(t));
-	if (t->where != KT_LOCAL)
+	if (t->where == KT_LAB_A || t->where == KT_LAB_B)
 		snprintf(e->lab, sizeof(e->lab), "%s", lab_name(t->lab));
 	if (d->scope == KNOB_SCOPE_DEVICE)
 		target_dev(t, e->dev, sizeof(e->dev));
@@ -234,11 +301,14 @@ int knobs_check_set(const struct knob_def *d, const struct knob_target *t,
 	rc = knob_parse_value(d, text, val ? val : &v, err);
 	if (rc)
 		return rc;
-	if (t->where != KT_LOCAL && (d->flags & KNOB_F_NETNS_RO))
+	/* tunetopd knows its own host: it checks there and says why. */
+	if (t->where == KT_LOCAL || t->where == KT_REMOTE)
+		return 0;
+	if (d->flags & KNOB_F_NETNS_RO)
 		return err_set(err, -EACCES,
 			       "%s: read-only inside a network namespace (change it on the host)",
 			       d->name);
-	if (t->where != KT_LOCAL && d->scope == KNOB_SCOPE_HOST)
+	if (d->scope == KNOB_SCOPE_HOST)
 		return err_set(err, -EOPNOTSUPP, "%s: host-only: not inside a lab namespace", d->name);
 	return 0;
 }
@@ -284,10 +354,17 @@ int knobs_snapshot(const struct catalog *c, const struct knob_target *t,
 		const struct knob_def *d = catalog_at(c, i);
 
 		snprintf(s->item[i].name, sizeof(s->item[i].name), "%s", d->name);
-		if (backend_for(d->kind)->lab_get)
+		if (t->where == KT_REMOTE) {
+			rc = remote_get(d, t, &s->item[i].v, err);
+			if (rc) {
+				knobs_snapshot_free(s);
+				return rc;
+			}
+		} else if (backend_for(d->kind)->lab_get) {
 			lab_knob_get(d, t, &s->item[i].v, e);
+		}
 	}
-	rc = knobs_run(t, op_snapshot, &a, err);
+	rc = t->where == KT_REMOTE ? 0 : knobs_run(t, op_snapshot, &a, err);
 	if (rc) {
 		knobs_snapshot_free(s);
 		return rc;

@@ -17,13 +17,22 @@
  * operations run in a short-lived thread inside the side's namespace, so
  * host devices are never touched for a lab target.
  */
+struct knobs_remote;
+
+/*
+ * KT_REMOTE is the host of a tunetopd (-H), reached over a link of
+ * knobs/knobs-remote.h: tunetopd reads and changes the knob there, on the
+ * device its client reached it through, holds and journals it on its host
+ * and puts it back when the link closes.
+ */
 struct knob_target {
-	enum { KT_LOCAL, KT_LAB_A, KT_LAB_B } where;
+	enum { KT_LOCAL, KT_LAB_A, KT_LAB_B, KT_REMOTE } where;
 	const struct lab *lab;		/* KT_LAB_*: the open lab */
+	struct knobs_remote *remote;	/* KT_REMOTE: the link to tunetopd */
 	char dev[32];
 };
 
-/* "local", "lab-a", "lab-b". */
+/* "local", "lab-a", "lab-b", "remote". */
 const char *knobs_side_name(const struct knob_target *t);
 
 /*

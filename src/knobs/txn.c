@@ -13,7 +13,11 @@
 #include "knobs/journal.h"
 #include "knobs/txn.h"
 
-/* One knob this transaction holds. */
+/*
+ * One knob this transaction holds.  A remote one (KT_REMOTE) is held and
+ * journaled by tunetopd on its host, for as long as the link lives: no
+ * entry of ours (`tunetop restore` here could not put it back there).
+ */
 struct txn_change {
 	const struct knob_def *d;
 	struct knob_target t;
@@ -120,6 +124,8 @@ static int txn_hold(struct knobs_txn *x, const struct knob_def *d,
 			return err_set(err, -EOPNOTSUPP, "%s: n/a here: %s", d->name, cur->reason);
 		knobs_journal_key(d, t, cur->text, &e);
 		journal_set_holder(&e, x->id, x->who);
+		if (t->where == KT_REMOTE)
+			break;
 		rc = journal_hold(x->dir, &e, &created, &prev, err);
 		if (rc != -EBUSY || !(x->flags & KNOBS_TXN_WAIT))
 			break;
@@ -148,6 +154,17 @@ static void txn_drop(struct knobs_txn *x, struct txn_change *c)
 
 	memmove(&x->ch[i], &x->ch[i + 1], (x->n - i - 1) * sizeof(*c));
 	x->n--;
+}
+
+/* Release c's journal entry (forget it when forget); tunetopd keeps remote ones. */
+static int txn_release(struct knobs_txn *x, const struct txn_change *c, bool forget,
+		       char *err)
+{
+	char e2[ERR_MAX];
+
+	if (c->t.where == KT_REMOTE)
+		return 0;
+	return journal_release(x->dir, &c->key, forget, err ? err : e2);
 }
 
 /* Whether d on t reads back as text now. */
@@ -194,10 +211,8 @@ int knobs_txn_set(struct knobs_txn *x, const struct knob_def *d,
 		*before = cur;
 	rc = knobs_apply(d, t, val.text, after, err);
 	if (rc && fresh && txn_reads(d, t, c->found, NULL, 0)) {
-		char e2[ERR_MAX];
-
 		/* Refused and unchanged: give the knob back as we found it. */
-		journal_release(x->dir, &c->key, c->created, e2);
+		txn_release(x, c, c->created, NULL);
 		txn_drop(x, c);
 	}
 	return rc;
@@ -211,7 +226,6 @@ int knobs_txn_set(struct knobs_txn *x, const struct knob_def *d,
 static int txn_put_back(struct knobs_txn *x, struct txn_change *c, char *was,
 			size_t wlen, char *err)
 {
-	char e2[ERR_MAX];
 	int rc = 0;
 
 	if (!txn_reads(c->d, &c->t, c->found, was, wlen)) {
@@ -221,10 +235,10 @@ static int txn_put_back(struct knobs_txn *x, struct txn_change *c, char *was,
 				     c->d->name, c->found);
 	}
 	if (rc) {
-		journal_release(x->dir, &c->key, false, e2);
+		txn_release(x, c, false, NULL);
 		return rc;
 	}
-	return journal_release(x->dir, &c->key, c->created, err);
+	return txn_release(x, c, c->created, err);
 }
 
 int knobs_txn_undo_one(struct knobs_txn *x, const struct knob_def *d,
@@ -273,6 +287,15 @@ int knobs_txn_keep(struct knobs_txn *x, char *err)
 		unsigned n;
 		int rc;
 
+		/* tunetopd puts it back when the link closes: say so, now. */
+		if (c->t.where == KT_REMOTE) {
+			char e2[ERR_MAX];
+
+			rc = txn_put_back(x, c, NULL, 0, e2);
+			ret = err_set(err, -EXDEV, "%s on remote: put back%s%s: tunetopd keeps a change only while its client is connected (tunetop knobs set --side remote --hold SECS)",
+				      c->d->name, rc ? ", or not: " : "", rc ? e2 : "");
+			continue;
+		}
 		/* The journal's original: ours, or the one adopted. */
 		if (journal_load(x->dir, &a, &n, err) == 0) {
 			for (unsigned j = 0; j < n; j++)

@@ -46,6 +46,7 @@ struct session_opts {
 	double connect_timeout;		/* seconds */
 	const char *capture_file;	/* -w: the local capture also goes here */
 	struct session_link *link;	/* shared by a command's runs, or NULL */
+	struct knobs_remote *knobs;	/* with host: the link for its knobs (target.h) */
 };
 
 /*

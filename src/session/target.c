@@ -6,8 +6,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "knobs/knobs-remote.h"
 #include "proto/netserver.h"
 #include "session/target.h"
+
+/* How long connecting the knob link to tunetopd may take, without --connect-timeout. */
+#define KNOBS_LINK_TIMEOUT_MS 5000
 
 /* The line the outputs and the dashboard's header show for t. */
 static void target_describe(struct target *t)
@@ -37,6 +41,45 @@ static void target_describe(struct target *t)
 	}
 }
 
+const char *target_knobs_refusal(const struct target_opts *o, bool remote)
+{
+	if (!remote || !o->host[0])
+		return NULL;
+	if (o->netserver)
+		return "with --netserver: netserver has no knobs to change; accepted: local: knobs";
+	if (!o->key_file[0])
+		return "with -H: " KNOBS_REMOTE_NEEDS_KEY;
+	return NULL;
+}
+
+/*
+ * The link tunetopd's knobs change over (nothing connects before a knob
+ * is read or set); the key file is read now, so a bad one stops the run
+ * before anything changes.
+ */
+static int target_knobs_link(struct target *t, const struct target_opts *o, char *err)
+{
+	uint8_t key[AUTH_KEY_LEN];
+	bool has_key = o->key_file[0] != '\0';
+	int ret = 0;
+
+	if (has_key) {
+		ret = auth_init(err);
+		if (!ret)
+			ret = auth_key_load(o->key_file, key, err);
+		if (ret) {
+			char why[ERR_MAX];
+
+			snprintf(why, sizeof(why), "%s", err);
+			return err_set(err, ret, "--key %.200s: %s", o->key_file, why);
+		}
+	}
+	ret = knobs_remote_link(&t->knobs, t->host, t->port[0] ? t->port : NULL,
+				has_key ? key : NULL, KNOBS_LINK_TIMEOUT_MS, err);
+	memset(key, 0, sizeof(key));
+	return ret;
+}
+
 int target_open(struct target *t, const struct target_opts *o, char *err)
 {
 	struct lab_opts lo = { .mtu = o->lab_mtu, .rate_bps = o->lab_rate };
@@ -45,10 +88,18 @@ int target_open(struct target *t, const struct target_opts *o, char *err)
 	memset(t, 0, sizeof(*t));
 	if (o->netserver && !o->host[0])
 		return err_set(err, -EINVAL, "--netserver: needs -H HOST, the host netserver runs on");
+	if (o->key_file[0] && (!o->host[0] || o->netserver))
+		return err_set(err, -EINVAL, "--key: the key of a tunetopd's knob control; accepted with -H HOST (a tunetopd), not %s",
+			       o->netserver ? "--netserver" : "without -H");
 	if (o->host[0]) {
 		t->kind = o->netserver ? TARGET_NETSERVER : TARGET_REMOTE;
 		snprintf(t->host, sizeof(t->host), "%s", o->host);
 		snprintf(t->port, sizeof(t->port), "%s", o->port);
+		if (t->kind == TARGET_REMOTE) {
+			ret = target_knobs_link(t, o, err);
+			if (ret)
+				return ret;
+		}
 	} else if (o->loopback) {
 		t->kind = TARGET_LOOPBACK;
 		snprintf(t->why, sizeof(t->why), "asked for with --loopback");
@@ -84,6 +135,9 @@ int target_close(struct target *t, char *err)
 {
 	int ret = 0;
 
+	/* tunetopd puts back whatever this link still has changed. */
+	knobs_remote_close(t->knobs);
+	t->knobs = NULL;
 	if (t->kind == TARGET_OWN_LAB && t->lab)
 		ret = lab_destroy(t->lab, err);
 	else if (t->lab)
@@ -101,6 +155,7 @@ void target_session_opts(const struct target *t, struct session_opts *so)
 	so->netserver = t->kind == TARGET_NETSERVER;
 	so->lab = t->lab;
 	so->why = t->kind == TARGET_LOOPBACK ? t->why : NULL;
+	so->knobs = t->knobs;
 }
 
 void target_knob_target(const struct session_opts *so, bool remote, struct knob_target *kt)
@@ -112,6 +167,10 @@ void target_knob_target(const struct session_opts *so, bool remote, struct knob_
 	} else if (!so->host) {
 		/* Loopback: both ends are this host, on lo. */
 		snprintf(kt->dev, sizeof(kt->dev), "lo");
+	} else if (remote && !so->netserver) {
+		/* tunetopd's host, on the device this client reaches it through. */
+		kt->where = KT_REMOTE;
+		kt->remote = so->knobs;
 	} else {
 		knobs_default_dev(kt->dev, sizeof(kt->dev));
 	}

@@ -21,6 +21,7 @@ struct target_opts {
 	unsigned lab_mtu;		/* of the runs' own lab; 0 = 1500 */
 	uint64_t lab_rate;		/* its tbf rate, bit/s; 0 = none */
 	bool lab_opts_given;		/* lab_mtu or lab_rate asked for: a lab or an error */
+	char key_file[4096];		/* --key: tunetopd's knob-control key; "" = none */
 };
 
 enum target_kind {
@@ -39,6 +40,7 @@ struct target {
 	char why[ERR_MAX + 32];		/* why loopback: "asked for with --loopback" */
 	char desc[160];			/* "lab: tunetop-123 (veth, MTU 1500, no rate limit)" */
 	uint64_t tbf_bps;		/* a lab's tbf rate when opened; 0 none or not a lab */
+	struct knobs_remote *knobs;	/* TARGET_REMOTE: the link its knobs change over */
 };
 
 /*
@@ -54,9 +56,18 @@ int target_close(struct target *t, char *err);
 void target_session_opts(const struct target *t, struct session_opts *so);
 /*
  * Where a knob of the local or the remote end lives for a session's
- * target: the lab's side a or b, or this host (lo for loopback, the
- * default route's device with a host).
+ * target: the lab's side a or b, this host (lo for loopback, the default
+ * route's device with a host), or with a tunetopd its host (KT_REMOTE:
+ * the target's link, tunetopd's device towards us).
  */
 void target_knob_target(const struct session_opts *so, bool remote, struct knob_target *kt);
+/*
+ * Why the knobs of one end (remote: the far one) cannot change for the
+ * target o asks for, as one line ending with what is accepted, or NULL
+ * when they can: a netserver has none; a tunetopd changes them only for
+ * a client holding its key (--key FILE).  The CLI and the dashboard ask
+ * here before a run, a sweep or an A/B changes anything.
+ */
+const char *target_knobs_refusal(const struct target_opts *o, bool remote);
 
 #endif

@@ -284,6 +284,35 @@ static void test_refusals(void)
 	   "-H with an empty host is refused: %s", err);
 }
 
+/* Remote knobs with -H: a key or a one-line refusal saying how to get one. */
+static void test_remote_knobs(void)
+{
+	struct cli_opts o;
+	struct target_opts to;
+	char err[ERR_MAX];
+
+	refused("-H h --set remote:gro=off", "--set remote:gro=off", "--key FILE");
+	refused("-H h --set remote:gro=off", "--set", "tunetopd --gen-key");
+	refused("-H h --netserver --set remote:gro=off", "--set", "netserver has no knobs");
+	refused("-H h --netserver --key k", "--key", "--netserver");
+	refused("--key k", "--key", "-H");
+	refused("-H h --key k --keep --set remote:gro=off", "--keep", "--hold");
+	ok(parse("-H h --key k --set remote:gro=off --set gro=on", &o, err) == 0 &&
+	   !strcmp(o.key_file, "k") && !options_remote_knobs_refusal(&o),
+	   "-H with --key takes remote: knobs: %s", err);
+	ok(parse("-H h --key k --keep --set gro=on", &o, err) == 0,
+	   "--keep of a local knob with -H --key is fine: %s", err);
+	ok(parse("-H h --set gro=on", &o, err) == 0,
+	   "a local knob with -H needs no key: %s", err);
+	options_target_opts(&o, &to);
+	ok(!target_knobs_refusal(&to, false) && target_knobs_refusal(&to, true) &&
+	   strstr(target_knobs_refusal(&to, true), "--key FILE"),
+	   "the engine: the local end can change, the remote one needs a key");
+	ok(parse("--lab x", &o, err) == 0, "--lab x parses: %s", err);
+	options_target_opts(&o, &to);
+	ok(!target_knobs_refusal(&to, true), "in a lab, side b's knobs can change");
+}
+
 int main(void)
 {
 	test_defaults();
@@ -292,5 +321,6 @@ int main(void)
 	test_interim();
 	test_formats();
 	test_refusals();
+	test_remote_knobs();
 	return tap_done();
 }
