@@ -505,6 +505,19 @@ static void test_flows(void)
 			  "receive window: 62 % of busy time rwnd-limited over 4 flows (alike, 60-64 %), remote SO_RCVBUF 6M (autotuned)"),
 	   "flows within flow_even of each other: said briefly (%s)", r.v[0].evidence);
 
+	flows_stream(&in, alike_below, 4);
+	in.local.rwnd_us = 0;
+	for (unsigned i = 0; i < 4; i++) {
+		in.local.flow[i].rwnd_us = 0;
+		in.local.flow[i].sndbuf_us = i == 1 ? in.local.flow[i].busy_us * 0.8 : 0;
+		in.local.sndbuf_us += in.local.flow[i].sndbuf_us;
+	}
+	why_eval(&in, &r);
+	ok(r.n && !strcmp(r.v[0].evidence,
+			  "send buffer: flow 1 at 80 % of its busy time sndbuf-limited, the others 0 %; 20 % over 4 flows, local SO_SNDBUF 4M (autotuned)"),
+	   "one of 4 flows sndbuf-limited, the sum below: that flow is named (%s)",
+	   r.v[0].evidence);
+
 	flows_stream(&in, starved, 4);
 	in.local.nchrono = 0;
 	in.local.busy_us = in.local.rwnd_us = 0;
