@@ -4,12 +4,15 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "plot.h"
 #include "ui.h"
 
 /* A panel this tall (inside) gives a row to what limits the run. */
 #define RATE_WHY_MIN_H 8
+/* ... and this tall, a second row to a verdict cut at the panel's width. */
+#define RATE_WHY_WRAP_H 14
 
 /* Points per series: two per braille column of the widest panel. */
 #define RATE_PTS 1024
@@ -64,18 +67,34 @@ static void rate_line(struct grid *g, int x, int y, int w, const struct model_ru
 /*
  * "limit: receive window: 87 % of busy time rwnd-limited, ..." -- the top
  * verdict of the why rules (docs/why.md), live while the run goes, final
- * once it ended; 1 when a row was used.
+ * once it ended.  A verdict wider than the panel goes on in a second row
+ * (cut at a space) when rows allows it, so a flows' split is seen; returns
+ * the rows used.
  */
-static int why_line(struct grid *g, int x, int y, int w, const struct model_run *r)
+static int why_line(struct grid *g, int x, int y, int w, const struct model_run *r, int rows)
 {
 	const struct why_verdict *v = model_why_top(r);
-	int n;
+	char head[WHY_EVIDENCE_MAX];
+	enum style st;
+	int n, cut;
 
 	if (!v)
 		return 0;
+	st = v->tier == WHY_DIRECT ? STY_NORMAL : STY_DIM;
 	n = grid_printf(g, x, y, STY_DIM, w, "limit%s: ", r->state == MS_RUNNING ? " now" : "");
-	grid_text(g, x + n, y, v->evidence, v->tier == WHY_DIRECT ? STY_NORMAL : STY_DIM, w - n);
-	return 1;
+	cut = w - n;
+	if (rows < 2 || cut <= 0 || strlen(v->evidence) <= (size_t)cut) {
+		grid_text(g, x + n, y, v->evidence, st, w - n);
+		return 1;
+	}
+	while (cut > 0 && v->evidence[cut] != ' ')
+		cut--;
+	if (!cut)
+		cut = w - n;
+	snprintf(head, sizeof(head), "%.*s", cut, v->evidence);
+	grid_text(g, x + n, y, head, st, w - n);
+	grid_text(g, x + n, y + 1, v->evidence + cut + (v->evidence[cut] == ' '), st, w - n);
+	return 2;
 }
 
 static void rate_draw(struct ui *u, struct panel *p)
@@ -101,7 +120,7 @@ static void rate_draw(struct ui *u, struct panel *p)
 	if (r->state == MS_FAILED)
 		grid_text(&p->g, ix, iy + 1, r->failure, STY_WARN, iw);
 	else if (ih >= RATE_WHY_MIN_H)
-		why = why_line(&p->g, ix, iy + 1, iw, r);
+		why = why_line(&p->g, ix, iy + 1, iw, r, ih >= RATE_WHY_WRAP_H ? 2 : 1);
 	npts = (unsigned)(iw - o.ylabel_w) * 2;
 	if (npts > RATE_PTS)
 		npts = RATE_PTS;

@@ -55,13 +55,53 @@ static double why_delta(uint64_t a, uint64_t b)
 	return b >= a ? (double)(b - a) : (double)b;
 }
 
+/* Widen lo..hi to take share in (the first share sets both). */
+static void why_range(double *lo, double *hi, bool first, double share)
+{
+	if (first || share < *lo)
+		*lo = share;
+	if (first || share > *hi)
+		*hi = share;
+}
+
+/* A flow into e's list, or into the summary of the flows beyond it. */
+static void why_flow_add(struct why_end *e, const struct why_flow *f)
+{
+	struct why_flows_rest *r = &e->rest;
+	bool first;
+
+	if (e->nflows < WHY_FLOWS_MAX) {
+		e->flow[e->nflows++] = *f;
+		return;
+	}
+	r->n++;
+	r->app_limited += f->app_limited;
+	if (!f->chrono)
+		return;
+	r->nchrono++;
+	r->busy_us += f->busy_us;
+	r->rwnd_us += f->rwnd_us;
+	r->sndbuf_us += f->sndbuf_us;
+	if (f->busy_us <= 0)
+		return;
+	first = !r->nbusy++;
+	if (first || f->rwnd_us / f->busy_us > r->rwnd_hi)
+		r->rwnd_hi_flow = f->flow;
+	if (first || f->sndbuf_us / f->busy_us > r->sndbuf_hi)
+		r->sndbuf_hi_flow = f->flow;
+	why_range(&r->rwnd_lo, &r->rwnd_hi, first, f->rwnd_us / f->busy_us);
+	why_range(&r->sndbuf_lo, &r->sndbuf_hi, first, f->sndbuf_us / f->busy_us);
+}
+
 void why_end_socks(struct why_end *e, const struct sock_sample *first,
 		   unsigned nfirst, const struct sock_sample *last,
 		   unsigned nlast)
 {
+	struct why_flow fl;
 	double rtt = 0;
 
-	e->ntcp = e->nchrono = e->app_limited = 0;
+	e->ntcp = e->nchrono = e->app_limited = e->nflows = 0;
+	memset(&e->rest, 0, sizeof(e->rest));
 	e->busy_us = e->rwnd_us = e->sndbuf_us = 0;
 	e->retrans = e->segs_out = -1;
 	e->sndbuf = e->rcvbuf = -1;
@@ -84,18 +124,23 @@ void why_end_socks(struct why_end *e, const struct sock_sample *first,
 			e->retrans = e->segs_out = 0;
 		e->retrans += (int64_t)why_delta(ft ? ft->total_retrans : 0, t->total_retrans);
 		e->segs_out += (int64_t)why_delta(ft ? ft->segs_out : 0, t->segs_out);
-		if (!t->has_chrono)
-			continue;
-		e->nchrono++;
-		if (ft && ft->has_chrono) {
-			e->busy_us += why_delta(ft->busy_us, t->busy_us);
-			e->rwnd_us += why_delta(ft->rwnd_limited_us, t->rwnd_limited_us);
-			e->sndbuf_us += why_delta(ft->sndbuf_limited_us, t->sndbuf_limited_us);
-		} else {
-			e->busy_us += (double)t->busy_us;
-			e->rwnd_us += (double)t->rwnd_limited_us;
-			e->sndbuf_us += (double)t->sndbuf_limited_us;
+		memset(&fl, 0, sizeof(fl));
+		fl.flow = l->flow;
+		fl.app_limited = t->app_limited;
+		if (t->has_chrono) {
+			bool base = ft && ft->has_chrono;
+
+			fl.chrono = true;
+			fl.busy_us = why_delta(base ? ft->busy_us : 0, t->busy_us);
+			fl.rwnd_us = why_delta(base ? ft->rwnd_limited_us : 0, t->rwnd_limited_us);
+			fl.sndbuf_us = why_delta(base ? ft->sndbuf_limited_us : 0,
+						 t->sndbuf_limited_us);
+			e->nchrono++;
+			e->busy_us += fl.busy_us;
+			e->rwnd_us += fl.rwnd_us;
+			e->sndbuf_us += fl.sndbuf_us;
 		}
+		why_flow_add(e, &fl);
 	}
 	e->rtt_us = e->ntcp ? rtt / e->ntcp : 0;
 }

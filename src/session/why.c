@@ -32,6 +32,8 @@ const struct why_thresholds why_thresholds = {
 	.app_limited_share = 0.5,
 	.idle_share = 0.3,
 	.sndbuf_drain_us = 1000,
+	.flow_limited_share = 0.25,
+	.flow_even = 0.1,
 	.weak = 0.5,
 };
 
@@ -235,36 +237,151 @@ static bool why_rule_sndbuf_idle(const struct why_input *in, struct why_verdict 
 		       sname, idle * 100, why_bytes(a, sizeof(a), s->sndbuf), origin, drain_us);
 }
 
+/*
+ * How the flows of an end split one limiter's share (rwnd or sndbuf): the
+ * flow with the highest share, and the range of the others, over the flows
+ * busy enough to judge (listed) or busy at all (the summarised rest).
+ */
+struct why_split {
+	unsigned n;			/* flows judged */
+	unsigned nstrong;		/* at flow_limited_share or more (of the rest: its highest) */
+	uint32_t top_flow;
+	double top;			/* its share */
+	double lo, hi;			/* the others' shares */
+};
+
+static bool why_flow_split(const struct why_input *in, const struct why_end *e, bool rwnd,
+			   struct why_split *sp)
+{
+	const struct why_flows_rest *r = &e->rest;
+	double share[WHY_FLOWS_MAX + 2];
+	uint32_t flow[WHY_FLOWS_MAX + 2];
+	unsigned n = 0, nl, top = 0;
+
+	memset(sp, 0, sizeof(*sp));
+	for (unsigned i = 0; i < e->nflows; i++) {
+		const struct why_flow *f = &e->flow[i];
+
+		if (!f->chrono || f->busy_us <= 0 || in->elapsed <= 0 ||
+		    f->busy_us / 1e6 < TH.min_busy * in->elapsed)
+			continue;
+		share[n] = (rwnd ? f->rwnd_us : f->sndbuf_us) / f->busy_us;
+		flow[n++] = f->flow;
+		sp->nstrong += share[n - 1] >= TH.flow_limited_share;
+	}
+	nl = n;
+	if (r->nbusy) {		/* the rest by its extremes */
+		share[n] = rwnd ? r->rwnd_hi : r->sndbuf_hi;
+		flow[n++] = rwnd ? r->rwnd_hi_flow : r->sndbuf_hi_flow;
+		sp->nstrong += share[n - 1] >= TH.flow_limited_share;
+		if (r->nbusy > 1) {
+			share[n] = rwnd ? r->rwnd_lo : r->sndbuf_lo;
+			flow[n++] = UINT32_MAX;
+		}
+	}
+	sp->n = nl + r->nbusy;
+	if (sp->n < 2)
+		return false;
+	for (unsigned i = 1; i < n; i++)
+		if (share[i] > share[top])
+			top = i;
+	sp->top = share[top];
+	sp->top_flow = flow[top];
+	sp->lo = sp->hi = -1;
+	for (unsigned i = 0; i < n; i++) {
+		if (i == top)
+			continue;
+		if (sp->lo < 0 || share[i] < sp->lo)
+			sp->lo = share[i];
+		if (share[i] > sp->hi)
+			sp->hi = share[i];
+	}
+	return true;
+}
+
+/* "the other 41 %", "the others 41-55 %". */
+static void why_others(char *buf, size_t len, const struct why_split *sp)
+{
+	if (sp->n == 2 || lround(sp->lo * 100) == lround(sp->hi * 100))
+		snprintf(buf, len, "the other%s %.0f %%", sp->n == 2 ? "" : "s", sp->hi * 100);
+	else
+		snprintf(buf, len, "the others %.0f-%.0f %%", sp->lo * 100, sp->hi * 100);
+}
+
+/* " over 4 flows (flow 2 at 97 %, the others 41-55 %)", " over 4 flows (alike, 58-66 %)". */
+static void why_split_text(char *buf, size_t len, const struct why_split *sp)
+{
+	char others[48];
+	double lo = sp->lo < sp->top ? sp->lo : sp->top;
+
+	if (sp->top - lo <= TH.flow_even) {
+		if (lround(lo * 100) == lround(sp->top * 100))
+			snprintf(buf, len, " over %u flows (alike)", sp->n);
+		else
+			snprintf(buf, len, " over %u flows (alike, %.0f-%.0f %%)", sp->n,
+				 lo * 100, sp->top * 100);
+		return;
+	}
+	why_others(others, sizeof(others), sp);
+	snprintf(buf, len, " over %u flows (flow %u at %.0f %%, %s)", sp->n, sp->top_flow,
+		 sp->top * 100, others);
+}
+
 /* A limiter share of the sender's busy time (rwnd or sndbuf). */
 static bool why_rule_share(const struct why_input *in, struct why_verdict *v, bool rwnd)
 {
 	const char *sname, *pname;
 	const struct why_end *peer, *s = why_sender(in, &sname, &peer, &pname);
-	double share;
-	char origin[64], a[24];
+	const char *what = rwnd ? "rwnd" : "sndbuf";
+	struct why_split sp;
+	bool split, minority = false;
+	double share, sum;
+	char origin[64], a[24], buf[32], flows[WHY_EVIDENCE_MAX] = "", others[48];
 
 	if (test_is_udp(in->type))
 		return false;
-	share = why_busy_enough(in, s) ? (rwnd ? s->rwnd_us : s->sndbuf_us) / s->busy_us : 0;
-	if (share < TH.limited_share)
-		return !rwnd && why_rule_sndbuf_idle(in, v, s, sname);
+	sum = s->busy_us > 0 ? (rwnd ? s->rwnd_us : s->sndbuf_us) / s->busy_us : 0;
+	share = why_busy_enough(in, s) ? sum : 0;
+	split = s->nchrono > 1 && why_flow_split(in, s, rwnd, &sp);
+	if (share < TH.limited_share) {
+		if (!rwnd && why_rule_sndbuf_idle(in, v, s, sname))
+			return true;
+		/* one flow starved while the sum is below the threshold */
+		if (!split || sp.top < TH.flow_limited_share)
+			return false;
+		minority = true;
+		why_others(others, sizeof(others), &sp);
+		snprintf(flows, sizeof(flows),
+			 "flow %u at %.0f %% of its busy time %s-limited, %s; %.0f %% over %u flows",
+			 sp.top_flow, sp.top * 100, what, others, sum * 100, sp.n);
+	} else if (split) {
+		why_split_text(flows, sizeof(flows), &sp);
+	}
 	if (rwnd) {
 		bool local = peer == &in->local;
 
 		why_buf_origin(origin, sizeof(origin), peer->rcvbuf, peer->rcvbuf_req,
 			       local ? "-s" : "-S", peer->tcp_rmem_max, "tcp_rmem");
-		return why_say(v, WHY_DIRECT, share,
-			       "receive window: %.0f %% of busy time rwnd-limited, %s SO_RCVBUF %s (%s)",
-			       share * 100, pname,
-			       peer->rcvbuf >= 0 ? why_bytes(a, sizeof(a), peer->rcvbuf) : "n/a",
-			       origin);
+		snprintf(buf, sizeof(buf), "%s SO_RCVBUF", pname);
+		a[0] = 0;
+		if (peer->rcvbuf >= 0)
+			why_bytes(a, sizeof(a), peer->rcvbuf);
+	} else {
+		why_buf_origin(origin, sizeof(origin), s->sndbuf, s->sndbuf_req,
+			       s == &in->local ? "-s" : "-S", s->tcp_wmem_max, "tcp_wmem");
+		snprintf(buf, sizeof(buf), "%s SO_SNDBUF", sname);
+		a[0] = 0;
+		if (s->sndbuf >= 0)
+			why_bytes(a, sizeof(a), s->sndbuf);
 	}
-	why_buf_origin(origin, sizeof(origin), s->sndbuf, s->sndbuf_req,
-		       s == &in->local ? "-s" : "-S", s->tcp_wmem_max, "tcp_wmem");
+	if (minority)	/* as strong as its flows' part of the sender */
+		return why_say(v, WHY_DIRECT, sp.top * sp.nstrong / sp.n,
+			       "%s: %s, %s %s (%s)", rwnd ? "receive window" : "send buffer",
+			       flows, buf, a[0] ? a : "n/a", origin);
 	return why_say(v, WHY_DIRECT, share,
-		       "send buffer: %.0f %% of busy time sndbuf-limited, %s SO_SNDBUF %s (%s)",
-		       share * 100, sname,
-		       s->sndbuf >= 0 ? why_bytes(a, sizeof(a), s->sndbuf) : "n/a", origin);
+		       "%s: %.0f %% of busy time %s-limited%s, %s %s (%s)",
+		       rwnd ? "receive window" : "send buffer", share * 100, what, flows,
+		       buf, a[0] ? a : "n/a", origin);
 }
 
 static bool why_rule_rwnd(const struct why_input *in, struct why_verdict *v)
@@ -526,6 +643,67 @@ json_t *why_report_to_json(const struct why_report *r)
 		}
 	}
 	return a;
+}
+
+/* A share in percent of busy, or null when n/a or never busy. */
+static json_t *why_pct(bool known, double part, double busy)
+{
+	return known && busy > 0 ? json_real(part / busy * 100) : json_null();
+}
+
+/* {busy_us, rwnd_pct, sndbuf_pct, app_limited} of one flow or a sum. */
+static json_t *why_shares_json(bool known, double busy, double rwnd, double sndbuf,
+			       json_t *app)
+{
+	return json_pack("{s:o, s:o, s:o, s:o}",
+			 "busy_us", known ? json_integer((json_int_t)busy) : json_null(),
+			 "rwnd_pct", why_pct(known, rwnd, busy),
+			 "sndbuf_pct", why_pct(known, sndbuf, busy),
+			 "app_limited", app ? app : json_null());
+}
+
+json_t *why_end_to_json(const struct why_end *e)
+{
+	const struct why_flows_rest *r = &e->rest;
+	json_t *j, *flows = json_array(), *more;
+
+	if (!flows)
+		return NULL;
+	for (unsigned i = 0; i < e->nflows; i++) {
+		const struct why_flow *f = &e->flow[i];
+		json_t *o = why_shares_json(f->chrono, f->busy_us, f->rwnd_us, f->sndbuf_us,
+					    json_boolean(f->app_limited));
+
+		if (!o || json_object_set_new(o, "flow", json_integer(f->flow)) ||
+		    json_array_append_new(flows, o)) {
+			json_decref(flows);
+			return NULL;
+		}
+	}
+	more = r->n ? why_shares_json(r->nchrono == r->n, r->busy_us, r->rwnd_us,
+				      r->sndbuf_us, json_integer(r->app_limited)) :
+		      json_null();
+	if (more && r->n && json_object_set_new(more, "flows", json_integer(r->n))) {
+		json_decref(more);
+		more = NULL;
+	}
+	if (!more) {
+		json_decref(flows);
+		return NULL;
+	}
+	j = why_shares_json(e->nchrono > 0, e->busy_us, e->rwnd_us, e->sndbuf_us,
+			    json_integer(e->app_limited));
+	if (!j) {
+		json_decref(flows);
+		json_decref(more);
+		return NULL;
+	}
+	if (json_object_set_new(j, "flows", flows) ||
+	    json_object_set_new(j, "flows_more", more)) {
+		json_decref(j);
+		return NULL;
+	}
+	return j;
 }
 
 int why_report_from_json(const json_t *j, struct why_report *r, char *err)

@@ -14,6 +14,7 @@
 
 #define WHY_MAX 8		/* verdicts kept per run */
 #define WHY_EVIDENCE_MAX 200
+#define WHY_FLOWS_MAX 8		/* flows listed per end; the ones beyond are summarised */
 
 /*
  * Tiers: a direct cause (the kernel's own attribution, a setup fact such as
@@ -35,6 +36,25 @@ struct why_report {
 	struct why_verdict v[WHY_MAX];
 };
 
+/* One flow's limiter times over the window judged (TCP_INFO, docs/why.md). */
+struct why_flow {
+	uint32_t flow;			/* as socks[].flow: from 0 */
+	bool chrono;			/* false: the kernel lacks the times (n/a) */
+	double busy_us, rwnd_us, sndbuf_us;
+	bool app_limited;
+};
+
+/*
+ * The flows beyond WHY_FLOWS_MAX: summed, with the lowest and highest
+ * rwnd- and sndbuf-limited share of those that were busy at all.
+ */
+struct why_flows_rest {
+	unsigned n, nchrono, nbusy, app_limited;
+	double busy_us, rwnd_us, sndbuf_us;
+	double rwnd_lo, rwnd_hi, sndbuf_lo, sndbuf_hi;	/* shares 0..1 */
+	uint32_t rwnd_hi_flow, sndbuf_hi_flow;
+};
+
 /* One end's figures over the window judged (a run, or the last ticks). */
 struct why_end {
 	bool present;
@@ -43,6 +63,9 @@ struct why_end {
 	unsigned nchrono;		/* of those, with the limiter times (4.10+) */
 	double busy_us, rwnd_us, sndbuf_us;	/* summed over sockets */
 	unsigned app_limited;		/* sockets whose last rate sample was app-limited */
+	unsigned nflows;		/* TCP sockets listed in flow[] */
+	struct why_flow flow[WHY_FLOWS_MAX];
+	struct why_flows_rest rest;	/* the TCP sockets beyond flow[] */
 	double rtt_us;			/* mean smoothed RTT over the TCP sockets */
 	int64_t retrans;		/* retransmitted segments; -1 n/a */
 	int64_t segs_out;		/* segments sent; -1 n/a */
@@ -93,6 +116,8 @@ struct why_thresholds {
 	double app_limited_share;	/* share of sockets app-limited */
 	double idle_share;		/* a stream sender idle this share of the run ... */
 	double sndbuf_drain_us;		/* ... with a send buffer holding less than this */
+	double flow_limited_share;	/* one flow's rwnd/sndbuf share that names it */
+	double flow_even;		/* flows' shares within this: "alike" */
 	double weak;			/* a top verdict weaker than this: no clear limit */
 };
 
@@ -144,6 +169,13 @@ struct session_result;
  */
 void why_input_result(struct why_input *in, const struct test_params *p,
 		      const struct session_result *r, uint64_t tbf_bps);
+
+/*
+ * An end's limiter figures: {busy_us, rwnd_pct, sndbuf_pct, app_limited,
+ * flows: [{flow, busy_us, rwnd_pct, sndbuf_pct, app_limited}], flows_more}
+ * with null where n/a; NULL when out of memory.
+ */
+json_t *why_end_to_json(const struct why_end *e);
 
 /* Judge in: out gets the verdicts, best first (at least one line). */
 void why_eval(const struct why_input *in, struct why_report *out);

@@ -61,6 +61,23 @@ st=$?
 ok $st "store: runs.limits holds each run's verdicts, in run order"
 [ $st -eq 0 ] || diag "$TMP/store.out"
 
+# Four flows, each with an 8K -S: the receive window, with how the flows
+# split; --json has each flow's shares under local.limiter (docs/why.md).
+scenario flows4 "receive window" "$LAB" -t TCP_STREAM -- -n 4 -S 8K
+jq_py "$TMP/flows4.json" "j['limits'][0]['evidence']" |
+	grep -qE "rwnd-limited over 4 flows \((alike|flow [0-3] at [0-9]+ %, the others [0-9-]+ %)(, [0-9]+-[0-9]+ %)?\), remote SO_RCVBUF .* \(set by -S 8K\)"
+st=$?
+ok $st "flows4: the evidence gives the 4 flows' split and the remote buffer"
+[ $st -eq 0 ] || jq_py "$TMP/flows4.json" "j['limits'][0]['evidence']"| sed 's/^/# /'
+jq_py "$TMP/flows4.json" "sorted(f['flow'] for f in j['local']['limiter']['flows']) == [0, 1, 2, 3] and all(f['rwnd_pct'] >= 0 and f['busy_us'] > 0 for f in j['local']['limiter']['flows']) and j['local']['limiter']['flows_more'] is None" | grep -qx True
+ok $? "flows4: --json's local.limiter lists the 4 flows with their rwnd share"
+"$TUNETOP" run --lab "$LAB" -l 1 -t TCP_STREAM -- -n 4 -S 8K >"$TMP/flows4.out" 2>&1
+sed -n '/^What limits this run/,$p' "$TMP/flows4.out" | sed -n 2p |
+	grep -q "^  1\. receive window: .* over 4 flows ("
+st=$?
+ok $st "flows4: the human verdict line carries the split"
+[ $st -eq 0 ] || diag "$TMP/flows4.out"
+
 # The human output prints the verdicts last, numbered, after the figures.
 "$TUNETOP" run --lab "$LAB" -l 1 -t TCP_RR >"$TMP/human.out" 2>"$TMP/human.err"
 ok $? "human: run exits 0"

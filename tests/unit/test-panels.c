@@ -557,6 +557,21 @@ static void test_rate_why(struct model *m)
 	draw();
 	ok(find_row("limit: link: 943 of 1000 Mbit/s tbf (94 %)") == 2 && find_row("limit now") < 0,
 	   "rate: once ended, the session's own top verdict");
+
+	/* a verdict wider than the panel: its flows' split on a second row */
+	snprintf(r->res.why.v[0].evidence, sizeof(r->res.why.v[0].evidence), "%s",
+		 "receive window: 61 % of busy time rwnd-limited over 4 flows (flow 2 at 97 %, the others 41-55 %), remote SO_RCVBUF 16K (set by -S 8K)");
+	panel_at(&panel_rate, 60, 20, true);
+	draw();
+	y = find_row("limit: receive window: 61 % of busy time");
+	ok(y == 2 && find_row("4 flows (flow 2 at 97 %") == 3 &&
+		   find_col(3, "4 flows") == find_col(2, "receive window"),
+	   "rate: a verdict wider than the panel goes on in a second row, under itself");
+	check_sizes(&panel_rate, "with a two-row verdict");
+	panel_at(&panel_rate, 60, 12, true);
+	draw();
+	ok(find_row("limit: receive window: 61 %") == 2 && find_row("flow 2 at 97 %") < 0,
+	   "rate: a panel under 14 rows inside keeps the verdict to one row");
 }
 
 /* A run against netserver: the remote end has no live figures and says so. */

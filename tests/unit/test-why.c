@@ -434,6 +434,132 @@ static void test_synthetic(void)
 	json_decref(j);
 }
 
+/* plain_stream() with n local flows, flow i rwnd-limited rwnd[i] of its busy time. */
+static void flows_stream(struct why_input *in, const double *rwnd, unsigned n)
+{
+	struct why_end *e = &in->local;
+
+	plain_stream(in);
+	e->ntcp = e->nchrono = e->nflows = n;
+	e->busy_us = e->rwnd_us = 0;
+	for (unsigned i = 0; i < n; i++) {
+		struct why_flow *f = &e->flow[i];
+
+		f->flow = i;
+		f->chrono = true;
+		f->busy_us = 9.8e6 / n;
+		f->rwnd_us = f->busy_us * rwnd[i];
+		e->busy_us += f->busy_us;
+		e->rwnd_us += f->rwnd_us;
+	}
+}
+
+/* Per-flow limiter shares: the split, a starved minority, n/a, the rest. */
+static void test_flows(void)
+{
+	static const double starved[] = { 0.0, 0.01, 0.90, 0.02 };
+	static const double alike_below[] = { 0.23, 0.24, 0.23, 0.22 };
+	static const double apart[] = { 0.50, 0.41, 0.97, 0.55 };
+	static const double even[] = { 0.60, 0.62, 0.64, 0.62 };
+	static struct sock_sample socks[12];
+	struct test_params p;
+	struct why_input in;
+	struct why_report r;
+	json_t *j;
+
+	params(&p, TEST_TCP_STREAM);
+	p.flows = 4;
+	p.rrcvbuf = p.rsndbuf = 8192;
+	if (!judge("stream-n4-S8K", &p, 0, &r))
+		ok(r.n && !strcmp(r.v[0].rule, "receive window") &&
+			   strstr(r.v[0].evidence, "rwnd-limited over 4 flows (") &&
+			   strstr(r.v[0].evidence, "remote SO_RCVBUF 16K (set by -S 8K)"),
+		   "-n 4 -S 8K stream: the receive window first, with the flows' split (%s)",
+		   r.v[0].evidence);
+
+	flows_stream(&in, starved, 4);
+	why_eval(&in, &r);
+	ok(r.n && !strcmp(r.v[0].rule, "receive window") && r.v[0].tier == WHY_DIRECT &&
+		   !strcmp(r.v[0].evidence,
+			   "receive window: flow 2 at 90 % of its busy time rwnd-limited, the others 0-2 %; 23 % over 4 flows, remote SO_RCVBUF 6M (autotuned)"),
+	   "one of 4 flows starved, the sum below the threshold: that flow is named (%s)",
+	   r.v[0].evidence);
+	flows_stream(&in, alike_below, 4);
+	why_eval(&in, &r);
+	ok(!has_rule(&r, "receive window"),
+	   "4 flows each just below the threshold: no receive window verdict");
+	in.local.flow[1].rwnd_us = in.local.flow[1].busy_us * why_thresholds.flow_limited_share;
+	in.local.rwnd_us += in.local.flow[1].rwnd_us - in.local.flow[1].busy_us * 0.24;
+	why_eval(&in, &r);
+	ok(has_rule(&r, "receive window") && strstr(r.v[0].evidence, "flow 1 at 25 %"),
+	   "one flow at the per-flow threshold: named (%s)", r.v[0].evidence);
+
+	flows_stream(&in, apart, 4);
+	why_eval(&in, &r);
+	ok(r.n && !strcmp(r.v[0].evidence,
+			  "receive window: 61 % of busy time rwnd-limited over 4 flows (flow 2 at 97 %, the others 41-55 %), remote SO_RCVBUF 6M (autotuned)"),
+	   "the sum above the threshold, one flow apart: the split (%s)", r.v[0].evidence);
+	flows_stream(&in, even, 4);
+	why_eval(&in, &r);
+	ok(r.n && !strcmp(r.v[0].evidence,
+			  "receive window: 62 % of busy time rwnd-limited over 4 flows (alike, 60-64 %), remote SO_RCVBUF 6M (autotuned)"),
+	   "flows within flow_even of each other: said briefly (%s)", r.v[0].evidence);
+
+	flows_stream(&in, alike_below, 4);
+	in.local.rwnd_us = 0;
+	for (unsigned i = 0; i < 4; i++) {
+		in.local.flow[i].rwnd_us = 0;
+		in.local.flow[i].sndbuf_us = i == 1 ? in.local.flow[i].busy_us * 0.8 : 0;
+		in.local.sndbuf_us += in.local.flow[i].sndbuf_us;
+	}
+	why_eval(&in, &r);
+	ok(r.n && !strcmp(r.v[0].evidence,
+			  "send buffer: flow 1 at 80 % of its busy time sndbuf-limited, the others 0 %; 20 % over 4 flows, local SO_SNDBUF 4M (autotuned)"),
+	   "one of 4 flows sndbuf-limited, the sum below: that flow is named (%s)",
+	   r.v[0].evidence);
+
+	flows_stream(&in, starved, 4);
+	in.local.nchrono = 0;
+	in.local.busy_us = in.local.rwnd_us = 0;
+	for (unsigned i = 0; i < 4; i++)
+		in.local.flow[i].chrono = false;
+	why_eval(&in, &r);
+	j = why_end_to_json(&in.local);
+	ok(has_rule(&r, "n/a") && !has_rule(&r, "receive window") && j &&
+		   json_array_size(json_object_get(j, "flows")) == 4 &&
+		   json_is_null(json_object_get(json_array_get(json_object_get(j, "flows"), 2),
+						"rwnd_pct")) &&
+		   json_is_null(json_object_get(j, "busy_us")),
+	   "a kernel without the limiter times: no flow named, the shares null in JSON");
+	json_decref(j);
+
+	/* 12 flows from socket figures: flow 10 lies beyond the listed 8 */
+	plain_stream(&in);
+	for (unsigned i = 0; i < 12; i++) {
+		memset(&socks[i], 0, sizeof(socks[i]));
+		socks[i].flow = i;
+		socks[i].sndbuf = 4194304;
+		socks[i].rcvbuf = 131072;
+		socks[i].tcp.has = socks[i].tcp.has_chrono = true;
+		socks[i].tcp.busy_us = 1000000;
+		socks[i].tcp.rwnd_limited_us = i == 10 ? 950000 : 0;
+		socks[i].tcp.app_limited = i < 3;
+	}
+	why_end_socks(&in.local, NULL, 0, socks, 12);
+	why_eval(&in, &r);
+	ok(r.n && !strcmp(r.v[0].evidence,
+			  "receive window: flow 10 at 95 % of its busy time rwnd-limited, the others 0 %; 8 % over 12 flows, remote SO_RCVBUF 6M (autotuned)"),
+	   "12 flows, the starved one among those summarised: named (%s)", r.v[0].evidence);
+	j = why_end_to_json(&in.local);
+	ok(j && json_array_size(json_object_get(j, "flows")) == WHY_FLOWS_MAX &&
+		   json_integer_value(json_object_get(json_object_get(j, "flows_more"), "flows")) == 4 &&
+		   json_integer_value(json_object_get(j, "app_limited")) == 3 &&
+		   fabs(json_real_value(json_object_get(json_object_get(j, "flows_more"), "rwnd_pct")) -
+			23.75) < 1e-9,
+	   "JSON: the first %d flows listed, the other 4 summed (rwnd 23.75 %%)", WHY_FLOWS_MAX);
+	json_decref(j);
+}
+
 /* A recorded run document of tests/data/why/ (`tunetop run --json`), or NULL. */
 static json_t *load_doc(const char *name)
 {
@@ -740,6 +866,7 @@ int main(void)
 	test_plain();
 	test_coalescing();
 	test_synthetic();
+	test_flows();
 	test_change();
 	test_change_gro();
 	test_change_irq();
