@@ -14,6 +14,7 @@ struct dash_request {
 	struct session_opts so;		/* the test (so.p), -4/-6, timeouts; the target fills the rest */
 	char db_path[4096];		/* --db; "" = the default */
 	bool no_db;			/* --no-db */
+	bool capture_given;		/* --capture[=MODE] given: else the dashboard's auto */
 };
 
 /*

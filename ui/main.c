@@ -51,6 +51,7 @@ static int dash_parse(int argc, char **argv, bool test_only, struct dash_request
 		rq->so.capture_file = NULL;
 		snprintf(rq->db_path, sizeof(rq->db_path), "%s", o->db_path);
 		rq->no_db = o->no_db;
+		rq->capture_given = o->capture_given;
 	}
 	if (test_only)
 		free(o);

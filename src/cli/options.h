@@ -43,6 +43,7 @@ struct cli_opts {
 	bool keep;			/* --keep: leave --set knobs changed */
 	bool wait;			/* --wait: wait for a knob another run holds */
 	char capture_file[4096];	/* -w FILE; so.capture_file points here */
+	bool capture_given;		/* --capture[=MODE] or -w: the user chose */
 	char db_path[4096];		/* --db PATH; "" = the default */
 	bool no_db;			/* --no-db: do not store the run */
 };
