@@ -216,6 +216,7 @@ static int session_capture_open(struct session *s, const struct msg_ready *ready
 	char dev[32], peer[64], why[ERR_MAX];
 	int ret;
 
+	s->cap_in_only[0] = false;
 	if (s->p.capture == CAPTURE_OFF)
 		return 0;
 	co.nports = co.udp ? s->nflows : 1;
