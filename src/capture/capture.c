@@ -30,11 +30,15 @@
 /*
  * docs/HACKING.md, "Kernel facts": with TPACKET_V3 (immediate mode off) and a 1-32 MB ring
  * there are no drops up to ~630k packets/s here.  1, 2, 4 and 16 MB cost a
- * 1-byte TCP_RR the same within the noise; 4 MB leaves room for bursts.
- * A block is handed to us when full or after the timeout, so 20 ms keeps
- * the 100 ms ticks current.
+ * 1-byte TCP_RR the same within the noise.  A block is handed to us when
+ * full or after the timeout, so 20 ms keeps the 100 ms ticks current.
+ * libpcap 1.10's V3 blocks are 256 KiB: at a 1-byte RR's rate a block
+ * leaves after its 20 ms, so the ring holds (size / 256 KiB) x 20 ms of
+ * packets while this thread waits for a CPU.  4 MB (320 ms) dropped
+ * packets on a 2-CPU machine at load 200-550 (bench/README.md,
+ * capture); 16 MB holds 1.3 s.
  */
-#define CAPTURE_BUFFER (4 << 20)
+#define CAPTURE_BUFFER (16 << 20)
 #define CAPTURE_TIMEOUT_MS 20
 
 struct capture {
