@@ -159,7 +159,8 @@ int ctl_open(struct ui *u, const struct dash_request *rq, const struct dash_fron
 	u->ctl = c;
 	c->rq = *rq;
 	c->front = front;
-	if (c->rq.so.p.capture == CAPTURE_OFF)
+	/* The dashboard captures where it can unless told otherwise (tunetop(1)). */
+	if (!c->rq.capture_given)
 		c->rq.so.p.capture = CAPTURE_AUTO;
 	rc = target_open(&c->target, &rq->target, err);
 	if (rc)
@@ -614,7 +615,8 @@ int ctl_set_test(struct ui *u, const char *args, char *err)
 		enum capture_mode cap = u->p.capture;
 
 		u->p = rq->so.p;
-		u->p.capture = cap;
+		if (!rq->capture_given)
+			u->p.capture = cap;
 		c->rq.so.p = u->p;
 	} else if (rc == 1) {
 		rc = err_set(err, 2, "help is `tunetop run -h`");

@@ -15,6 +15,7 @@ struct dash_request {
 	char db_path[4096];		/* --db; "" = the default */
 	bool no_db;			/* --no-db */
 	bool local_cpu, remote_cpu;	/* -c, -C: the CPU figures a run's result shows */
+	bool capture_given;		/* --capture[=MODE] given: else the dashboard's auto */
 };
 
 /*

@@ -53,6 +53,7 @@ static int dash_parse(int argc, char **argv, bool test_only, struct dash_request
 		rq->no_db = o->no_db;
 		rq->local_cpu = o->local_cpu;
 		rq->remote_cpu = o->remote_cpu;
+		rq->capture_given = o->capture_given;
 	}
 	if (test_only)
 		free(o);

@@ -4,6 +4,8 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <linux/if_packet.h>
+#include <net/if.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <pcap/pcap.h>
@@ -13,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "capture/capture.h"
@@ -26,11 +30,15 @@
 /*
  * docs/HACKING.md, "Kernel facts": with TPACKET_V3 (immediate mode off) and a 1-32 MB ring
  * there are no drops up to ~630k packets/s here.  1, 2, 4 and 16 MB cost a
- * 1-byte TCP_RR the same within the noise; 4 MB leaves room for bursts.
- * A block is handed to us when full or after the timeout, so 20 ms keeps
- * the 100 ms ticks current.
+ * 1-byte TCP_RR the same within the noise.  A block is handed to us when
+ * full or after the timeout, so 20 ms keeps the 100 ms ticks current.
+ * libpcap 1.10's V3 blocks are 256 KiB: at a 1-byte RR's rate a block
+ * leaves after its 20 ms, so the ring holds (size / 256 KiB) x 20 ms of
+ * packets while this thread waits for a CPU.  4 MB (320 ms) dropped
+ * packets on a 2-CPU machine at load 200-550 (bench/README.md,
+ * capture); 16 MB holds 1.3 s.
  */
-#define CAPTURE_BUFFER (4 << 20)
+#define CAPTURE_BUFFER (16 << 20)
 #define CAPTURE_TIMEOUT_MS 20
 
 struct capture {
@@ -40,6 +48,8 @@ struct capture {
 	int fd;				/* pcap's selectable fd */
 	int efd;			/* stop request */
 	bool server;
+	bool in_only;			/* only what arrives (capture_opts) */
+	bool ts_on;			/* this namespace answers timestamps (in_only server) */
 	uint64_t ports[65536 / 64];	/* the server's data ports, a bitmap */
 	pthread_t thread;
 	bool running;
@@ -174,6 +184,41 @@ static int capture_filter(const struct capture_opts *o, char *buf, size_t len, c
 	return 0;
 }
 
+static bool capture_dev_is_loopback(int fd, const char *dev)
+{
+	struct ifreq ifr = { 0 };
+
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", dev);
+	return ioctl(fd, SIOCGIFFLAGS, &ifr) == 0 && (ifr.ifr_flags & IFF_LOOPBACK);
+}
+
+/*
+ * The kernel taps every packet a device sends (a clone in
+ * dev_queue_xmit_nit) and every one it receives, and copies each into
+ * our ring: on lo each packet twice, the copy going out being dropped
+ * by libpcap afterwards; on a veth each end sees what it sent and what
+ * it received.  PACKET_IGNORE_OUTGOING (Linux 4.20) keeps the sent ones
+ * out of the socket before any clone or copy; libpcap 1.10's
+ * pcap_setdirection(PCAP_D_IN) does not, it only skips them in
+ * userspace once the kernel has paid for them.  On lo nothing counted
+ * changes (every packet also arrives); with in_only an older kernel
+ * gets libpcap's direction check, the same packets at the full cost.
+ */
+static int capture_ignore_outgoing(struct capture *c, const char *dev, char *err)
+{
+	int fd = pcap_fileno(c->pcap), one = 1;
+	bool lo = capture_dev_is_loopback(fd, dev);
+
+	if (!lo && !c->in_only)
+		return 0;
+	if (setsockopt(fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one, sizeof(one)) == 0 || lo)
+		return 0;
+	if (pcap_setdirection(c->pcap, PCAP_D_IN))
+		return err_set(err, -EIO, "capture on %s: incoming only: %s", dev,
+			       pcap_geterr(c->pcap));
+	return 0;
+}
+
 /* libpcap's reason for a failed activation, in words a user acts on. */
 static int capture_activate_error(pcap_t *p, int r, const char *dev, char *err)
 {
@@ -216,6 +261,9 @@ static int capture_setup(struct capture *c, const struct capture_opts *o, char *
 		return err_set(err, -EPROTONOSUPPORT, "capture on %s: link type %s is not one "
 			       "tunetop reads (Ethernet, Linux cooked, raw IP, loopback)",
 			       o->dev, pkt_dlt_name(c->dlt, name, sizeof(name)));
+	r = capture_ignore_outgoing(c, o->dev, err);
+	if (r)
+		return r;
 	r = capture_filter(o, c->filter, sizeof(c->filter), err);
 	if (r)
 		return r;
@@ -250,6 +298,9 @@ int capture_open(struct capture **cp, const struct capture_opts *o, char *err)
 	pthread_mutex_init(&c->lock, NULL);
 	c->efd = -1;
 	c->server = o->server;
+	c->in_only = o->in_only;
+	/* This thread's namespace answers a SYN's timestamps (also IPv6). */
+	c->ts_on = read_int_file("/proc/sys/net/ipv4/tcp_timestamps", 1) != 0;
 	snprintf(c->dev, sizeof(c->dev), "%s", o->dev);
 	for (unsigned i = 0; i < o->nports; i++)
 		c->ports[o->ports[i] / 64] |= 1ull << (o->ports[i] % 64);
@@ -280,12 +331,27 @@ fail:
  * The MSS a direction's sender uses, as far as the SYNs tell: what the
  * receiver announced (the option of the SYN going the other way), less 12
  * bytes when both SYNs carried timestamps (RFC 7323 option on every segment).
+ *
+ * A capture of what arrives sees one SYN, the peer's: what this end
+ * sends with.  The client's is the SYN-ACK, which carries timestamps
+ * only when both ends agreed; the server's is the client's SYN, and the
+ * server agreed when its namespace's tcp_timestamps is on.  What this
+ * end announced it does not see: 0, the session takes it from the other
+ * end's capture.
  */
 static uint32_t capture_syn_mss(const struct capture *c, int d)
 {
 	int o = d == CAP_OUT ? CAP_IN : CAP_OUT;
 	uint32_t mss = c->syn_mss[o] ? c->syn_mss[o] : c->syn_mss[d];
 
+	if (c->in_only) {
+		bool ts = c->syn_ts[CAP_IN] && (!c->server || c->ts_on);
+
+		mss = c->syn_mss[CAP_IN];
+		if (d == CAP_IN)
+			return 0;
+		return ts && mss > 12 ? mss - 12 : mss;
+	}
 	if (mss && c->syn_ts[o] && c->syn_ts[d] && mss > 12)
 		mss -= 12;
 	return mss;

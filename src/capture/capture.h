@@ -17,6 +17,14 @@ struct capture_opts {
 	unsigned nports;
 	bool server;			/* this end owns ports (else the peer does) */
 	bool udp;
+	/*
+	 * Only what arrives on dev: where the other end's capture runs on
+	 * this host and counts what this end sends (a lab's veth pair), the
+	 * kernel does not tap this end's sent packets for us at all
+	 * (PACKET_IGNORE_OUTGOING); dir[CAP_OUT] stays empty and the session
+	 * fills it from the other end's dir[CAP_IN].
+	 */
+	bool in_only;
 	const char *file;		/* -w: also write the packets here; NULL = no */
 };
 

@@ -38,7 +38,6 @@ struct parse_state {
 	bool i_given, I_given;
 	bool sample_ms_given;
 	uint32_t sample_ms;
-	bool capture_given;
 	const char *fmt_opt;	/* the option that chose the format */
 };
 
@@ -589,7 +588,7 @@ static int long_opt(struct parse_state *st, int argc, char **argv, int *i)
 			return err_set(st->err, 2, "option --capture=%.32s: accepted: --capture, --capture=on, --capture=auto or --capture=off",
 				       eq + 1);
 		st->o->so.p.capture = (enum capture_mode)m;
-		st->capture_given = true;
+		st->o->capture_given = true;
 		return 0;
 	}
 	if (len == 4 && !strncmp(a, "--db", len)) {
@@ -735,10 +734,11 @@ static int options_finish(struct parse_state *st)
 		if (access(slash ? dir : ".", W_OK))
 			return err_set(st->err, 2, "option -w %.64s: cannot write in %.64s: %s; accepted: a file in a writable directory",
 				       o->capture_file, slash ? dir : ".", strerror(errno));
-		if (st->capture_given && p->capture != CAPTURE_ON)
+		if (o->capture_given && p->capture != CAPTURE_ON)
 			return err_set(st->err, 2, "option -w %.64s: conflicts with --capture=%s; accepted: -w with --capture or alone",
 				       o->capture_file, capture_mode_name(p->capture));
 		p->capture = CAPTURE_ON;
+		o->capture_given = true;
 	}
 	if (o->interim > 0) {
 		double ms = round(o->interim * 1000.0);

@@ -158,6 +158,19 @@ int write_full(int fd, const void *buf, size_t len)
 	return 0;
 }
 
+int read_int_file(const char *path, int dflt)
+{
+	FILE *f = fopen(path, "re");
+	int v = dflt;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = dflt;
+		fclose(f);
+	}
+	return v;
+}
+
 int read_full(int fd, void *buf, size_t len)
 {
 	char *p = buf;

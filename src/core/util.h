@@ -50,6 +50,9 @@ int parse_double(const char *s, double min, double max, double *out);
 int write_full(int fd, const void *buf, size_t len);
 int read_full(int fd, void *buf, size_t len);
 
+/* The integer a (proc) file starts with, or dflt when it cannot be read. */
+int read_int_file(const char *path, int dflt);
+
 /*
  * Read a whole (proc) file with one read() into a NUL-terminated buffer
  * the caller frees, growing from *hint and remembering the size that

@@ -312,6 +312,7 @@ static int ss_capture_open(struct srv_session *ss, const struct msg_ready *ready
 	struct capture_opts co = {
 		.family = ss->p.family, .ports = ready->ports, .nports = ready->nports,
 		.server = true, .udp = test_is_udp(ss->p.type),
+		.in_only = ss->srv->o.capture_in_only,
 	};
 	struct sockaddr_storage a;
 	socklen_t alen = sizeof(a);

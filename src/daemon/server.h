@@ -38,6 +38,12 @@ struct server_opts {
 	const struct catalog *catalog;
 	bool knob_control;
 	const uint8_t *key;
+	/*
+	 * The client captures on this host too (the embedded server in a
+	 * lab): capture only what arrives, the client's capture counts
+	 * what this end sends (capture_opts.in_only).
+	 */
+	bool capture_in_only;
 };
 
 struct server;

@@ -78,7 +78,7 @@ struct cap_counts {
 	uint64_t seen;			/* packets our callback got */
 	uint64_t counted;		/* of those, parsed and counted */
 	uint64_t unparsed;		/* not TCP/UDP over IP, or cut short */
-	uint64_t kernel_recv;		/* pcap_stats ps_recv (twice per packet on lo) */
+	uint64_t kernel_recv;		/* pcap_stats ps_recv (only arriving ones when in_only) */
 	uint64_t kernel_drop;		/* ps_drop: the ring was full */
 	uint64_t if_drop;		/* ps_ifdrop */
 	uint64_t table_full;		/* segments whose size found no histogram slot */

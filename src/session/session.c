@@ -57,6 +57,7 @@ struct session {
 	struct sampler *sampler;
 	struct capture *cap;
 	char cap_note[ERR_MAX];	/* why the local end has no capture (auto) */
+	bool cap_in_only[2];	/* local, remote: captures only what arrives */
 	struct server *embedded;
 	int cfd;
 	struct sockaddr_storage raddr;
@@ -138,6 +139,43 @@ static void session_cross_mss(struct seg_capture *cap, const struct sock_sample 
 		cap->mss[CAP_IN] = peer_socks[0].tcp.snd_mss;
 }
 
+/*
+ * An end captured only what arrives (capture_opts.in_only): what it sent
+ * is what the other end received, counted by the other end's capture.
+ * On a veth pair nothing is lost between the sender's side and the
+ * receiver's taps but what the captures' drop counts (and the veth's
+ * tx_dropped) show.  The MSS it sends with is the one the other end saw.
+ */
+static void session_cap_fill(struct seg_capture *to, const struct seg_capture *from,
+			     const char *from_end)
+{
+	if (!to)
+		return;
+	seghist_free(&to->dir[CAP_OUT]);
+	seghist_init(&to->dir[CAP_OUT]);
+	if (!from || seghist_copy_sorted(&to->dir[CAP_OUT], &from->dir[CAP_IN])) {
+		if (!to->warning[0])
+			snprintf(to->warning, sizeof(to->warning), "what this end sent is "
+				 "counted by the %s end's capture: %s", from_end,
+				 from ? "out of memory" : "there is none");
+		return;
+	}
+	if (!to->syn_mss[CAP_IN])
+		to->syn_mss[CAP_IN] = from->syn_mss[CAP_OUT];
+	if (from->mss[CAP_OUT])
+		to->mss[CAP_IN] = from->mss[CAP_OUT];
+}
+
+/* Both ends' captures as if each had seen both directions. */
+static void session_cap_merge(const struct session *s, struct seg_capture *local,
+			      struct seg_capture *remote)
+{
+	if (local && s->cap_in_only[0])
+		session_cap_fill(local, remote, "remote");
+	if (remote && s->cap_in_only[1])
+		session_cap_fill(remote, local, "local");
+}
+
 /* The local sampler's tick: pair it with the newest remote sample. */
 static void session_sample_cb(const struct end_sample *smp, void *arg)
 {
@@ -151,6 +189,9 @@ static void session_sample_cb(const struct end_sample *smp, void *arg)
 		ev.has_remote = true;
 	pthread_mutex_unlock(&s->lock);
 	if (ev.has_remote) {
+		/* A tick before the remote end's first capture stays as it is. */
+		if (ev.local.cap && ev.remote.cap)
+			session_cap_merge(s, ev.local.cap, ev.remote.cap);
 		session_cross_mss(ev.local.cap, ev.remote.socks, ev.remote.nsocks);
 		session_cross_mss(ev.remote.cap, ev.local.socks, ev.local.nsocks);
 	}
@@ -165,13 +206,17 @@ static void session_sample_cb(const struct end_sample *smp, void *arg)
  */
 static int session_capture_open(struct session *s, const struct msg_ready *ready, char *err)
 {
+	/* In a lab the embedded server captures the other veth on this host;
+	 * -w's file keeps both directions. */
 	struct capture_opts co = {
 		.family = s->p.family, .ports = ready->ports, .server = false,
 		.udp = test_is_udp(s->p.type), .file = s->o.capture_file,
+		.in_only = s->cap_in_only[1] && !s->o.capture_file,
 	};
 	char dev[32], peer[64], why[ERR_MAX];
 	int ret;
 
+	s->cap_in_only[0] = false;
 	if (s->p.capture == CAPTURE_OFF)
 		return 0;
 	co.nports = co.udp ? s->nflows : 1;
@@ -185,8 +230,10 @@ static int session_capture_open(struct session *s, const struct msg_ready *ready
 		co.peer = peer;
 		ret = capture_open(&s->cap, &co, why);
 	}
-	if (!ret)
+	if (!ret) {
+		s->cap_in_only[0] = co.in_only;
 		return 0;
+	}
 	if (s->p.capture == CAPTURE_ON || (s->o.capture_file && ret != -EPERM))
 		return err_set(err, ret, "%s", why);
 	snprintf(s->cap_note, sizeof(s->cap_note), "%s", why);
@@ -611,6 +658,7 @@ static void session_derive(struct session *s)
 	double e = r->elapsed;
 	double units;
 
+	session_cap_merge(s, r->local.cap, r->remote.cap);
 	session_cross_mss(r->local.cap, r->remote.socks, r->remote.nsocks);
 	session_cross_mss(r->remote.cap, r->local.socks, r->local.nsocks);
 	if (!r->local.cap && s->cap_note[0])
@@ -680,6 +728,7 @@ static int session_embed(struct session *s, char *err)
 
 		e.so.listen_addr = lab_addr(s->o.lab, target_lab_side(&s->o, true),
 					    v6 ? AF_INET6 : AF_INET);
+		e.so.capture_in_only = s->cap_in_only[1] = true;
 		ret = pthread_create(&t, NULL, embed_thread, &e);
 		if (ret)
 			return err_set(err, -ret, "embedded server: thread: %s", strerror(ret));
@@ -711,15 +760,7 @@ static int session_embed(struct session *s, char *err)
 /* Whether this host's namespace saves TCP metrics of closed connections. */
 static bool session_host_saves_metrics(void)
 {
-	FILE *f = fopen("/proc/sys/net/ipv4/tcp_no_metrics_save", "re");
-	int v = 0;
-
-	if (f) {
-		if (fscanf(f, "%d", &v) != 1)
-			v = 0;
-		fclose(f);
-	}
-	return v == 0;
+	return read_int_file("/proc/sys/net/ipv4/tcp_no_metrics_save", 0) == 0;
 }
 
 /*

@@ -48,6 +48,8 @@ done
 lab=$(screen | sed -n 's/.*lab: \(tunetop-[0-9]*\) .*/\1/p' | head -1)
 [ -n "$lab" ] && ip netns list | grep -q "^$lab-b"
 ok $? "the header names the dashboard's own lab ($lab), which exists"
+! screen | grep -q "capture off"
+ok $? "by default the dashboard captures (--capture=auto)"
 wait_for "now [0-9.k]+ trans/s" 50
 a=$(screen | grep -o 'now [0-9.k]* trans/s' | head -1)
 # The next figure that differs, read as soon as it is drawn.
@@ -325,6 +327,12 @@ ok $? "y keeps them, and says how to put them back"
 "$TUNETOP" knobs restore >/dev/null 2>&1
 [ "$(gro_of b)" = "$g0" ]
 ok $? "tunetop knobs restore puts them back then"
+T kill-session -t dash
+# --capture=off is what the user gets, not the dashboard's auto.
+start dash "$TUNETOP --lab $name --capture=off -l 1 2>$TMP/err6; echo EXIT=\$? >$TMP/exit6"
+wait_for "run 1 done" 100
+screen | grep -q "capture off"
+ok $? "--capture=off: the dashboard captures nothing and says so"
 T kill-session -t dash
 "$TUNETOP" lab down "$name" >/dev/null 2>&1
 
