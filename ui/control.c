@@ -417,8 +417,11 @@ int ctl_events(struct ui *u, struct model_run **ended)
 			what |= CTL_ENDED;
 		} else if (ev.kind == SESSION_EV_NOTE) {
 			/* a netserver found: its panels say what it cannot show */
-			if (ev.target[0])
+			if (ev.target[0]) {
 				snprintf(c->r->target, sizeof(c->r->target), "%s", ev.target);
+				/* and the header, which said tunetopd */
+				snprintf(u->target, sizeof(u->target), "%s", ev.target);
+			}
 			ui_status(u, STY_NORMAL, 8, "%s", ev.note);
 		} else {
 			model_sample(c->r, &ev);

@@ -175,6 +175,8 @@ if command -v tmux >/dev/null 2>&1; then
 	seen=$?
 	ok $seen "dashboard without --netserver: the status line says it found a netserver, the remote panels have no live figures"
 	[ $seen -eq 0 ] || diag "$TMP/dash2.txt"
+	head -1 "$TMP/dash2.txt" | grep -q "netserver at 127\.0\.0\.1 port $P"
+	ok $? "dashboard without --netserver: the header names the netserver, not a tunetopd: $(head -1 "$TMP/dash2.txt")"
 	tmux -L "$S" send-keys -t dash q
 	for _ in $(seq 100); do [ -s "$TMP/dash2.exit" ] && break; sleep 0.1; done
 	tmux -L "$S" kill-server 2>/dev/null
