@@ -22,6 +22,7 @@
 #include "lab/lab.h"
 #include "proto/auth.h"
 #include "proto/msg.h"
+#include "proto/netserver.h"
 #include "proto/proto.h"
 #include "session/sample.h"
 #include "session/iterate.h"

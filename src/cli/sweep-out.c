@@ -356,8 +356,11 @@ void sweep_out_header(const struct sweep *sw, const struct test_params *first)
 		printf(", %u point%s\n", sw->npt, sw->npt == 1 ? "" : "s");
 	printf("Test: %s%s\n", params_text(first, text, sizeof(text)),
 	       sw->kind != SW_KNOB ? " (the first point)" : "");
-	if (o->so.host)
-		printf("Target: tunetopd at %s\n", o->so.host);
+	if (o->so.host && o->so.netserver)
+		printf("Target: netserver at %s port %s\n", o->so.host, o->so.port ? o->so.port : NS_DEFAULT_PORT);
+	else if (o->so.host)
+		printf("Target: tunetopd at %s%s%s\n", o->so.host, o->so.port ? " port " : "",
+		       o->so.port ? o->so.port : "");
 	else if (o->so.lab)
 		printf("Target: lab %s (client in %s-%c, server in %s-%c)\n", lab_name(o->so.lab),
 		       lab_name(o->so.lab), o->so.lab_reverse ? 'b' : 'a',

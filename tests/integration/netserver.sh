@@ -122,6 +122,8 @@ ok $? "sweep knob remote: with --netserver is refused"
 timeout 60 "$TUNETOP" sweep burst 0,1 -H 127.0.0.1 --netserver -p "$P" -t TCP_RR -l 1 >"$TMP/sweep.out" 2>&1 &&
 	grep -q "2 of 2 points, netserver at 127.0.0.1 port $P" "$TMP/sweep.out"
 ok $? "a sweep runs its points against netserver"
+grep -q "^Target: netserver at 127.0.0.1 port $P\$" "$TMP/sweep.out"
+ok $? "and its header names the netserver: $(grep "^Target" "$TMP/sweep.out")"
 "$TUNETOP" ab --a remote:gro=on --b remote:gro=off -H 127.0.0.1 --netserver -p "$P" -t TCP_RR -l 1 >"$TMP/ab.out" 2>"$TMP/ab.err"
 [ $? -eq 2 ] && grep -q "with --netserver: netserver has no knobs" "$TMP/ab.err" && [ "$(wc -l <"$TMP/ab.err")" -eq 1 ]
 ok $? "ab --a remote: with --netserver is refused in one line"
