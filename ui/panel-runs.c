@@ -139,6 +139,37 @@ static void knob_row(struct grid *g, int x, int y, int w, const struct why_chang
 	grid_text(g, x, y, line, STY_NORMAL, w);
 }
 
+/*
+ * model_why_change(a, b), computed again only when the pair or one of
+ * their documents changes: the panel redraws at every tick of a run,
+ * while two ended runs compare the same until the selection moves.
+ */
+static int why_cached(const struct model_run *a, const struct model_run *b, struct why_change *out)
+{
+	static struct {
+		const struct model_run *a, *b;
+		const json_t *da, *db;
+		int64_t ida, idb;	/* a freed run's address may come back */
+		struct why_change c;
+	} k;
+
+	if (k.a != a || k.b != b || k.da != a->doc || k.db != b->doc || k.ida != a->db_id ||
+	    k.idb != b->db_id) {
+		if (model_why_change(a, b, &k.c)) {
+			k.a = NULL;
+			return -ENOENT;
+		}
+		k.a = a;
+		k.b = b;
+		k.da = a->doc;
+		k.db = b->doc;
+		k.ida = a->db_id;
+		k.idb = b->db_id;
+	}
+	*out = k.c;
+	return 0;
+}
+
 /* Rows of what moved below the list (docs/why.md), when the panel has room. */
 #define WHY_ROWS 4
 
@@ -169,7 +200,7 @@ static void why_rows(struct ui *u, struct panel *p, int x, int y, int w, int row
 	rc = ctl_run_doc(u, cmp, sel);
 	if (!rc)
 		rc = ctl_run_doc(u, sel, cmp);
-	if (rc == -EAGAIN || (!rc && model_why_change(cmp, sel, &c))) {
+	if (rc == -EAGAIN || (!rc && why_cached(cmp, sel, &c))) {
 		grid_printf(&p->g, x, y, STY_DIM, w, "why %s vs %s: once both have ended", ib, ia);
 		return;
 	}
