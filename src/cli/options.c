@@ -522,6 +522,20 @@ static int long_val(struct parse_state *st, int argc, char **argv, int *i,
 	return 0;
 }
 
+/* A long option whose value is a path that must fit buf: 0, or 2 with err. */
+static int path_val(struct parse_state *st, int argc, char **argv, int *i, const char *eq,
+		    const char *name, const char *accepted, char *buf, size_t size)
+{
+	const char *val = NULL;
+
+	if (long_val(st, argc, argv, i, eq, name, accepted, &val))
+		return 2;
+	if (!*val || strlen(val) >= size)
+		return err_set(st->err, 2, "option %s: accepted: %s", name, accepted);
+	snprintf(buf, size, "%s", val);
+	return 0;
+}
+
 /* --json, --json-stream, --sample-ms N, --connect-timeout S, --lab NAME,
  * --loopback, --mtu N, --rate R (values also as --opt=value), --help. */
 static int long_opt(struct parse_state *st, int argc, char **argv, int *i)
@@ -574,12 +588,9 @@ static int long_opt(struct parse_state *st, int argc, char **argv, int *i)
 		return 0;
 	}
 	if (len == 5 && !strncmp(a, "--key", len)) {
-		if (long_val(st, argc, argv, i, eq, "--key", "the key file tunetopd --knobs --key was started with", &val))
-			return 2;
-		if (!*val || strlen(val) >= sizeof(st->o->key_file))
-			return err_set(st->err, 2, "option --key: accepted: the key file tunetopd --knobs --key was started with");
-		snprintf(st->o->key_file, sizeof(st->o->key_file), "%s", val);
-		return 0;
+		return path_val(st, argc, argv, i, eq, "--key",
+				"the key file tunetopd --knobs --key was started with", st->o->key_file,
+				sizeof(st->o->key_file));
 	}
 	if (len == 9 && !strncmp(a, "--capture", len)) {
 		int m = eq ? capture_mode_parse(eq + 1) : CAPTURE_ON;
@@ -592,12 +603,8 @@ static int long_opt(struct parse_state *st, int argc, char **argv, int *i)
 		return 0;
 	}
 	if (len == 4 && !strncmp(a, "--db", len)) {
-		if (long_val(st, argc, argv, i, eq, "--db", "the path of a run history database", &val))
-			return 2;
-		if (!*val || strlen(val) >= sizeof(st->o->db_path))
-			return err_set(st->err, 2, "option --db: accepted: the path of a run history database (SQLite)");
-		snprintf(st->o->db_path, sizeof(st->o->db_path), "%s", val);
-		return 0;
+		return path_val(st, argc, argv, i, eq, "--db", "the path of a run history database (SQLite)",
+				st->o->db_path, sizeof(st->o->db_path));
 	}
 	if (len == 11 && !strncmp(a, "--netserver", len) && !eq) {
 		st->o->netserver = true;
