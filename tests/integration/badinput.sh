@@ -71,7 +71,7 @@ open(sys.argv[1], "w").write(str(s.getsockname()[1]))
 time.sleep(30)
 PY
 PIDS="$PIDS $!"
-for _ in $(seq 50); do [ -s "$TMP/port" ] && break; sleep 0.1; done
+wait_file "$TMP/port"
 start=$(date +%s)
 "$TUNETOP" run -H 127.0.0.1 -p "$(cat "$TMP/port")" -l 1 --connect-timeout 2 >"$TMP/out" 2>"$TMP/err"
 rc=$?

@@ -63,6 +63,17 @@ done_testing() {
 	[ "$tap_failed" -eq 0 ]
 }
 
+# wait_file FILE [TENTHS]: until FILE is not empty (30 s by default: a helper
+# process on a CI machine running two test scripts at once, or under ASan,
+# may take seconds to start).  0 when it is there.
+wait_file() {
+	for _ in $(seq "${2:-300}"); do
+		[ -s "$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # free_port: a TCP port nobody listens on right now.
 free_port() {
 	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
@@ -75,7 +86,7 @@ start_daemon() {
 	"$TUNETOPD" -f -p "$PORT" "$@" >>"$TMP/tunetopd.log" 2>&1 &
 	DPID=$!
 	PIDS="$PIDS $DPID"
-	for _ in $(seq 50); do
+	for _ in $(seq 300); do
 		grep -q "listening on .* port $PORT" "$TMP/tunetopd.log" 2>/dev/null && return 0
 		sleep 0.1
 	done

@@ -15,10 +15,7 @@ start_replay() {
 	python3 "$NSREPLAY" --mode "$1" --port-file "$TMP/port.$1" --log "$TMP/requests.$1" \
 		2>>"$TMP/nsreplay.$1.log" &
 	PIDS="$PIDS $!"
-	for _ in $(seq 50); do
-		[ -s "$TMP/port.$1" ] && RPORT=$(cat "$TMP/port.$1") && return 0
-		sleep 0.1
-	done
+	wait_file "$TMP/port.$1" && RPORT=$(cat "$TMP/port.$1") && return 0
 	echo "# nsreplay --mode $1 did not start"
 	return 1
 }
@@ -261,7 +258,7 @@ if [ "$(id -u)" -eq 0 ]; then
 		ip link set lo up || exit 9
 		python3 "$1" --port-file "$2/port.ab" 2>>"$2/nsreplay.ab.log" &
 		rp=$!
-		for _ in $(seq 50); do [ -s "$2/port.ab" ] && break; sleep 0.1; done
+		for _ in $(seq 300); do [ -s "$2/port.ab" ] && break; sleep 0.1; done
 		timeout 120 "$3" ab --a net.ipv4.tcp_autocorking=on --b net.ipv4.tcp_autocorking=off \
 			-n 3 --seed 7 -H 127.0.0.1 --netserver -p "$(cat "$2/port.ab")" -t TCP_RR -l 1 \
 			>"$2/abns.out" 2>"$2/abns.err"
