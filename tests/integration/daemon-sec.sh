@@ -7,12 +7,6 @@
 . "$(dirname "$0")/lib.sh"
 DSEC="$(dirname "$0")/dsec.py"
 
-# wait_file FILE: up to 20 s for a helper to say it is ready.
-wait_file() {
-	for _ in $(seq 200); do [ -s "$1" ] && return 0; sleep 0.1; done
-	return 1
-}
-
 # json FILE EXPR: EXPR on the last JSON line of FILE (j).
 json() {
 	python3 -c 'import json,sys
@@ -42,8 +36,11 @@ rc=$?
 [ $rc -eq 0 ] && [ $frc -eq 0 ] && [ "$(json "$TMP/flood.txt" 'j["bytes_back"]')" = 0 ]
 ok $? "a reflector flooding a running UDP_RR's port gets 0 bytes back: $(cat "$TMP/flood.txt")"
 strays=$(jq_py "$TMP/udprun.json" 'j["remote"]["strays"]')
-[ "${strays:-0}" -ge 250 ] && [ "$(jq_py "$TMP/udprun.json" 'j["counts_agree"]')" = True ]
-ok $? "tunetop run --json reports them as remote.strays ($strays of 300) and its counts still agree"
+# Those the kernel dropped (a full receive buffer on a loaded machine, before
+# the daemon reads) never reached it; each one that did must be a stray.
+drops=$(json "$TMP/flood.txt" 'j["drops"]')
+[ "${strays:-0}" -ge $((250 - ${drops:-0})) ] && [ "$(jq_py "$TMP/udprun.json" 'j["counts_agree"]')" = True ]
+ok $? "tunetop run --json reports them as remote.strays ($strays of 300, ${drops:-?} dropped by the kernel) and its counts still agree"
 [ $rc -eq 0 ] || diag "$TMP/udprun.err"
 [ $frc -eq 0 ] || diag "$TMP/flood.txt"
 "$TUNETOP" run -H 127.0.0.1 -p "$P1" -t UDP_STREAM -l 1 >"$TMP/udphuman.txt" 2>&1
@@ -121,13 +118,14 @@ wait $bpid
 # --per-peer 2: two running tests from 127.0.0.1 use its share.
 start_daemon --per-peer 2 || exit 1
 P3=$PORT
-"$TUNETOP" run -H 127.0.0.1 -p "$P3" -t TCP_RR -l 4 >/dev/null 2>&1 &
+# (-l 10: both still running when the third HELLO comes on a loaded machine)
+"$TUNETOP" run -H 127.0.0.1 -p "$P3" -t TCP_RR -l 10 >/dev/null 2>&1 &
 r1=$!
-"$TUNETOP" run -H 127.0.0.1 -p "$P3" -t TCP_RR -l 4 >/dev/null 2>&1 &
+"$TUNETOP" run -H 127.0.0.1 -p "$P3" -t TCP_RR -l 10 >/dev/null 2>&1 &
 r2=$!
 # Both runs past SETUP (their setup may be slow on a loaded machine).
 for _ in $(seq 300); do
-	[ "$(grep -c "TCP_RR, 1 flow(s), 4 s" "$TMP/tunetopd.log")" -ge 2 ] && break
+	[ "$(grep -c "TCP_RR, 1 flow(s), 10 s" "$TMP/tunetopd.log")" -ge 2 ] && break
 	sleep 0.1
 done
 python3 "$DSEC" hello-from "$P3" 127.0.0.1 >"$TMP/peer1.txt" 2>&1

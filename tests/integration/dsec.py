@@ -257,6 +257,19 @@ def udp_ports(pid):
     return ports
 
 
+def udp_drops(port):
+    """The kernel's drop count of the UDP socket on port (the last column
+    of /proc/net/udp): datagrams that never reached the daemon because its
+    receive buffer was full (a loaded machine, before the test starts)."""
+    for table in ("/proc/net/udp", "/proc/net/udp6"):
+        with open(table) as f:
+            for line in f.readlines()[1:]:
+                col = line.split()
+                if int(col[1].split(":")[1], 16) == port:
+                    return int(col[-1])
+    return 0
+
+
 def flood(pid, count):
     """Wait for the daemon's UDP data socket (the client's setup may be slow
     on a loaded machine), then send count datagrams to it from 127.0.0.2 as
@@ -280,7 +293,8 @@ def flood(pid, count):
             back += len(refl.recv(65536))
     except socket.timeout:
         pass
-    print(json.dumps({"port": ports[0], "sent": count, "bytes_back": back}))
+    print(json.dumps({"port": ports[0], "sent": count, "bytes_back": back,
+                      "drops": udp_drops(ports[0])}))
 
 
 def slow_reader(port, flows, secs):
