@@ -35,11 +35,17 @@ for fam in 4 6; do
 	done
 done
 
-# A 1 Gbit/s tbf gives a stream between 0.85 and 1.0 Gbit/s.
-"$TUNETOP" run -t TCP_STREAM -l 3 --rate 1gbit -- -k THROUGHPUT,TARGET_DESC >"$TMP/r.txt" 2>>"$TMP/stderr"
-thr=$(sed -n 's/^THROUGHPUT=//p' "$TMP/r.txt")
+# A 1 Gbit/s tbf gives a stream between 0.85 and 1.0 Gbit/s.  Never above;
+# below only when the machine is too busy to fill it, so a second try then.
+thrs=""
+for _ in 1 2; do
+	"$TUNETOP" run -t TCP_STREAM -l 3 --rate 1gbit -- -k THROUGHPUT,TARGET_DESC >"$TMP/r.txt" 2>>"$TMP/stderr"
+	thr=$(sed -n 's/^THROUGHPUT=//p' "$TMP/r.txt")
+	thrs="$thrs ${thr:-none}"
+	python3 -c "import sys; t=float(sys.argv[1]); sys.exit(0 if t >= 850 else 1)" "${thr:-0}" && break
+done
 python3 -c "import sys; t=float(sys.argv[1]); sys.exit(0 if 850 <= t <= 1000 else 1)" "${thr:-0}"
-ok $? "--rate 1gbit: a stream of ${thr} 10^6bits/s, between 850 and 1000"
+ok $? "--rate 1gbit: a stream of${thrs} 10^6bits/s, between 850 and 1000"
 grep -q "TARGET_DESC=lab: .*tbf 1 Gbit/s" "$TMP/r.txt"
 ok $? "the target names the rate limit"
 
