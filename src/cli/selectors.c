@@ -166,8 +166,12 @@ static void get_msg_size(const struct run_summary *r, int arg,
 			v_na(v);
 		break;
 	default:
-		if (client_sends == (arg == MSG_REMOTE_RECV))
-			v_int(v, p->recv_size);
+		/* without -M a netserver reads what its socket buffer holds
+		 * (its answer's word 3, not kept in the result): n/a rather
+		 * than tunetop's own default */
+		if (client_sends == (arg == MSG_REMOTE_RECV) &&
+		    (p->recv_size || arg != MSG_REMOTE_RECV || !r->res.remote_final_only))
+			v_int(v, params_recv_size(p));
 		else
 			v_na(v);
 		break;

@@ -59,8 +59,16 @@ void params_finish(struct test_params *p)
 	 * 1472 bytes (an Ethernet frame's worth over IPv4) for UDP. */
 	if (!p->send_size)
 		p->send_size = test_is_udp(p->type) ? 1472 : 16384;
-	if (!p->recv_size)
-		p->recv_size = test_is_udp(p->type) ? TT_MAX_UDP_MSG : p->send_size;
+	/* A TCP stream's receive size stays 0 without -M: each receiving
+	 * end applies its own default (params_recv_size() for tunetop's; a
+	 * netserver is not told a size, docs/netserver.md). */
+	if (!p->recv_size && test_is_udp(p->type))
+		p->recv_size = TT_MAX_UDP_MSG;
+}
+
+uint32_t params_recv_size(const struct test_params *p)
+{
+	return p->recv_size ? p->recv_size : p->send_size;
 }
 
 int params_validate(const struct test_params *p, char *err)
@@ -81,7 +89,9 @@ int params_validate(const struct test_params *p, char *err)
 		if (p->type == TEST_TCP_CRR && p->burst)
 			return err_set(err, -EINVAL, "-b: TCP_CRR has one request per connection; accepted is 0");
 	} else {
-		if (p->send_size < 1 || p->send_size > max_msg || p->recv_size < 1 || p->recv_size > max_msg)
+		/* recv_size 0: no -M, the receiver's default (TCP streams) */
+		if (p->send_size < 1 || p->send_size > max_msg || p->recv_size > max_msg ||
+		    (p->recv_size < 1 && test_is_udp(p->type)))
 			return err_set(err, -EINVAL, "-m/-M: accepted sizes are 1 to %u bytes", max_msg);
 	}
 	if (p->flows < 1 || p->flows > TT_MAX_FLOWS)
@@ -142,7 +152,7 @@ bool params_same_test(const struct test_params *a, const struct test_params *b)
 	return a->type == b->type && a->family == b->family &&
 	       a->req_size == b->req_size && a->resp_size == b->resp_size &&
 	       a->burst == b->burst && a->send_size == b->send_size &&
-	       a->recv_size == b->recv_size && a->lsndbuf == b->lsndbuf &&
+	       params_recv_size(a) == params_recv_size(b) && a->lsndbuf == b->lsndbuf &&
 	       a->lrcvbuf == b->lrcvbuf && a->rsndbuf == b->rsndbuf &&
 	       a->rrcvbuf == b->rrcvbuf && a->nodelay == b->nodelay && a->flows == b->flows;
 }

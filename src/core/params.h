@@ -65,6 +65,13 @@ int params_validate(const struct test_params *p, char *err);
 
 /* Apply per-type defaults (send sizes for streams) after parsing. */
 void params_finish(struct test_params *p);
+/*
+ * What one receive call of a TCP stream asks for on tunetop's own ends:
+ * -M, else the send size.  recv_size 0 (no -M) is never sent to a
+ * netserver, which then reads what its socket buffer holds, as it does
+ * for netperf (docs/netserver.md).
+ */
+uint32_t params_recv_size(const struct test_params *p);
 
 const char *test_type_name(enum test_type t);
 /*

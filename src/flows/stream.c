@@ -83,13 +83,13 @@ out:
 }
 
 /*
- * recv() recv_size at a time (at most FLOW_IO_MAX) until the sender's EOF,
+ * recv() params_recv_size() at a time (at most FLOW_IO_MAX) until the sender's EOF,
  * then close our side.
  */
 static int stream_receiver(struct flow *f)
 {
 	struct flow_counters c = { 0 };
-	size_t size = stream_bufsz(f->p->recv_size);
+	size_t size = stream_bufsz(params_recv_size(f->p));
 	char *buf;
 	int r;
 
@@ -135,7 +135,7 @@ static size_t stream_bufs(const struct test_params *p, bool client)
 {
 	bool sender = client == (p->type == TEST_TCP_STREAM);
 
-	return stream_bufsz(sender ? p->send_size : p->recv_size);
+	return stream_bufsz(sender ? p->send_size : params_recv_size(p));
 }
 
 const struct flow_ops stream_ops = {

@@ -112,8 +112,9 @@ static void test_params_round_trip(void)
 	p.send_size = 1 << 20;
 	j = wire(params_to_json(&p));
 	rc = params_from_json(j, &q, err);
-	ok(rc == 0 && q.send_size == 1 << 20 && q.recv_size == 1 << 20,
-	   "recv_size 0 defaults to the send size for TCP streams (%s)", err);
+	ok(rc == 0 && q.send_size == 1 << 20 && q.recv_size == 0 &&
+	   params_recv_size(&q) == 1 << 20,
+	   "recv_size 0 stays 0 for TCP streams; tunetop's receiver reads the send size (%s)", err);
 	json_decref(j);
 
 	p.family = 99;

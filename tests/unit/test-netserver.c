@@ -86,15 +86,36 @@ static void check_requests(void)
 		   (q.flags & ~(uint32_t)(NS_FLAG_MEASURE_CPU | NS_FLAG_ROUTING_ALLOWED)) &&
 		   m.send_buf_size == q.send_buf_size && m.recv_buf_size == q.recv_buf_size &&
 		   (!test_is_rr(p.type) || (m.request_size == q.request_size &&
-					    m.response_size == q.response_size)),
-		   "%s: tunetop's request matches netperf's (flags 0x%x/0x%x)", want[i].file,
-		   m.flags, q.flags);
+					    m.response_size == q.response_size)) &&
+		   (test_is_udp(p.type) || m.receive_size == q.receive_size),
+		   "%s: tunetop's request matches netperf's (flags 0x%x/0x%x, receive size %d/%d)",
+		   want[i].file, m.flags, q.flags, m.receive_size, q.receive_size);
 		/* The fixed words netperf always writes: header, alignments, prio/tos. */
 		ok(!memcmp(mine, buf, 8) && !memcmp(mine + 16, buf + 16, 4) &&
 		   !memcmp(mine + 40, buf + 40, 4) && !memcmp(mine + 76, buf + 76, 12) &&
 		   !memcmp(mine + 152, buf + 152, 8) && !memcmp(mine + 160, buf + 160, 496),
 		   "%s: constant words byte for byte", want[i].file);
 	}
+}
+
+/* -M goes to netserver as it is; without it netserver picks (word 9 = -1). */
+static void check_receive_size(void)
+{
+	struct test_params p;
+	struct ns_request m;
+
+	params_default(&p);
+	p.type = TEST_TCP_STREAM;
+	p.send_size = 65536;
+	params_finish(&p);
+	ns_request_from_params(&p, &m);
+	ok(m.receive_size == -1 && params_recv_size(&p) == 65536,
+	   "TCP_STREAM -m 64K without -M: netserver is asked for no receive size (%d), tunetop's own receiver reads 64K",
+	   m.receive_size);
+	p.recv_size = 4096;
+	ns_request_from_params(&p, &m);
+	ok(m.receive_size == 4096, "TCP_STREAM -M 4K: netserver is asked for 4096 (%d)",
+	   m.receive_size);
 }
 
 static void check_replies(void)
@@ -276,6 +297,7 @@ int main(void)
 
 	snprintf(datadir, sizeof(datadir), "%s/tests/data/netserver", top && *top ? top : ".");
 	check_requests();
+	check_receive_size();
 	check_replies();
 	check_stale_cpu();
 	check_errors();

@@ -91,8 +91,9 @@ static void test_netperf_lines(void)
 	ok(o.iterating && o.it.max_iter == 10 && o.it.min_iter == 3 &&
 	   o.it.level == 99 && o.it.width_pct == 5,
 	   "-i 10,3 iterates with netperf's -I 99,5");
-	ok(o.so.p.send_size == 256 * 1024 && o.so.p.recv_size == 256 * 1024,
-	   "-m 256K is 262144 bytes; the receive size follows it");
+	ok(o.so.p.send_size == 256 * 1024 && o.so.p.recv_size == 0 &&
+	   params_recv_size(&o.so.p) == 256 * 1024,
+	   "-m 256K is 262144 bytes; without -M tunetop's receiver follows it");
 	ok(o.so.p.lsndbuf == 128 * 1024 && o.so.p.lrcvbuf == 256 * 1024 &&
 	   o.so.p.rsndbuf == -1 && o.so.p.rrcvbuf == -1,
 	   "-s 128K,256K sets the local send and receive buffers only");
