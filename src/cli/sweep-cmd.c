@@ -304,8 +304,26 @@ static int sweep_setup(struct sweep *sw, int argc, char **argv)
 		rargv[rargc++] = "-t";
 		rargv[rargc++] = "TCP_STREAM";
 	}
-	for (int i = next; i < argc; i++)
-		rargv[rargc++] = argv[i];
+	for (int i = next; i < argc; i++) {
+		const char *a = argv[i];
+		uint32_t mss;
+		int j = i;
+
+		/* --columns LIST is taken anywhere before "--", as an option. */
+		if (!strcmp(a, "--")) {
+			while (i < argc)
+				rargv[rargc++] = argv[i++];
+			break;
+		}
+		if (strncmp(a, "--columns", 9) || (a[9] && a[9] != '=')) {
+			rargv[rargc++] = argv[i];
+			continue;
+		}
+		if (sweep_arg_next(sw->kind, argc, argv, &j, &a, &mss, err) < 0)
+			goto bad;
+		snprintf(sw->columns, sizeof(sw->columns), "%s", a);
+		i = j - 1;
+	}
 	rargv[rargc] = NULL;
 	ret = options_parse(rargc, rargv, &sw->o, err);
 	if (ret == 1)
