@@ -242,7 +242,7 @@ int ctl_run_point(struct ui *u, const char *source, int64_t sweep_id, const char
 	if (reverse) {
 		target_reverse(&so);
 		c->rq.so.p = so.p;
-		snprintf(target, sizeof(target), "%.150s, reversed: %s", u->target,
+		snprintf(target, sizeof(target), "%.80s, reversed: %s", u->target,
 			 target_reverse_desc(&so));
 	}
 	c->r = model_begin(&u->model, &so.p, target);
