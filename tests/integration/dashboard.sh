@@ -272,9 +272,9 @@ ok $? "the runs panel's table says reversed: $(screen | grep -oE "sweep burst \(
 sid=$(python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(\"select max(id) from sweeps\").fetchone()[0])" "$TUNETOP_DB")
 r=$(python3 -c 'import sqlite3,sys
 c=sqlite3.connect(sys.argv[1])
-print(c.execute("SELECT count(*) FROM runs WHERE sweep_id=?", (int(sys.argv[2]),)).fetchone()[0], sorted(set(c.execute("SELECT json_extract(result, \"$.result.remote_addr\") LIKE \"198.18.0.1:%\", json_extract(result, \"$.knobs.local.side\"), json_extract(result, \"$.knobs.remote.side\") FROM runs WHERE sweep_id=?", (int(sys.argv[2]),)).fetchall())))' "$TUNETOP_DB" "${sid:-0}")
-[ "$r" = "8 [(1, 'lab-b', 'lab-a')]" ]
-ok $? "its stored runs' client is side b, aimed at side a's 198.18.0.1: $r"
+print(c.execute("SELECT count(*) FROM runs WHERE sweep_id=?", (int(sys.argv[2]),)).fetchone()[0], sorted(set(c.execute("SELECT json_extract(result, \"$.result.remote_addr\") LIKE \"198.18.0.1:%\", json_extract(result, \"$.knobs.local.side\"), json_extract(result, \"$.knobs.remote.side\"), json_extract(result, \"$.knobs.local.dev\"), json_extract(result, \"$.knobs.remote.dev\") FROM runs WHERE sweep_id=?", (int(sys.argv[2]),)).fetchall())))' "$TUNETOP_DB" "${sid:-0}")
+[ "$r" = "8 [(1, 'lab-b', 'lab-a', 'veth-b', 'veth-a')]" ]
+ok $? "its stored runs' client is side b, aimed at side a's 198.18.0.1, each end's knobs read on its own veth: $r"
 missing=
 for b in 2 4 8 16 32 64 128 256; do
 	screen | grep -qE "│ burst=$b +[0-9]+\.[0-9]+ +[0-9]+\.[0-9]+ +[0-9]+\.[0-9]+ " ||

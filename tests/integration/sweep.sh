@@ -175,6 +175,12 @@ c=sqlite3.connect(sys.argv[1])
 print(sorted(set(c.execute("SELECT json_extract(result, \"$.result.remote_addr\") LIKE \"198.18.0.1:%\", json_extract(result, \"$.knobs.local.side\"), json_extract(result, \"$.knobs.remote.side\"), json_extract(result, \"$.counts_agree\") FROM runs WHERE sweep_id=?", (int(sys.argv[2]),)).fetchall())))' "$TUNETOP_DB" "${sid:-0}")
 [ "$r" = "[(1, 'lab-b', 'lab-a', 1)]" ]
 ok $? "its runs' client is side b, aimed at side a's 198.18.0.1, counts agreeing: $r"
+# Each end's device knobs are read on its own veth (side a's is veth-a).
+r=$(python3 -c 'import sqlite3,sys
+c=sqlite3.connect(sys.argv[1])
+print(sorted(set(c.execute("SELECT json_extract(result, \"$.knobs.local.dev\"), json_extract(result, \"$.knobs.remote.dev\"), (SELECT json_extract(k.value, \"$.value\") FROM json_each(json_extract(result, \"$.knobs.remote.knobs\")) k WHERE json_extract(k.value, \"$.name\") = \"tso\") FROM runs WHERE sweep_id=?", (int(sys.argv[2]),)).fetchall())))' "$TUNETOP_DB" "${sid:-0}")
+[ "$r" = "[('veth-b', 'veth-a', 'on')]" ]
+ok $? "and each end's device knobs are read on its own veth (remote veth-a, tso read): $r"
 grep -q "^Knob net.ipv4.tcp_sack on lab-a: " "$TMP/rev" && [ "$(ip netns exec "$A" sysctl -n net.ipv4.tcp_sack)" = "$ra" ]
 ok $? "--set local: stays on side a (the server end now), and is put back"
 
