@@ -214,14 +214,15 @@ void ctl_close(struct ui *u)
 
 int ctl_run(struct ui *u)
 {
-	return ctl_run_point(u, "dashboard", 0, NULL, false, false);
+	return ctl_run_point(u, "dashboard", 0, NULL, false, false, false);
 }
 
 int ctl_run_point(struct ui *u, const char *source, int64_t sweep_id, const char *point,
-		  bool lcpu, bool rcpu)
+		  bool lcpu, bool rcpu, bool reverse)
 {
 	struct ctl *c = u->ctl;
-	char err[ERR_MAX];
+	struct session_opts so;
+	char err[ERR_MAX], target[sizeof(u->target) + 64];
 	int rc;
 
 	if (c->s)
@@ -234,13 +235,23 @@ int ctl_run_point(struct ui *u, const char *source, int64_t sweep_id, const char
 	json_decref(c->series);
 	c->series = store_series_new();
 	c->rq.so.p = u->p;
-	c->r = model_begin(&u->model, &u->p, u->target);
+	/* Reversed (a sweep's --reverse): the engine turns this run around;
+	 * the knobs stay read and set on their own sides (c->rq.so). */
+	so = c->rq.so;
+	snprintf(target, sizeof(target), "%s", u->target);
+	if (reverse) {
+		target_reverse(&so);
+		c->rq.so.p = so.p;
+		snprintf(target, sizeof(target), "%.80s, reversed: %s", u->target,
+			 target_reverse_desc(&so));
+	}
+	c->r = model_begin(&u->model, &so.p, target);
 	if (!c->r) {
 		ui_status(u, STY_WARN, 10, "run: out of memory");
 		return -ENOMEM;
 	}
 	c->r->tbf_bps = c->target.tbf_bps;
-	rc = session_create(&c->s, &c->rq.so, err);
+	rc = session_create(&c->s, &so, err);
 	if (!rc)
 		rc = session_start(c->s, err);
 	if (rc) {
@@ -630,6 +641,15 @@ out:
 	free(copy);
 	free(rq);
 	return rc > 0 ? -EINVAL : rc;
+}
+
+const char *ctl_reverse_desc(const struct ui *u)
+{
+	const struct ctl *c = u->ctl;
+	struct session_opts so = c->rq.so;
+
+	target_reverse(&so);
+	return target_reverse_desc(&so);
 }
 
 void ctl_cpu_opts(const struct ui *u, bool *lcpu, bool *rcpu)

@@ -24,10 +24,13 @@ int ctl_run(struct ui *u);
  * The same, kept in the history as source's run ("sweep", "ab") at point
  * of sweep sweep_id; its result document shows the CPU figures of -c / -C
  * also when lcpu / rcpu (a sweep's CPU columns), and is kept in the
- * model's run (r->doc) for the plan.
+ * model's run (r->doc) for the plan.  With reverse the run is turned
+ * around as tunetop sweep --reverse does (target_reverse: in a lab the
+ * client runs in side b, elsewhere the ends trade -r, -s/-S, -T); the
+ * knob panel's ends stay where they are.
  */
 int ctl_run_point(struct ui *u, const char *source, int64_t sweep_id, const char *point,
-		  bool lcpu, bool rcpu);
+		  bool lcpu, bool rcpu, bool reverse);
 /* End the measured interval now (the run reports what it measured). */
 void ctl_stop(struct ui *u);
 /* The event fd to poll, or -1 when no run is in flight. */
@@ -67,6 +70,8 @@ bool ctl_no_db(const struct ui *u);
  */
 int ctl_run_doc(struct ui *u, struct model_run *r, const struct model_run *keep);
 
+/* What a reversed run does against this target (target_reverse_desc). */
+const char *ctl_reverse_desc(const struct ui *u);
 /* -c, -C as the dashboard was started with. */
 void ctl_cpu_opts(const struct ui *u, bool *lcpu, bool *rcpu);
 /* A sweep's --columns checked as tunetop sweep checks them: 0, or -EINVAL with err. */

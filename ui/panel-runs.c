@@ -241,6 +241,7 @@ static void why_rows(struct ui *u, struct panel *p, int x, int y, int w, int row
  */
 struct sweep_layout {
 	int nw, rw;			/* the point's and the rate's widths */
+	int kw[2];			/* two crossed knobs: each one's column (nw both) */
 	int w[SWEEP_COLS_MAX];
 	char top[SWEEP_COLS_MAX][SWEEP_COL_NAME];	/* a title's first row, "" when one */
 	char bot[SWEEP_COLS_MAX][SWEEP_COL_NAME];
@@ -290,8 +291,16 @@ static void sweep_layout(const struct plan_table *t, int width, struct sweep_lay
 	memset(l, 0, sizeof(*l));
 	l->nw = 5;
 	l->rw = (int)strlen(sweep_cols_rate_title(t->units, t->rr));
+	for (unsigned j = 0; j < t->nknob; j++) {
+		l->kw[j] = (int)strlen(t->knob[j]);
+		for (unsigned i = 0; i < t->n; i++)
+			if ((int)strlen(t->pt[i].knob[j]) > l->kw[j])
+				l->kw[j] = (int)strlen(t->pt[i].knob[j]);
+	}
+	if (t->nknob == 2)
+		l->nw = l->kw[0] + 1 + l->kw[1];
 	for (unsigned i = 0; i < t->n; i++) {
-		if ((int)strlen(t->pt[i].point) > l->nw)
+		if (!t->nknob && (int)strlen(t->pt[i].point) > l->nw)
 			l->nw = (int)strlen(t->pt[i].point);
 		if (t->pt[i].ran && (int)strlen(sweep_rate_text(&t->pt[i], b, sizeof(b))) > l->rw)
 			l->rw = (int)strlen(b);
@@ -317,6 +326,23 @@ static void sweep_layout(const struct plan_table *t, int width, struct sweep_lay
 		l->two |= l->top[c][0] != '\0';
 		l->shown++;
 	}
+}
+
+/*
+ * The point's cell of row i (-1: the title), l->nw wide: its name, or
+ * with two crossed knobs each one's value (title) in its own column.
+ */
+static const char *sweep_point_cell(const struct plan_table *t, const struct sweep_layout *l,
+				    int i, char *buf, size_t len)
+{
+	if (t->nknob == 2 && i < 0)
+		snprintf(buf, len, "%-*s %-*s", l->kw[0], t->knob[0], l->kw[1], t->knob[1]);
+	else if (t->nknob == 2)
+		snprintf(buf, len, "%-*s %-*s", l->kw[0], t->pt[i].knob[0], l->kw[1],
+			 t->pt[i].knob[1]);
+	else
+		snprintf(buf, len, "%s", i < 0 ? "Point" : t->pt[i].point);
+	return buf;
 }
 
 /* Rows the newest sweep's table takes in a panel of ih rows: 0 when none. */
@@ -345,14 +371,17 @@ static void sweep_table_rows(struct grid *g, int x, int y, int w, int h,
 {
 	struct sweep_layout l;
 	unsigned ran = 0, first = 0, k = 0;
-	char b[32];
+	char b[32], cell[160];
 	int n, row;
 
 	for (unsigned i = 0; i < t->n; i++)
 		ran += t->pt[i].ran;
 	sweep_layout(t, w, &l);
-	n = grid_putf(g, x, y, w, STY_TITLE, "sweep %s%s%s%s: %u of %u points", t->kind,
-		      t->preset[0] ? " (preset " : "", t->preset, t->preset[0] ? ")" : "", ran, t->n);
+	n = grid_putf(g, x, y, w, STY_TITLE, "sweep %s%s%s%s%s: %u of %u points", t->kind,
+		      t->preset[0] ? " (preset " : "", t->preset, t->preset[0] ? ")" : "",
+		      t->reverse[0] ? " reversed" : "", ran, t->n);
+	if (t->reverse[0])
+		n += grid_putf(g, x + n, y, w - n, STY_PENDING, "; %s", t->reverse);
 	if (t->note[0])
 		grid_putf(g, x + n, y, w - n, STY_DIM, "; %s", t->note);
 	row = 1;
@@ -362,7 +391,8 @@ static void sweep_table_rows(struct grid *g, int x, int y, int w, int h,
 			n += grid_putf(g, x + n, y + row, w - n, STY_DIM, " %-*s", l.w[c], l.top[c]);
 		row++;
 	}
-	n = grid_putf(g, x, y + row, w, STY_DIM, "%-*s %*s", l.nw, "Point", l.rw,
+	n = grid_putf(g, x, y + row, w, STY_DIM, "%-*s %*s", l.nw,
+		      sweep_point_cell(t, &l, -1, cell, sizeof(cell)), l.rw,
 		      sweep_cols_rate_title(t->units, t->rr));
 	for (unsigned c = 0; c < l.shown; c++)
 		n += grid_putf(g, x + n, y + row, w - n, STY_DIM, " %*s", l.w[c], l.bot[c]);
@@ -379,7 +409,8 @@ static void sweep_table_rows(struct grid *g, int x, int y, int w, int h,
 		if (!p->ran || k++ < first)
 			continue;
 		n = grid_putf(g, x, y + row, w, p->failed ? STY_WARN : STY_NORMAL, "%-*s %*s",
-			      l.nw, p->point, l.rw, sweep_rate_text(p, b, sizeof(b)));
+			      l.nw, sweep_point_cell(t, &l, (int)i, cell, sizeof(cell)), l.rw,
+			      sweep_rate_text(p, b, sizeof(b)));
 		for (unsigned c = 0; c < l.shown; c++)
 			n += grid_putf(g, x + n, y + row, w - n, STY_NORMAL, " %*s", l.w[c],
 				       p->col[c][0] ? p->col[c] : "n/a");

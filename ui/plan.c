@@ -41,6 +41,7 @@ struct plan {
 	bool cancelled;
 	struct test_params p0;		/* the test before the plan, given back after */
 	bool lcpu, rcpu;		/* -c / -C for its runs' documents (its columns) */
+	bool reverse;			/* --reverse: every run turned around (target_reverse) */
 	struct plan_table *tab;		/* a sweep's table (u->sweep once started); NULL for A/B */
 };
 
@@ -129,7 +130,7 @@ static int too_many(char *err)
 	return err_set(err, -EINVAL, "at most %d runs in one sweep or A/B", SWEEP_MAX_POINTS);
 }
 
-/* One knob sweep point: the knob at value on end (both: each end alike). */
+/* A knob sweep point's setting of one knob: value on end (both: each end alike). */
 static int knob_step(struct ui *u, struct plan *pl, struct plan_step *s,
 		     enum sweep_end end, const char *name, const char *value, char *err)
 {
@@ -139,17 +140,17 @@ static int knob_step(struct ui *u, struct plan *pl, struct plan_step *s,
 	char spec1[200];
 	unsigned e;
 
-	s->nk = 0;
 	for (e = SWEEP_END_LOCAL; e <= SWEEP_END_REMOTE; e++) {
 		if (end != SWEEP_END_BOTH && end != e)
 			continue;
+		if (s->nk == PLAN_MAX_KNOBS)
+			return err_set(err, -EINVAL, "at most %d knobs a point", PLAN_MAX_KNOBS);
 		snprintf(spec1, sizeof(spec1), "%s%s=%s", side[e], name, value);
 		if (parse_setting(u, spec1, &s->k[s->nk], err))
 			return -EINVAL;
 		touch(u, pl, &s->k[s->nk]);
 		s->nk++;
 	}
-	sweep_knob_point_name(end, name, value, s->point, sizeof(s->point));
 	return 0;
 }
 
@@ -157,19 +158,21 @@ static int knob_step(struct ui *u, struct plan *pl, struct plan_step *s,
 struct plan_args {
 	enum sweep_kind kind;
 	const char *list;		/* burst or send-size list; NULL: the default */
-	const char *knob;		/* knob: [local:|remote:|both:]NAME=V1,V2,... */
+	const char *knob[2];		/* knob: [local:|remote:|both:]NAME=V1,V2,..., one or two */
+	unsigned nknob;
 	const char *columns;		/* --columns LIST; NULL: the default */
 	bool response;
+	bool reverse;			/* --reverse (burst) */
 	uint32_t mss;			/* --mss N; 0: the newest run's */
 };
 
-#define PLAN_ACCEPTED "size [--response] [--mss N], burst [LIST], send-size [LIST], " \
-		      "knob [local:|remote:|both:]NAME=V1,V2 (each with --columns LIST), preset NAME"
+#define PLAN_ACCEPTED "size [--response] [--mss N], burst [LIST] [--reverse], send-size [LIST], " \
+		      "knob [local:|remote:|both:]NAME=V1,V2 [[local:|remote:]NAME2=W1,W2] " \
+		      "(each with --columns LIST), preset NAME"
 
 /*
- * The words of a sweep (KIND ARGS..., as tunetop sweep takes them) into a;
- * what the dashboard cannot do (--reverse, two knobs) is refused.  0 or
- * -EINVAL with err.
+ * The words of a sweep (KIND ARGS..., as tunetop sweep takes them) into a.
+ * 0 or -EINVAL with err.
  */
 static int plan_args_parse(char **w, unsigned n, struct plan_args *a, char *err)
 {
@@ -190,18 +193,18 @@ static int plan_args_parse(char **w, unsigned n, struct plan_args *a, char *err)
 		if (what == SWEEP_ARG_RESPONSE)
 			a->response = true;
 		else if (what == SWEEP_ARG_REVERSE)
-			return err_set(err, -EINVAL, "option --reverse: the dashboard's ends stay as they are; accepted: tunetop sweep burst --reverse");
+			a->reverse = true;
 		else if (what == SWEEP_ARG_COLUMNS)
 			a->columns = v;
-		else if (what == SWEEP_ARG_WORD && a->kind == SW_KNOB && !a->knob)
-			a->knob = v;
+		else if (what == SWEEP_ARG_WORD && a->kind == SW_KNOB && a->nknob < 2)
+			a->knob[a->nknob++] = v;
 		else if (what == SWEEP_ARG_WORD && a->kind != SW_KNOB && !a->list)
 			a->list = v;
 		else if (what != SWEEP_ARG_MSS)
 			return err_set(err, -EINVAL, "sweep %s: \"%.40s\" not here (the test is t's); accepted: " PLAN_ACCEPTED,
 				       w[0], w[i - (what == SWEEP_ARG_WORD)]);
 	}
-	if (a->kind == SW_KNOB && !a->knob)
+	if (a->kind == SW_KNOB && !a->nknob)
 		return err_set(err, -EINVAL, "sweep knob: no knob; accepted: knob [local:|remote:|both:]NAME=V1,V2,...");
 	return 0;
 }
@@ -251,6 +254,52 @@ static int plan_columns(struct ui *u, struct plan *pl, const char *columns,
 	return 0;
 }
 
+/*
+ * A knob sweep's points: one knob or two crossed, planned by the engine
+ * (sweep_knob_plan) as tunetop sweep plans them; two get a column each
+ * in the table.  -EINVAL with err.
+ */
+static int plan_knobs(struct ui *u, struct plan *pl, const struct plan_args *a,
+		      const struct test_params *base, char *err)
+{
+	static struct sweep_knob_pt kp[SWEEP_MAX_POINTS];
+	static char name[2][KNOB_NAME_MAX + 8], buf[2][512];
+	static const char *values[2][SWEEP_MAX_POINTS];
+	struct sweep_knob_axis ax[2];
+	struct plan_table *t = pl->tab;
+	unsigned n = 0;
+
+	for (unsigned j = 0; j < a->nknob; j++) {
+		const char *body = sweep_knob_end(a->knob[j], &ax[j].end);
+
+		if (sweep_parse_knob(body, name[j], sizeof(name[j]), buf[j], sizeof(buf[j]),
+				     values[j], SWEEP_MAX_POINTS, &ax[j].n, err))
+			return -EINVAL;
+		ax[j].name = name[j];
+		ax[j].values = values[j];
+	}
+	if (sweep_knob_plan(ax, a->nknob, kp, SWEEP_MAX_POINTS, &n, err))
+		return -EINVAL;
+	if (a->nknob == 2) {
+		t->nknob = 2;
+		for (unsigned j = 0; j < 2; j++)
+			snprintf(t->knob[j], sizeof(t->knob[j]), "%s%.24s",
+				 ax[j].end == SWEEP_END_REMOTE ? "remote:" : "",
+				 strrchr(name[j], '.') ? strrchr(name[j], '.') + 1 : name[j]);
+	}
+	for (unsigned i = 0; i < n; i++) {
+		struct plan_step *s = add_step(pl, base);
+
+		if (!s)
+			return too_many(err);
+		for (unsigned j = 0; j < a->nknob; j++)
+			if (knob_step(u, pl, s, ax[j].end, name[j], values[j][kp[i].ki[j]], err))
+				return -EINVAL;
+		snprintf(s->point, sizeof(s->point), "%s", kp[i].name);
+	}
+	return 0;
+}
+
 /* The points of a sweep spec ("KIND ARGS" or "preset NAME"); -EINVAL with err. */
 static int plan_sweep(struct ui *u, struct plan *pl, const char *spec, char *err)
 {
@@ -281,6 +330,9 @@ static int plan_sweep(struct ui *u, struct plan *pl, const char *spec, char *err
 			       pl->kind, a.kind == SW_SEND ? "stream" : "request/response");
 	if (plan_columns(u, pl, a.columns, &base, err))
 		return -EINVAL;
+	pl->reverse = a.reverse;
+	if (a.reverse)
+		snprintf(pl->tab->reverse, sizeof(pl->tab->reverse), "%s", ctl_reverse_desc(u));
 	if (a.kind != SW_KNOB) {
 		uint32_t mss = a.mss ? a.mss : newest_mss(u);
 
@@ -300,25 +352,7 @@ static int plan_sweep(struct ui *u, struct plan *pl, const char *spec, char *err
 		}
 		return 0;
 	}
-	{
-		char name[KNOB_NAME_MAX + 8], buf[512];
-		const char *values[SWEEP_MAX_POINTS];
-		enum sweep_end end;
-		const char *body = sweep_knob_end(a.knob, &end);
-
-		if (sweep_parse_knob(body, name, sizeof(name), buf, sizeof(buf), values,
-				     SWEEP_MAX_POINTS, &n, err))
-			return -EINVAL;
-		for (unsigned i = 0; i < n; i++) {
-			struct plan_step *s = add_step(pl, &base);
-
-			if (!s)
-				return too_many(err);
-			if (knob_step(u, pl, s, end, name, values[i], err))
-				return -EINVAL;
-		}
-	}
-	return 0;
+	return plan_knobs(u, pl, &a, &base, err);
 }
 
 /* "--a SPEC --b SPEC [-n N]": pairs in a random order; -EINVAL with err. */
@@ -434,8 +468,13 @@ static void plan_table_start(struct ui *u, struct plan *pl)
 	struct plan_table *t = pl->tab;
 
 	t->n = pl->n;
-	for (unsigned i = 0; i < pl->n; i++)
+	for (unsigned i = 0; i < pl->n; i++) {
 		snprintf(t->pt[i].point, sizeof(t->pt[i].point), "%s", pl->steps[i].point);
+		/* Two crossed knobs: each one's value (its first end's) in its column. */
+		for (unsigned j = 0; j < t->nknob && j < pl->steps[i].nk; j++)
+			snprintf(t->pt[i].knob[j], sizeof(t->pt[i].knob[j]), "%s",
+				 pl->steps[i].k[j].value);
+	}
 	free(u->sweep);
 	u->sweep = t;
 }
@@ -482,7 +521,7 @@ static void plan_next(struct ui *u)
 		if (plan_apply(u, pl, s) == 0) {
 			u->p = s->p;
 			if (ctl_run_point(u, pl->ab ? "ab" : "sweep", pl->sweep_id, s->point,
-					  pl->lcpu, pl->rcpu) == 0)
+					  pl->lcpu, pl->rcpu, pl->reverse) == 0)
 				return;
 		}
 		pl->cancelled = true;
@@ -588,7 +627,8 @@ const char *plan_progress(const struct ui *u, char *buf, unsigned len)
 	if (!pl)
 		return buf;
 	i = pl->next < pl->n ? pl->next : pl->n - 1;
-	snprintf(buf, len, "%s %u/%u %s", pl->ab ? "A/B" : "sweep", i + 1, pl->n, pl->steps[i].point);
+	snprintf(buf, len, "%s %u/%u %s%s", pl->ab ? "A/B" : "sweep", i + 1, pl->n,
+		 pl->steps[i].point, pl->reverse ? " reversed" : "");
 	return buf;
 }
 

@@ -15,6 +15,7 @@
  */
 struct plan_table_pt {
 	char point[64];
+	char knob[2][SWEEP_COL_TEXT];	/* two crossed knobs: each one's value */
 	bool ran, failed, cliff;
 	double rate;			/* NAN unless it ran to its end (or was stopped) */
 	double drop_pct;		/* a cliff's drop below its neighbours */
@@ -26,6 +27,9 @@ struct plan_table {
 	char preset[64];		/* the preset it came from, "" none */
 	struct sweep_cols cols;
 	char note[128];			/* what its columns turned on, "" nothing */
+	char reverse[96];		/* --reverse: what the runs do (target_reverse_desc), "" not */
+	unsigned nknob;			/* 2: two crossed knobs, a column each; else 0 */
+	char knob[2][SWEEP_COL_TEXT];	/* their titles: "rx-usecs", "remote:tcp_sack" */
 	bool rr;
 	char units[16];			/* its runs' units, "" before the first */
 	unsigned n;			/* points planned */
@@ -33,8 +37,9 @@ struct plan_table {
 };
 
 /*
- * Start a sweep ("size", "size --response", "burst 0,1,4", "send-size
- * 1K,4K", "knob [remote:]NAME=V1,V2,...", each with "--columns LIST";
+ * Start a sweep ("size", "size --response", "burst 0,1,4 [--reverse]",
+ * "send-size 1K,4K", "knob [remote:]NAME=V1,V2,... [[remote:]NAME2=W1,...]"
+ * (two crossed as tunetop sweep crosses them), each with "--columns LIST";
  * "preset NAME" of data/sweeps) or, with ab, an A/B comparison
  * ("--a SPEC --b SPEC [-n N]", SPEC as tunetop ab's) of the test on show.
  * Each point is one run of the dashboard; knobs the plan changes are put

@@ -160,14 +160,11 @@ static int sweep_own_args(struct sweep *sw, int argc, char **argv, int *next, ch
 	return 0;
 }
 
-/* Swap two values of the same type. */
-#define SWAP(a, b) do { __typeof__(a) t_ = (a); (a) = (b); (b) = t_; } while (0)
-
 /*
  * --reverse, seed 004's "backward direction": there netperf ran on the
  * other host, each host keeping its own settings.  --set sides swap here,
  * before the checks: a knob stays on its host (lab side) whichever end
- * initiates.  Then sweep_reverse_target turns the run around.
+ * initiates.  Then the engine's target_reverse turns the run around.
  */
 static int sweep_reverse(struct cli_opts *o, char *err)
 {
@@ -184,27 +181,6 @@ static int sweep_reverse(struct cli_opts *o, char *err)
 			 rest);
 	}
 	return 0;
-}
-
-/*
- * Once the target is open: in a lab the client moves to side b and the
- * server to side a, so the far end sends the requests (and bursts), with
- * the same -r, -s/-S and -T as the thread ran the same command there.
- * Against tunetopd or on loopback the client cannot move, so the ends
- * trade their settings instead: -r req,resp, -s/-S and -T.
- */
-static void sweep_reverse_target(struct cli_opts *o)
-{
-	struct test_params *p = &o->so.p;
-
-	if (o->so.lab && !o->so.host) {
-		o->so.lab_reverse = true;
-		return;
-	}
-	SWAP(p->req_size, p->resp_size);
-	SWAP(p->lsndbuf, p->rsndbuf);
-	SWAP(p->lrcvbuf, p->rrcvbuf);
-	SWAP(p->lcpu, p->rcpu);
 }
 
 /* Check a knob for a sweep or --set: known, settable, on a side it can be set. */
@@ -248,18 +224,6 @@ static int sweep_add_values(struct sweep *sw, const uint64_t *v, unsigned n, cha
 		sw->npt++;
 	}
 	return 0;
-}
-
-/* A knob as a point names it: "rx-usecs", "remote:rx-usecs", short when two. */
-static const char *sweep_knob_label(const struct sweep *sw, const struct sweep_knob *k,
-				    char *buf, size_t len)
-{
-	const char *name = k->d->name, *dot = strrchr(name, '.');
-
-	if (sw->nknobs == 2 && dot)
-		name = dot + 1;
-	snprintf(buf, len, "%s%s", k->remote ? "remote:" : "", name);
-	return buf;
 }
 
 int sweep_columns_check(const char *list, enum test_type t, bool iterating, char *err)
@@ -340,8 +304,26 @@ static int sweep_setup(struct sweep *sw, int argc, char **argv)
 		rargv[rargc++] = "-t";
 		rargv[rargc++] = "TCP_STREAM";
 	}
-	for (int i = next; i < argc; i++)
-		rargv[rargc++] = argv[i];
+	for (int i = next; i < argc; i++) {
+		const char *a = argv[i];
+		uint32_t mss;
+		int j = i;
+
+		/* --columns LIST is taken anywhere before "--", as an option. */
+		if (!strcmp(a, "--")) {
+			while (i < argc)
+				rargv[rargc++] = argv[i++];
+			break;
+		}
+		if (strncmp(a, "--columns", 9) || (a[9] && a[9] != '=')) {
+			rargv[rargc++] = argv[i];
+			continue;
+		}
+		if (sweep_arg_next(sw->kind, argc, argv, &j, &a, &mss, err) < 0)
+			goto bad;
+		snprintf(sw->columns, sizeof(sw->columns), "%s", a);
+		i = j - 1;
+	}
 	rargv[rargc] = NULL;
 	ret = options_parse(rargc, rargv, &sw->o, err);
 	if (ret == 1)
@@ -415,12 +397,6 @@ static int sweep_setup(struct sweep *sw, int argc, char **argv)
 				goto bad;
 		}
 	}
-	if (sw->nknobs == 2 && sw->knob[0].d == sw->knob[1].d &&
-	    sw->knob[0].remote == sw->knob[1].remote) {
-		err_set(err, 2, "knob: %s twice on the same side; accepted: two different knobs, or local: and remote:",
-			sw->knob[0].d->name);
-		goto bad;
-	}
 	switch (sw->kind) {
 	case SW_SIZE:
 	case SW_BURST:
@@ -437,37 +413,27 @@ static int sweep_setup(struct sweep *sw, int argc, char **argv)
 		}
 		break;
 	case SW_KNOB: {
-		unsigned n0 = sw->knob[0].n, n1 = sw->nknobs == 2 && !sw->both ? sw->knob[1].n : 1;
+		/* The engine's plan (sweep_knob_plan), as the dashboard's. */
+		static struct sweep_knob_pt kp[SWEEP_MAX_POINTS];
+		struct sweep_knob_axis ax[2];
+		unsigned nax = sw->both ? 1 : sw->nknobs;
 
-		if (n0 * n1 > SWEEP_MAX_POINTS) {
-			err_set(err, 2, "knob: %u points; accepted: at most %d", n0 * n1,
-				SWEEP_MAX_POINTS);
+		for (unsigned j = 0; j < nax; j++)
+			ax[j] = (struct sweep_knob_axis){
+				.name = sw->knob[j].d->name,
+				.end = sw->both ? SWEEP_END_BOTH : sw->knob[j].remote ?
+				       SWEEP_END_REMOTE : SWEEP_END_LOCAL,
+				.values = sw->knob[j].values, .n = sw->knob[j].n,
+			};
+		if (sweep_knob_plan(ax, nax, kp, SWEEP_MAX_POINTS, &n, err))
 			goto bad;
-		}
-		for (unsigned a = 0; a < n0; a++)
-			for (unsigned b = 0; b < n1; b++) {
-				struct sweep_point *p = &sw->pt[sw->npt++];
-				char l0[KNOB_NAME_MAX + 8], l1[KNOB_NAME_MAX + 8], name[512];
+		for (unsigned i = 0; i < n; i++) {
+			struct sweep_point *p = &sw->pt[sw->npt++];
 
-				memset(p, 0, sizeof(*p));
-				p->ki[0] = a;
-				p->ki[1] = sw->both ? a : b;
-				if (sw->both || sw->nknobs == 1) {
-					/* One knob: named as the dashboard names it. */
-					sweep_knob_point_name(sw->both ? SWEEP_END_BOTH :
-							      sw->knob[0].remote ? SWEEP_END_REMOTE :
-							      SWEEP_END_LOCAL, sw->knob[0].d->name,
-							      sw->knob[0].values[a], p->name,
-							      sizeof(p->name));
-					continue;
-				}
-				sweep_knob_label(sw, &sw->knob[0], l0, sizeof(l0));
-				snprintf(name, sizeof(name), "%s=%s,%s=%s", l0, sw->knob[0].values[a],
-					 sweep_knob_label(sw, &sw->knob[1], l1, sizeof(l1)),
-					 sw->knob[1].values[b]);
-				/* The store keeps 63 characters; the JSON has the values whole. */
-				snprintf(p->name, sizeof(p->name), "%.63s", name);
-			}
+			memset(p, 0, sizeof(*p));
+			memcpy(p->ki, kp[i].ki, sizeof(p->ki));
+			snprintf(p->name, sizeof(p->name), "%s", kp[i].name);
+		}
 		return 0;
 	}
 	}
@@ -715,8 +681,9 @@ static int sweep_run(struct sweep *sw)
 	if (run_ctx_open(&sw->c, &sw->o, WHO))
 		return 1;
 	sw->ctx_open = true;
+	/* The engine turns the run around (target_reverse). */
 	if (sw->reverse)
-		sweep_reverse_target(&sw->o);
+		target_reverse(&sw->o.so);
 	if (sw->o.so.host)
 		snprintf(sw->target, sizeof(sw->target), "tunetopd at %s", sw->o.so.host);
 	else if (sw->o.so.lab)

@@ -346,10 +346,9 @@ void sweep_out_header(const struct sweep *sw, const struct test_params *first)
 	if (sw->kind == SW_SIZE)
 		printf(": %s sizes 1, 2, 4 ... below the MSS, MSS, MSS+1 ... 3MSS+1 (packet_byte_script)",
 		       sw->response ? "response" : "request");
-	else if (sw->kind == SW_BURST && sw->reverse && o->so.lab_reverse)
-		printf(" (reverse: the far end, lab side b, sends the requests; --set sides swapped so each knob stays on its side)");
 	else if (sw->kind == SW_BURST && sw->reverse)
-		printf(" (reverse: no lab to turn around, so the ends trade -r, -s/-S, -T and --set sides)");
+		printf(" (reverse: %s; --set sides swapped so each knob stays on its %s)",
+		       target_reverse_desc(&o->so), o->so.lab_reverse ? "side" : "end");
 	if (sw->kind == SW_SIZE && !sw->mss_given)
 		printf(", the points follow the first one's MSS\n");
 	else

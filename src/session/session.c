@@ -415,7 +415,10 @@ static void session_snapshot(struct session *s)
 				 "remote knobs not recorded: %.200s", err);
 		return;
 	}
-	snprintf(rt.dev, sizeof(rt.dev), "%s", s->o.lab ? "veth-b" : lt.dev);
+	/* Loopback: the same device; a lab's server end was named above
+	 * (veth-a when reversed). */
+	if (!s->o.lab)
+		snprintf(rt.dev, sizeof(rt.dev), "%s", lt.dev);
 	if (knobs_snapshot(r->catalog, &rt, &r->knobs_remote, err))
 		snprintf(r->knobs_note, sizeof(r->knobs_note), "remote knobs not recorded: %.200s", err);
 }

@@ -175,3 +175,27 @@ void target_knob_target(const struct session_opts *so, bool remote, struct knob_
 		knobs_default_dev(kt->dev, sizeof(kt->dev));
 	}
 }
+
+/* Swap two values of the same type. */
+#define TARGET_SWAP(a, b) do { __typeof__(a) t_ = (a); (a) = (b); (b) = t_; } while (0)
+
+bool target_reverse(struct session_opts *so)
+{
+	struct test_params *p = &so->p;
+
+	if (so->lab && !so->host) {
+		so->lab_reverse = true;
+		return true;
+	}
+	TARGET_SWAP(p->req_size, p->resp_size);
+	TARGET_SWAP(p->lsndbuf, p->rsndbuf);
+	TARGET_SWAP(p->lrcvbuf, p->rrcvbuf);
+	TARGET_SWAP(p->lcpu, p->rcpu);
+	return false;
+}
+
+const char *target_reverse_desc(const struct session_opts *so)
+{
+	return so->lab_reverse ? "the far end, lab side b, sends the requests"
+			       : "no lab to turn around: the ends trade -r, -s/-S, -T";
+}

@@ -70,4 +70,22 @@ void target_knob_target(const struct session_opts *so, bool remote, struct knob_
  */
 const char *target_knobs_refusal(const struct target_opts *o, bool remote);
 
+/*
+ * --reverse, seed 004's "backward direction" (netperf ran on the other
+ * host, each host keeping its own settings), for a session's options
+ * once the target is open.  In a lab the client moves to side b and the
+ * server to side a (so->lab_reverse): the far end sends the requests
+ * with the same -r, -s/-S, -T.  Against a tunetopd or on loopback the
+ * client cannot move, so the ends trade their settings instead: -r
+ * req,resp, -s/-S and -T.  Returns true when the lab turned around.
+ * The one place the CLI's and the dashboard's sweeps decide it.
+ */
+bool target_reverse(struct session_opts *so);
+/*
+ * What target_reverse did to so, for a header: "the far end, lab side b,
+ * sends the requests" or "no lab to turn around: the ends trade -r,
+ * -s/-S, -T".
+ */
+const char *target_reverse_desc(const struct session_opts *so);
+
 #endif

@@ -49,8 +49,11 @@ int sweep_arg_next(enum sweep_kind kind, int argc, char **argv, int *i, const ch
 	}
 	if (sweep_arg_is(a, "--columns")) {
 		*val = sweep_arg_value(argc, argv, i, 9);
-		if (!*val || !**val || strlen(*val) >= SWEEP_ARGS_COLUMNS)
-			return err_set(err, -EINVAL, "option --columns: no list; accepted: --columns NAME[,NAME...] of `tunetop run -- -o ?`");
+		if (!*val || !**val || **val == '-' || strlen(*val) >= SWEEP_ARGS_COLUMNS)
+			return err_set(err, -EINVAL, "option --columns%s%.40s: %s; accepted: --columns NAME[,NAME...] of `tunetop run -- -o ?`",
+				       *val && **val ? " " : "", *val ? *val : "",
+				       *val && **val == '-' ? "an option, not a list" :
+				       *val && **val ? "list too long" : "no list");
 		(*i)++;
 		return SWEEP_ARG_COLUMNS;
 	}

@@ -123,6 +123,56 @@ void sweep_knob_point_name(enum sweep_end end, const char *name, const char *val
 	snprintf(buf, len, "%.63s", whole);
 }
 
+/* A knob as a point of two names it: "rx-usecs", "remote:tcp_sack". */
+static const char *sweep_knob_label(const struct sweep_knob_axis *a, char *buf, size_t len)
+{
+	const char *dot = strrchr(a->name, '.');
+
+	snprintf(buf, len, "%s%s", a->end == SWEEP_END_REMOTE ? "remote:" : "",
+		 dot ? dot + 1 : a->name);
+	return buf;
+}
+
+int sweep_knob_plan(const struct sweep_knob_axis *ax, unsigned nax, struct sweep_knob_pt *pt,
+		    unsigned max, unsigned *n, char *err)
+{
+	unsigned n0, n1;
+
+	*n = 0;
+	if (nax < 1 || nax > 2)
+		return err_set(err, -EINVAL, "knob: %u knobs; accepted: one, or two crossed: [local:|remote:]NAME=V1,... [local:|remote:]NAME2=W1,...",
+			       nax);
+	if (nax == 2 && (ax[0].end == SWEEP_END_BOTH || ax[1].end == SWEEP_END_BOTH))
+		return err_set(err, -EINVAL, "knob: both:%s sweeps one knob alone; accepted: both:NAME=V1,V2,... or up to two [local:|remote:]NAME=V1,...",
+			       ax[ax[0].end == SWEEP_END_BOTH ? 0 : 1].name);
+	if (nax == 2 && !strcmp(ax[0].name, ax[1].name) && ax[0].end == ax[1].end)
+		return err_set(err, -EINVAL, "knob: %s twice on the same side; accepted: two different knobs, or local: and remote:",
+			       ax[0].name);
+	n0 = ax[0].n;
+	n1 = nax == 2 ? ax[1].n : 1;
+	if (!n0 || !n1 || n0 * n1 > max)
+		return err_set(err, -EINVAL, "knob: %u points; accepted: at most %u", n0 * n1, max);
+	for (unsigned a = 0; a < n0; a++)
+		for (unsigned b = 0; b < n1; b++) {
+			struct sweep_knob_pt *p = &pt[(*n)++];
+			char l0[160], l1[160], whole[512];
+
+			p->ki[0] = a;
+			p->ki[1] = nax == 2 ? b : a;
+			if (nax == 1) {
+				sweep_knob_point_name(ax[0].end, ax[0].name, ax[0].values[a], p->name,
+						      sizeof(p->name));
+				continue;
+			}
+			snprintf(whole, sizeof(whole), "%s=%s,%s=%s",
+				 sweep_knob_label(&ax[0], l0, sizeof(l0)), ax[0].values[a],
+				 sweep_knob_label(&ax[1], l1, sizeof(l1)), ax[1].values[b]);
+			/* The store keeps 63 characters; a JSON has the values whole. */
+			snprintf(p->name, sizeof(p->name), "%.63s", whole);
+		}
+	return 0;
+}
+
 /* Which end a knob spec names; the rest of the spec is returned. */
 const char *sweep_knob_end(const char *spec, enum sweep_end *end)
 {

@@ -38,6 +38,33 @@ const char *sweep_knob_end(const char *spec, enum sweep_end *end);
 void sweep_knob_point_name(enum sweep_end end, const char *name, const char *value, char *buf,
 			   size_t len);
 
+/* One knob a sweep steps through: its name, end and values (as text). */
+struct sweep_knob_axis {
+	const char *name;
+	enum sweep_end end;		/* both: one knob alone, set alike on both ends */
+	const char *const *values;
+	unsigned n;
+};
+
+/* A point of a knob sweep: each axis's value index, and its name. */
+struct sweep_knob_pt {
+	unsigned ki[2];
+	char name[64];
+};
+
+/*
+ * The points of a knob sweep of one knob or the cross product of two
+ * (the first the outer loop), as `tunetop sweep knob` and the
+ * dashboard's sweep both plan them: one knob named as
+ * sweep_knob_point_name() does, two as "[remote:]A=V,[remote:]B=W" with
+ * a dotted name cut to its last part (63 characters at most).  At most
+ * max points into pt, *n of them; -EINVAL with err for more than max
+ * points, no axis or more than two, both: beside another knob, or one
+ * knob twice on the same end.
+ */
+int sweep_knob_plan(const struct sweep_knob_axis *ax, unsigned nax, struct sweep_knob_pt *pt,
+		    unsigned max, unsigned *n, char *err);
+
 /*
  * "rx-usecs=0,3,15,45,100": the knob name and its values as text.
  * values point into buf (at most max).  -EINVAL with "what: accepted" in err.

@@ -175,8 +175,37 @@ c=sqlite3.connect(sys.argv[1])
 print(sorted(set(c.execute("SELECT json_extract(result, \"$.result.remote_addr\") LIKE \"198.18.0.1:%\", json_extract(result, \"$.knobs.local.side\"), json_extract(result, \"$.knobs.remote.side\"), json_extract(result, \"$.counts_agree\") FROM runs WHERE sweep_id=?", (int(sys.argv[2]),)).fetchall())))' "$TUNETOP_DB" "${sid:-0}")
 [ "$r" = "[(1, 'lab-b', 'lab-a', 1)]" ]
 ok $? "its runs' client is side b, aimed at side a's 198.18.0.1, counts agreeing: $r"
+# Each end's device knobs are read on its own veth (side a's is veth-a).
+r=$(python3 -c 'import sqlite3,sys
+c=sqlite3.connect(sys.argv[1])
+print(sorted(set(c.execute("SELECT json_extract(result, \"$.knobs.local.dev\"), json_extract(result, \"$.knobs.remote.dev\"), (SELECT json_extract(k.value, \"$.value\") FROM json_each(json_extract(result, \"$.knobs.remote.knobs\")) k WHERE json_extract(k.value, \"$.name\") = \"tso\") FROM runs WHERE sweep_id=?", (int(sys.argv[2]),)).fetchall())))' "$TUNETOP_DB" "${sid:-0}")
+[ "$r" = "[('veth-b', 'veth-a', 'on')]" ]
+ok $? "and each end's device knobs are read on its own veth (remote veth-a, tso read): $r"
 grep -q "^Knob net.ipv4.tcp_sack on lab-a: " "$TMP/rev" && [ "$(ip netns exec "$A" sysctl -n net.ipv4.tcp_sack)" = "$ra" ]
 ok $? "--set local: stays on side a (the server end now), and is put back"
+
+# Against loopback the client cannot move: the ends trade -r (the engine's
+# target_reverse, which the dashboard's sweeps call too).
+"$TUNETOP" sweep burst 1 --reverse --loopback -l 0.3 -- -r 1,100 >"$TMP/revlo" 2>&1
+rc=$?
+[ $rc -eq 0 ] && grep -q "^Test: TCP_RR .*-r 100,1 " "$TMP/revlo" &&
+	grep -q "reverse: no lab to turn around: the ends trade -r" "$TMP/revlo"
+ok $? "sweep burst --reverse on loopback swaps -r 1,100 to 100,1 and says so (rc $rc)"
+
+# --columns LIST anywhere before --, like any option; the last one wins.
+"$TUNETOP" sweep burst 0,4 --lab "$name" -l 0.3 --columns LSS_SIZE_END,DATA_SEGS_OUT_PER_TRANS >"$TMP/colpos" 2>&1
+rc=$?
+[ $rc -eq 0 ] && grep -qE "^Point +Trans/s +LSS_SIZE_END +DATA_SEGS_OUT_PER_TRANS" "$TMP/colpos" &&
+	[ "$(grep -E "^burst=[04] " "$TMP/colpos" | tail -2 | grep -c "n/a")" -eq 0 ]
+ok $? "--columns after the run options gives the table those columns (rc $rc)"
+"$TUNETOP" sweep preset seed004 --lab "$name" -l 0.3 --columns=LSR_SIZE_END >"$TMP/colpre" 2>&1
+rc=$?
+[ $rc -eq 0 ] && grep -qE "^Point +Trans/s +LSR_SIZE_END +Run" "$TMP/colpre"
+ok $? "--columns after a preset's name replaces the preset's columns (rc $rc)"
+bad sweep burst 0,1 -l 1 --columns -c && grep -q "option --columns -c: an option, not a list; accepted: --columns NAME" "$TMP/be"
+ok $? "--columns followed by an option is exit 2, one line: $(cat "$TMP/be")"
+bad sweep burst 0,1 -l 1 --columns NO_SUCH_COL && grep -q "option --columns NO_SUCH_COL: unknown output selector" "$TMP/be"
+ok $? "a bad --columns after run options is exit 2, one line: $(cat "$TMP/be")"
 
 # Ctrl-C stops after the current point; the table is still printed, knobs put back.
 "$TUNETOP" sweep knob net.ipv4.tcp_reordering=5,7,9,11 --lab "$name" -l 1 >"$TMP/int" 2>&1 &

@@ -704,6 +704,38 @@ static void test_sweep_table(void)
 	draw();
 	ok(find_row(" +2 wider") > 0 && border_intact(),
 	   "a narrow panel counts the columns that do not fit, inside the frame");
+	/* --reverse: the table says the runs were turned around, and how. */
+	snprintf(t.preset, sizeof(t.preset), "seed004-back");
+	snprintf(t.reverse, sizeof(t.reverse), "the far end, lab side b, sends the requests");
+	panel_at(&panel_runs, 120, 24, true);
+	draw();
+	ok(find_row("sweep burst (preset seed004-back) reversed: 3 of 4 points; the far end, lab side b, sends the requests") > 0,
+	   "a reversed sweep's table says reversed and what the runs did");
+	/* Two crossed knobs: a column each instead of the point's name. */
+	memset(&t, 0, sizeof(t));
+	snprintf(t.kind, sizeof(t.kind), "knob");
+	sweep_cols_make(NULL, true, false, false, &t.cols, err);
+	t.rr = true;
+	t.n = 4;
+	t.nknob = 2;
+	snprintf(t.knob[0], sizeof(t.knob[0]), "tcp_sack");
+	snprintf(t.knob[1], sizeof(t.knob[1]), "remote:tcp_timestamps");
+	for (unsigned i = 0; i < t.n; i++) {
+		snprintf(t.pt[i].point, sizeof(t.pt[i].point), "tcp_sack=%u,remote:tcp_timestamps=%u",
+			 i / 2, i % 2);
+		snprintf(t.pt[i].knob[0], sizeof(t.pt[i].knob[0]), "%u", i / 2);
+		snprintf(t.pt[i].knob[1], sizeof(t.pt[i].knob[1]), "%u", i % 2);
+		t.pt[i].ran = true;
+		t.pt[i].rate = 1000 + i;
+	}
+	draw();
+	yt = find_row("tcp_sack remote:tcp_timestamps");
+	ok(yt > 0 && find_col(yt, "Trans/s") > 0, "two knobs: a title each, then the rate's");
+	y = find_row("1003");
+	ok(y > yt && find_col(y, "1        1") == find_col(yt, "tcp_sack") &&
+	   find_row("tcp_sack=1") < 0,
+	   "each point's values under their knobs, not its long name (row %d)", y);
+	ok(border_intact(), "the two-knob table stays inside the frame");
 	u.sweep = NULL;
 }
 

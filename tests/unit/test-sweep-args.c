@@ -86,6 +86,13 @@ static void bad(void)
 	   strstr(err, "option --columns: no list; accepted: --columns NAME"), "%s", err);
 	ok(walk(SW_KNOB, 2, a8, what, val, &mss, &next, err) == -EINVAL,
 	   "--columns= with nothing after it: %s", err);
+	{
+		char *a9[] = { "burst", "--columns", "-l" };
+
+		ok(walk(SW_BURST, 3, a9, what, val, &mss, &next, err) == -EINVAL &&
+		   !strcmp(err, "option --columns -l: an option, not a list; accepted: --columns NAME[,NAME...] of `tunetop run -- -o ?`"),
+		   "--columns followed by an option: %s", err);
+	}
 }
 
 int main(void)

@@ -343,8 +343,56 @@ static void test_knob_point_name(void)
 	   "cut at the store's 63 characters");
 }
 
+/* The knob plan both front ends use: one knob, two crossed, the refusals. */
+static void test_knob_plan(void)
+{
+	static struct sweep_knob_pt pt[SWEEP_MAX_POINTS];
+	static const char *const v0[] = { "0", "3", "15" }, *const v1[] = { "on", "off" };
+	static const char *many[200];
+	struct sweep_knob_axis ax[2] = {
+		{ .name = "rx-usecs", .end = SWEEP_END_LOCAL, .values = v0, .n = 3 },
+		{ .name = "net.ipv4.tcp_sack", .end = SWEEP_END_REMOTE, .values = v1, .n = 2 },
+	};
+	char err[ERR_MAX] = "";
+	unsigned n = 99;
+
+	ok(sweep_knob_plan(ax, 1, pt, SWEEP_MAX_POINTS, &n, err) == 0 && n == 3 &&
+	   !strcmp(pt[2].name, "rx-usecs=15") && pt[2].ki[0] == 2, "one knob: %u points, %s", n,
+	   pt[2].name);
+	ok(sweep_knob_plan(ax, 2, pt, SWEEP_MAX_POINTS, &n, err) == 0 && n == 6,
+	   "two knobs: the cross product, %u points", n);
+	ok(!strcmp(pt[0].name, "rx-usecs=0,remote:tcp_sack=on") &&
+	   !strcmp(pt[1].name, "rx-usecs=0,remote:tcp_sack=off") &&
+	   !strcmp(pt[5].name, "rx-usecs=15,remote:tcp_sack=off") &&
+	   pt[3].ki[0] == 1 && pt[3].ki[1] == 1,
+	   "the first knob is the outer loop, a dotted name cut to its last part: %s, %s",
+	   pt[0].name, pt[5].name);
+	ax[1].name = "rx-usecs";
+	ax[1].end = SWEEP_END_LOCAL;
+	ok(sweep_knob_plan(ax, 2, pt, SWEEP_MAX_POINTS, &n, err) == -EINVAL &&
+	   !strcmp(err, "knob: rx-usecs twice on the same side; accepted: two different knobs, or local: and remote:"),
+	   "one knob twice on one side: %s", err);
+	ax[1].end = SWEEP_END_REMOTE;
+	ok(sweep_knob_plan(ax, 2, pt, SWEEP_MAX_POINTS, &n, err) == 0 && n == 6,
+	   "the same knob on both sides is two knobs");
+	ax[0].end = SWEEP_END_BOTH;
+	ok(sweep_knob_plan(ax, 2, pt, SWEEP_MAX_POINTS, &n, err) == -EINVAL &&
+	   strstr(err, "both:rx-usecs sweeps one knob alone"), "both: beside another: %s", err);
+	ok(sweep_knob_plan(ax, 1, pt, SWEEP_MAX_POINTS, &n, err) == 0 && n == 3 &&
+	   !strcmp(pt[1].name, "both:rx-usecs=3") && pt[1].ki[1] == 1, "both: alone: %s",
+	   pt[1].name);
+	for (unsigned i = 0; i < 200; i++)
+		many[i] = "1";
+	ax[0] = (struct sweep_knob_axis){ .name = "a", .values = many, .n = 200 };
+	ax[1] = (struct sweep_knob_axis){ .name = "b", .values = v1, .n = 2 };
+	ok(sweep_knob_plan(ax, 2, pt, SWEEP_MAX_POINTS, &n, err) == -EINVAL &&
+	   !strcmp(err, "knob: 400 points; accepted: at most 256"), "too many: %s", err);
+	ok(sweep_knob_plan(ax, 0, pt, SWEEP_MAX_POINTS, &n, err) == -EINVAL, "no knob: %s", err);
+}
+
 int main(void)
 {
+	test_knob_plan();
 	test_knob_end();
 	test_knob_point_name();
 	test_sizes();
