@@ -219,9 +219,8 @@ int flows_join(struct flow *flows, unsigned n, int *abort, int drain_ms,
 			if (flows[i].started &&
 			    !__atomic_load_n(&flows[i].done, __ATOMIC_ACQUIRE))
 				all = false;
-		if (all) {
+		if (all)
 			break;
-		}
 		if (!aborted && now_ns() > deadline) {
 			flows_abort(flows, n, abort);
 			aborted = true;
