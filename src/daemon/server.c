@@ -91,6 +91,7 @@ struct srv_session {
 	unsigned nflows;
 	int data_lfd;
 	int stop, abort;
+	struct flow_gate gate;	/* the flows start together (flows_start) */
 	uint64_t ticks_unsent;		/* SAMPLEs skipped: the client was not reading */
 
 	/* knob control */
@@ -455,15 +456,14 @@ static int ss_test(struct srv_session *ss, const struct test_params *p, char *er
 	if (ret)
 		goto out;
 	t0 = now_ns();
-	for (unsigned i = 0; i < ss->nflows && !ret; i++)
-		ret = flow_start(&ss->flows[i], err);
+	ret = flows_start(ss->flows, ss->nflows, &ss->gate, 0, &ss->abort, &t0, err);
 	if (!ret)
 		ret = ss_wait_stop(ss, err);
 	if (ret)
 		flows_abort(ss->flows, ss->nflows, &ss->abort);
 	__atomic_store_n(&ss->stop, 1, __ATOMIC_RELEASE);
 	jret = ss_join(ss, jerr);
-	res.elapsed = (double)(now_ns() - t0) / 1e9;
+	res.elapsed = (double)(flows_last_done(ss->flows, ss->nflows, now_ns()) - t0) / 1e9;
 	sampler_final(smp, &res, NULL);
 	res.cpu_bind = p->rcpu;
 	if (!res.cap)

@@ -247,7 +247,8 @@ static int rr_client(struct flow *f)
 		}
 		/* A big request's send takes in responses, which widen the
 		 * window: look at stop before each request. */
-		while (s.sent - s.done < s.target && !flow_stopping(f)) {
+		while (s.sent - s.done < s.target &&
+		       !flow_stopping_at(f, s.t)) {
 			s.ring[s.sent & s.mask] = s.t;
 			r = rr_send(&s);
 			if (r)

@@ -42,9 +42,18 @@ extern const struct flow_ops maerts_ops;
 extern const struct flow_ops udp_rr_ops;
 extern const struct flow_ops udp_stream_ops;
 
+/* Stop set, or (a client) its end time reached at now_ns() t. */
+static inline bool flow_stopping_at(const struct flow *f, uint64_t t)
+{
+	return __atomic_load_n(f->stop, __ATOMIC_RELAXED) != 0 ||
+	       (f->end_ns && t >= f->end_ns);
+}
+
+/* Stop set, or the flow's end time passed (flows_start()). */
 static inline bool flow_stopping(const struct flow *f)
 {
-	return __atomic_load_n(f->stop, __ATOMIC_RELAXED) != 0;
+	return __atomic_load_n(f->stop, __ATOMIC_RELAXED) != 0 ||
+	       (f->end_ns && now_ns() >= f->end_ns);
 }
 
 static inline bool flow_aborted(const struct flow *f)

@@ -3,12 +3,15 @@
 #include "config.h"
 
 #include <dirent.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <errno.h>
 #include <sched.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "flows/worker-internal.h"
@@ -97,6 +100,20 @@ static int flow_pin(struct flow *f)
 	return 0;
 }
 
+/* Wait until g opens (a private futex: no lock for 1024 waiters to take). */
+static void flow_gate_wait(struct flow_gate *g)
+{
+	while (!__atomic_load_n(&g->open, __ATOMIC_ACQUIRE))
+		syscall(SYS_futex, &g->open, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
+}
+
+/* Open g and wake every worker waiting in it; opening twice is harmless. */
+static void flow_gate_open(struct flow_gate *g)
+{
+	__atomic_store_n(&g->open, 1, __ATOMIC_RELEASE);
+	syscall(SYS_futex, &g->open, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
 /* The worker thread: record its id, pin it, run the end of the test it plays. */
 static void *flow_main(void *arg)
 {
@@ -111,6 +128,8 @@ static void *flow_main(void *arg)
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	__atomic_store_n(&f->tid, gettid(), __ATOMIC_RELEASE);
 	r = flow_pin(f);
+	if (f->gate)
+		flow_gate_wait(f->gate);
 	if (!r)
 		r = f->is_client ? ops->client(f) : ops->server(f);
 	f->err = r < 0 ? r : 0;
@@ -119,6 +138,7 @@ static void *flow_main(void *arg)
 		f->ctx_vol = (uint64_t)ru.ru_nvcsw;
 		f->ctx_invol = (uint64_t)ru.ru_nivcsw;
 	}
+	f->done_ns = now_ns();
 	__atomic_store_n(&f->done, true, __ATOMIC_RELEASE);
 	return NULL;
 }
@@ -138,11 +158,34 @@ int flow_start(struct flow *f, char *err)
 	f->err = 0;
 	f->errbuf[0] = '\0';
 	f->done = false;
+	f->done_ns = 0;
 	r = pthread_create(&f->thread, NULL, flow_main, f);
 	if (r)
 		return err_set(err, -r, "flow %u: start thread: %s", f->idx,
 			       strerror(r));
 	f->started = true;
+	return 0;
+}
+
+int flows_start(struct flow *flows, unsigned n, struct flow_gate *gate,
+		uint64_t duration_ns, int *abort, uint64_t *t0, char *err)
+{
+	int ret = 0;
+
+	__atomic_store_n(&gate->open, 0, __ATOMIC_RELAXED);
+	for (unsigned i = 0; i < n && !ret; i++) {
+		flows[i].gate = gate;
+		flows[i].end_ns = 0;
+		ret = flow_start(&flows[i], err);
+	}
+	if (ret) {
+		flows_abort(flows, n, abort);
+		return ret;
+	}
+	*t0 = now_ns();
+	for (unsigned i = 0; i < n && duration_ns; i++)
+		flows[i].end_ns = *t0 + duration_ns;
+	flow_gate_open(gate);
 	return 0;
 }
 
@@ -155,8 +198,11 @@ void flow_interrupt(struct flow *f)
 void flows_abort(struct flow *flows, unsigned n, int *abort)
 {
 	__atomic_store_n(abort, 1, __ATOMIC_RELEASE);
-	for (unsigned i = 0; i < n; i++)
+	for (unsigned i = 0; i < n; i++) {
+		if (flows[i].gate)
+			flow_gate_open(flows[i].gate);
 		flow_interrupt(&flows[i]);
+	}
 }
 
 int flows_join(struct flow *flows, unsigned n, int *abort, int drain_ms,
@@ -191,6 +237,16 @@ int flows_join(struct flow *flows, unsigned n, int *abort, int drain_ms,
 			ret = err_set(err, fret, "%s: %s", who, flows[i].errbuf);
 	}
 	return ret;
+}
+
+uint64_t flows_last_done(const struct flow *flows, unsigned n, uint64_t t)
+{
+	uint64_t last = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		if (flows[i].done_ns > last)
+			last = flows[i].done_ns;
+	return last ? last : t;
 }
 
 int flow_join(struct flow *f)

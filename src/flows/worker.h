@@ -19,7 +19,8 @@
  * (relaxed atomic stores) and the sampler reads them.
  *
  * Ending, so both ends count every transaction and byte exactly:
- * - stop (set by the session at the end of the measured time): the client
+ * - stop (set by the session at the end of the measured time, or, for a
+ *   client, its end_ns reached, whichever comes first): the client
  *   of an RR test stops issuing requests, collects the responses still in
  *   flight, shuts down its write side and reads to EOF; a stream sender
  *   shuts down its write side after its last send and waits for the peer's
@@ -43,6 +44,16 @@
  * for CRR servers, whose accepted sockets inherit them) so blocked calls
  * return to look at stop and abort.  Worker threads block all signals.
  */
+/*
+ * Where started workers wait until every thread of the run exists
+ * (flows_start()): a thread created while hundreds already send gets a
+ * CPU only after all of them, so starting 1024 running flows one by one
+ * took over 20 s on two CPUs.  open is 0 until flows_start() opens it.
+ */
+struct flow_gate {
+	int open;
+};
+
 struct flow {
 	/* set up by the session */
 	unsigned idx;
@@ -61,6 +72,14 @@ struct flow {
 	int cpu;			/* pin to this CPU, -1 = not */
 	const int *stop;
 	const int *abort;
+	/*
+	 * Client: the now_ns() at which the worker stops by itself, as if
+	 * *stop were set (flows_start() sets it; 0 = only *stop).  The
+	 * session's thread shares the CPUs with every worker and may run
+	 * seconds late among 1024 busy ones; the workers need no one.
+	 */
+	uint64_t end_ns;
+	struct flow_gate *gate;		/* wait here before the test (flows_start) */
 	struct hist *lat;		/* client of RR tests: latency per transaction; NULL = none */
 	/*
 	 * SO_SNDBUF/SO_RCVBUF right after socket() and -s/-S, before
@@ -79,6 +98,7 @@ struct flow {
 	int err;			/* 0, or -errno when it ended on an error */
 	char errbuf[ERR_MAX];
 	uint64_t ctx_vol, ctx_invol;	/* the thread's context switches, at its end */
+	uint64_t done_ns;		/* now_ns() when the worker ended */
 	bool done;			/* set (release) when the worker has ended */
 
 	pthread_t thread;
@@ -124,10 +144,26 @@ int flows_fd_room(unsigned n, unsigned ends, char *err);
 int flow_start(struct flow *f, char *err);
 
 /*
+ * Start the n workers of a run together: each waits in gate (reset here;
+ * the caller keeps it until the flows are joined) until all threads
+ * exist, then the gate opens; *t0 is the now_ns() it opened at.  With
+ * duration_ns, each flow's end_ns is *t0 + duration_ns (clients).  On an
+ * error the started flows are aborted (*abort) and still need joining.
+ */
+int flows_start(struct flow *flows, unsigned n, struct flow_gate *gate,
+		uint64_t duration_ns, int *abort, uint64_t *t0, char *err);
+
+/*
  * After setting *abort: wake the worker if it is blocked on a TCP socket
  * (shuts f->fd down both ways; the session still closes it).  Any thread.
  */
 void flow_interrupt(struct flow *f);
+
+/*
+ * When the last of the joined flows ended (their done_ns), or t when none
+ * told: a run's end, which the joining thread may notice much later.
+ */
+uint64_t flows_last_done(const struct flow *flows, unsigned n, uint64_t t);
 
 /* Wait for the worker; returns f->err. */
 int flow_join(struct flow *f);

@@ -50,6 +50,7 @@ struct session {
 	bool has_remote;
 
 	int stop, abort;	/* flags the workers read */
+	struct flow_gate gate;	/* the flows start together (flows_start) */
 	volatile sig_atomic_t user_abort;	/* session_abort() */
 	struct flow *flows;
 	struct hist *hists;
@@ -524,12 +525,13 @@ static void session_abort_flows(struct session *s)
 }
 
 /*
- * The measured interval: wait for the duration, a stop, or a failure of
- * the remote end, keeping the newest remote sample.
+ * The measured interval: wait until the duration from t0 (when the flows
+ * started: this thread may get the CPU back long after), a stop, or a
+ * failure of the remote end, keeping the newest remote sample.
  */
-static int session_wait_run(struct session *s, char *err)
+static int session_wait_run(struct session *s, uint64_t t0, char *err)
 {
-	uint64_t end = now_ns() + (uint64_t)(s->p.duration * 1e9);
+	uint64_t end = t0 + (uint64_t)(s->p.duration * 1e9);
 
 	for (;;) {
 		struct pollfd pfd[2] = {
@@ -834,17 +836,17 @@ static int session_measure(struct session *s, const struct msg_ready *ready, cha
 	ret = sampler_start(s->sampler, err);
 	if (ret)
 		return ret;
-	t0 = now_ns();
-	for (unsigned i = 0; i < s->nflows; i++) {
-		ret = flow_start(&s->flows[i], err);
-		if (ret) {
-			session_abort_flows(s);
-			session_join(s, ferr);
-			return ret;
-		}
+	/* Clients stop by themselves at the end of -l (not MAERTS: there the
+	 * server sends and hears of the stop from us). */
+	ret = flows_start(s->flows, s->nflows, &s->gate,
+			  s->p.type == TEST_TCP_MAERTS ? 0 :
+			  (uint64_t)(s->p.duration * 1e9), &s->abort, &t0, err);
+	if (ret) {
+		session_join(s, ferr);
+		return ret;
 	}
 
-	ret = session_wait_run(s, err);
+	ret = session_wait_run(s, t0, err);
 	if (!ret && s->user_abort)
 		ret = err_set(err, -ECANCELED, "local end: run aborted by the user");
 	if (ret)
@@ -856,7 +858,8 @@ static int session_measure(struct session *s, const struct msg_ready *ready, cha
 					(double)(now_ns() - t0) / 1e9, err);
 	__atomic_store_n(&s->stop, 1, __ATOMIC_RELEASE);
 	fret = session_join(s, ferr);
-	t1 = now_ns();
+	/* The run ended with its last flow, not when this thread saw it. */
+	t1 = flows_last_done(s->flows, s->nflows, now_ns());
 	s->res.elapsed = s->res.local.elapsed = (double)(t1 - t0) / 1e9;
 	sampler_final(s->sampler, &s->res.local, ferr[0] ? NULL : ferr);
 	if (ret)
