@@ -140,8 +140,11 @@ sed -n '/^What moved from A to B, run [0-9]* -> run [0-9]* (the median-rate run 
 	"$TMP/burst" >"$TMP/moved"
 grep -Eq '^  Throughput A -> B: .* (beyond|within) the noise' "$TMP/moved"
 ok $? "after the verdict, what moved between the median-rate runs: $(sed -n 2p "$TMP/moved")"
-grep -Eq '^    1\. transactions in flight \(rate x latency\): (0\.9[0-9]|1\.[0-9]+) -> ([4-9]|1[0-9])\.[0-9]+ ' "$TMP/moved"
-ok $? "and names transactions in flight first: $(sed -n 4p "$TMP/moved")"
+# Largest first: in flight goes from 1 to about 8 (a log score of about
+# 2.1); NET_RX per transaction may fall as far with it (batching), so the
+# check is that in flight is among the first two, not first.
+grep -Eq '^    [12]\. transactions in flight \(rate x latency\): (0\.9[0-9]|1\.[0-9]+) -> ([4-9]|1[0-9])\.[0-9]+ ' "$TMP/moved"
+ok $? "and names transactions in flight among the two largest: $(sed -n 4,5p "$TMP/moved" | tr -s ' ')"
 # The runs it names are the median-rate run of each side, with that side's -b.
 python3 - "$TUNETOP_DB" "$(sed -n 's/^What moved from A to B, run \([0-9]*\) -> run \([0-9]*\) .*/\1 \2/p' "$TMP/burst")" <<'PY'
 import json, sqlite3, sys

@@ -96,10 +96,11 @@ ok $st "human: 'What limits this run' last, after the figures, verdicts numbered
 ok $? "burst: an RR with -b 7 exits 0"
 last=$(python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT max(id) FROM runs").fetchone()[0])' "$TUNETOP_DB")
 "$TUNETOP" runs diff 4 "$last" >"$TMP/diff.out" 2>&1 &&
-	sed -n '/^What moved with it/,$p' "$TMP/diff.out" | sed -n 2p |
-	grep -q "^  1\. transactions in flight (rate x latency): [0-9.]* -> [0-9.]* "
+	sed -n '/^What moved with it/,$p' "$TMP/diff.out" | sed -n 2,3p |
+	grep -q "^  [12]\. transactions in flight (rate x latency): [0-9.]* -> [0-9.]* "
 st=$?
-ok $st "burst: runs diff names the transactions in flight first"
+# (NET_RX per transaction may fall as far with it, batching: among the two largest)
+ok $st "burst: runs diff names the transactions in flight among the two largest"
 [ $st -eq 0 ] || diag "$TMP/diff.out"
 
 # What moved with a GRO flip: TSO and GSO off on the sender, the receiver's
