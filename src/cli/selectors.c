@@ -170,10 +170,15 @@ static void get_msg_size(const struct run_summary *r, int arg,
 		 * (its answer's word 3, not kept in the result): n/a rather
 		 * than tunetop's own default */
 		if (client_sends == (arg == MSG_REMOTE_RECV) &&
-		    (p->recv_size || arg != MSG_REMOTE_RECV || !r->res.remote_final_only))
-			v_int(v, params_recv_size(p));
-		else
+		    (p->recv_size || arg != MSG_REMOTE_RECV || !r->res.remote_final_only)) {
+			/* the receiving end's SO_RCVBUF before connect, as it read */
+			const struct sock_sample *s =
+				sock0(r, arg == MSG_REMOTE_RECV ? END_REMOTE : END_LOCAL);
+
+			v_int(v, params_recv_size_at(p, s ? s->rcvbuf_init : -1));
+		} else {
 			v_na(v);
+		}
 		break;
 	}
 }

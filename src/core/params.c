@@ -66,9 +66,32 @@ void params_finish(struct test_params *p)
 		p->recv_size = TT_MAX_UDP_MSG;
 }
 
+/*
+ * The most a TCP stream's receiving end reads per call without -M: its
+ * SO_RCVBUF as -s/-S ask for it (the kernel doubles the request), else
+ * the default the kernel gives a new socket (tcp_rmem's middle value,
+ * 131072 on Debian's kernels).  The memory budgets count this much.
+ */
+static uint32_t recv_default_max(const struct test_params *p)
+{
+	int32_t req = test_client_sends(p->type) ? p->rrcvbuf : p->lrcvbuf;
+	uint64_t n = req > 0 ? 2ull * (uint64_t)req : TT_RECV_DEFAULT;
+
+	return n < TT_MAX_MSG ? (uint32_t)n : TT_MAX_MSG;
+}
+
 uint32_t params_recv_size(const struct test_params *p)
 {
-	return p->recv_size ? p->recv_size : p->send_size;
+	return p->recv_size ? p->recv_size : recv_default_max(p);
+}
+
+uint32_t params_recv_size_at(const struct test_params *p, int32_t rcvbuf_pre)
+{
+	uint32_t max = params_recv_size(p);
+
+	if (p->recv_size || rcvbuf_pre <= 0)
+		return max;
+	return (uint32_t)rcvbuf_pre < max ? (uint32_t)rcvbuf_pre : max;
 }
 
 int params_validate(const struct test_params *p, char *err)

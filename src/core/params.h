@@ -66,12 +66,18 @@ int params_validate(const struct test_params *p, char *err);
 /* Apply per-type defaults (send sizes for streams) after parsing. */
 void params_finish(struct test_params *p);
 /*
- * What one receive call of a TCP stream asks for on tunetop's own ends:
- * -M, else the send size.  recv_size 0 (no -M) is never sent to a
- * netserver, which then reads what its socket buffer holds, as it does
- * for netperf (docs/netserver.md).
+ * What one receive call of a TCP stream asks for, netperf's rule: -M,
+ * else the receiving socket's SO_RCVBUF as read before connect (netperf's
+ * lsr/rsr size; 131072 on a default Debian host).  recv_size 0 (no -M) is
+ * never sent to a netserver, which applies that rule itself
+ * (docs/netserver.md).  params_recv_size() is the most it can be before
+ * the socket exists (from -s/-S or the kernel's default): what memory
+ * budgets count; params_recv_size_at() the size with the socket's
+ * before-connect SO_RCVBUF (rcvbuf_pre <= 0: not known), at most that.
  */
+#define TT_RECV_DEFAULT 131072u
 uint32_t params_recv_size(const struct test_params *p);
+uint32_t params_recv_size_at(const struct test_params *p, int32_t rcvbuf_pre);
 
 const char *test_type_name(enum test_type t);
 /*

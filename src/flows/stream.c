@@ -83,13 +83,15 @@ out:
 }
 
 /*
- * recv() params_recv_size() at a time (at most FLOW_IO_MAX) until the sender's EOF,
+ * recv() params_recv_size_at() at a time (netperf's: -M, else the socket's
+ * SO_RCVBUF before connect; at most FLOW_IO_MAX) until the sender's EOF,
  * then close our side.
  */
 static int stream_receiver(struct flow *f)
 {
 	struct flow_counters c = { 0 };
-	size_t size = stream_bufsz(params_recv_size(f->p));
+	int32_t pre = __atomic_load_n(&f->rcvbuf_pre, __ATOMIC_RELAXED);
+	size_t size = stream_bufsz(params_recv_size_at(f->p, pre));
 	char *buf;
 	int r;
 

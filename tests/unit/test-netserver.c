@@ -109,12 +109,23 @@ static void check_receive_size(void)
 	p.send_size = 65536;
 	params_finish(&p);
 	ns_request_from_params(&p, &m);
-	ok(m.receive_size == -1 && params_recv_size(&p) == 65536,
-	   "TCP_STREAM -m 64K without -M: netserver is asked for no receive size (%d), tunetop's own receiver reads 64K",
+	ok(m.receive_size == -1 && params_recv_size_at(&p, 131072) == 131072,
+	   "TCP_STREAM -m 64K without -M: netserver is asked for no receive size (%d), tunetop's own receiver reads its SO_RCVBUF (128K), as netserver does",
 	   m.receive_size);
+	p.rrcvbuf = 4096;
+	ok(params_recv_size(&p) == 8192 && params_recv_size_at(&p, 1 << 20) == 8192,
+	   "TCP_STREAM -S 4K without -M: the receiver (the remote end) reads at most the 8K the kernel gives its socket (%u)",
+	   params_recv_size(&p));
+	p.type = TEST_TCP_MAERTS;
+	p.lrcvbuf = 16384;
+	ok(params_recv_size(&p) == 32768 && params_recv_size_at(&p, 20000) == 20000,
+	   "TCP_MAERTS -s 16K without -M: the receiver (the local end) reads at most 32K, its socket's size when smaller (%u)",
+	   params_recv_size(&p));
+	p.type = TEST_TCP_STREAM;
 	p.recv_size = 4096;
 	ns_request_from_params(&p, &m);
-	ok(m.receive_size == 4096, "TCP_STREAM -M 4K: netserver is asked for 4096 (%d)",
+	ok(m.receive_size == 4096 && params_recv_size_at(&p, 131072) == 4096,
+	   "TCP_STREAM -M 4K: netserver is asked for 4096 (%d), and tunetop's receiver reads 4096",
 	   m.receive_size);
 }
 

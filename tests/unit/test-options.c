@@ -92,8 +92,8 @@ static void test_netperf_lines(void)
 	   o.it.level == 99 && o.it.width_pct == 5,
 	   "-i 10,3 iterates with netperf's -I 99,5");
 	ok(o.so.p.send_size == 256 * 1024 && o.so.p.recv_size == 0 &&
-	   params_recv_size(&o.so.p) == 256 * 1024,
-	   "-m 256K is 262144 bytes; without -M tunetop's receiver follows it");
+	   params_recv_size_at(&o.so.p, 131072) == 131072,
+	   "-m 256K is 262144 bytes; without -M the receiver reads its SO_RCVBUF, not the send size");
 	ok(o.so.p.lsndbuf == 128 * 1024 && o.so.p.lrcvbuf == 256 * 1024 &&
 	   o.so.p.rsndbuf == -1 && o.so.p.rrcvbuf == -1,
 	   "-s 128K,256K sets the local send and receive buffers only");
