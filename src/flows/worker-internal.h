@@ -49,11 +49,11 @@ static inline bool flow_stopping_at(const struct flow *f, uint64_t t)
 	       (f->end_ns && t >= f->end_ns);
 }
 
-/* Stop set, or the flow's end time passed (flows_start()). */
+/* Stop set, or the flow's end time passed (flows_start()); the clock is
+ * read only when the flow has an end time. */
 static inline bool flow_stopping(const struct flow *f)
 {
-	return __atomic_load_n(f->stop, __ATOMIC_RELAXED) != 0 ||
-	       (f->end_ns && now_ns() >= f->end_ns);
+	return flow_stopping_at(f, f->end_ns ? now_ns() : 0);
 }
 
 static inline bool flow_aborted(const struct flow *f)

@@ -32,6 +32,20 @@ wait_for() {
 
 keys() { T send-keys -t dash "$@"; }
 
+# burst_rows_missing: the points of seed004's burst sweep (2..256) whose
+# row in the runs panel lacks its rate and a value in each of two columns.
+burst_rows_missing() {
+	for b in 2 4 8 16 32 64 128 256; do
+		screen | grep -qE "│ burst=$b +[0-9]+\.[0-9]+ +[0-9]+\.[0-9]+ +[0-9]+\.[0-9]+ " ||
+			printf ' %s' "$b"
+	done
+}
+
+# last_sweep_id: the newest sweep in the run history.
+last_sweep_id() {
+	python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(\"select max(id) from sweeps\").fetchone()[0])" "$TUNETOP_DB"
+}
+
 # start NAME CMD: a 200x60 session running CMD; the pane stays after it ends.
 start() {
 	T new-session -d -s "$1" -x 200 -y 60 "$2"
@@ -239,16 +253,12 @@ wait_for "sweep burst done: 8 points" 300
 ok $? "and runs its 8 points"
 screen | grep -qE "DATA_SEGS_ +DATA_SEGS_" && screen | grep -qE "Trans/s +OUT_PER_TRANS +IN_PER_TRANS"
 ok $? "the table has the preset's column titles (DATA_SEGS_OUT/IN_PER_TRANS)"
-missing=
-for b in 2 4 8 16 32 64 128 256; do
-	screen | grep -qE "│ burst=$b +[0-9]+\.[0-9]+ +[0-9]+\.[0-9]+ +[0-9]+\.[0-9]+ " ||
-		missing="$missing $b"
-done
+missing=$(burst_rows_missing)
 [ -z "$missing" ]
 ok $? "every point shows its rate and a value in each column (missing:${missing:- none})"
 # Issue 15: the stored sweep keeps its columns, so tunetop sweep show (and
 # the report) have the same titles and values as the dashboard's table.
-sid=$(python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(\"select max(id) from sweeps\").fetchone()[0])" "$TUNETOP_DB")
+sid=$(last_sweep_id)
 "$TUNETOP" sweep show "$sid" >"$TMP/ss" 2>&1
 dash=$(screen | grep -oE "│ burst=256 +[0-9.]+ +[0-9.]+ +[0-9.]+" | tail -1 | tr -d '│' | awk '{print $2, $3, $4}')
 cli=$(grep -E "^burst=256 " "$TMP/ss" | awk '{print $2, $3, $4}')
@@ -269,17 +279,13 @@ ok $? "and runs its 8 points"
 # cut where the panel ends; test-panels checks it whole).
 screen | grep -qE "sweep burst \(preset seed004-back\) reversed: 8 of 8 point"
 ok $? "the runs panel's table says reversed: $(screen | grep -oE "sweep burst \(preset seed004-back\)[^│]*" | head -1)"
-sid=$(python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(\"select max(id) from sweeps\").fetchone()[0])" "$TUNETOP_DB")
+sid=$(last_sweep_id)
 r=$(python3 -c 'import sqlite3,sys
 c=sqlite3.connect(sys.argv[1])
 print(c.execute("SELECT count(*) FROM runs WHERE sweep_id=?", (int(sys.argv[2]),)).fetchone()[0], sorted(set(c.execute("SELECT json_extract(result, \"$.result.remote_addr\") LIKE \"198.18.0.1:%\", json_extract(result, \"$.knobs.local.side\"), json_extract(result, \"$.knobs.remote.side\"), json_extract(result, \"$.knobs.local.dev\"), json_extract(result, \"$.knobs.remote.dev\") FROM runs WHERE sweep_id=?", (int(sys.argv[2]),)).fetchall())))' "$TUNETOP_DB" "${sid:-0}")
 [ "$r" = "8 [(1, 'lab-b', 'lab-a', 'veth-b', 'veth-a')]" ]
 ok $? "its stored runs' client is side b, aimed at side a's 198.18.0.1, each end's knobs read on its own veth: $r"
-missing=
-for b in 2 4 8 16 32 64 128 256; do
-	screen | grep -qE "│ burst=$b +[0-9]+\.[0-9]+ +[0-9]+\.[0-9]+ +[0-9]+\.[0-9]+ " ||
-		missing="$missing $b"
-done
+missing=$(burst_rows_missing)
 [ -z "$missing" ]
 ok $? "every reversed point shows its rate and both DATA_SEGS columns (missing:${missing:- none})"
 keys S C-u
