@@ -48,6 +48,7 @@ struct session {
 	unsigned evq_head, evq_len;
 	struct end_sample remote_last;
 	bool has_remote;
+	struct why_knobs why_kn[2];	/* local, remote: set before the sampler starts */
 
 	int stop, abort;	/* flags the workers read */
 	struct flow_gate gate;	/* the flows start together (flows_start) */
@@ -181,7 +182,8 @@ static void session_cap_merge(const struct session *s, struct seg_capture *local
 static void session_sample_cb(const struct end_sample *smp, void *arg)
 {
 	struct session *s = arg;
-	struct session_event ev = { .kind = SESSION_EV_SAMPLE };
+	struct session_event ev = { .kind = SESSION_EV_SAMPLE,
+				    .knobs_local = s->why_kn[0], .knobs_remote = s->why_kn[1] };
 
 	if (sample_copy(&ev.local, smp))
 		return;
@@ -383,7 +385,7 @@ out:
  * flow, step 1): the lab's two sides, this host twice for the embedded
  * loopback server, or this host and a remote tunetopd.
  */
-static void session_snapshot(struct session *s)
+static void session_snapshot_knobs(struct session *s)
 {
 	struct session_result *r = &s->res;
 	struct knob_target lt = { .where = KT_LOCAL }, rt = { .where = KT_LOCAL };
@@ -422,6 +424,14 @@ static void session_snapshot(struct session *s)
 		snprintf(rt.dev, sizeof(rt.dev), "%s", lt.dev);
 	if (knobs_snapshot(r->catalog, &rt, &r->knobs_remote, err))
 		snprintf(r->knobs_note, sizeof(r->knobs_note), "remote knobs not recorded: %.200s", err);
+}
+
+static void session_snapshot(struct session *s)
+{
+	session_snapshot_knobs(s);
+	/* What the live verdicts need of it, copied into every tick. */
+	why_knobs_read(&s->why_kn[0], s->res.knobs_local);
+	why_knobs_read(&s->why_kn[1], s->res.knobs_remote);
 }
 
 /*
@@ -1150,6 +1160,8 @@ int session_create(struct session **sp, const struct session_opts *o, char *err)
 	s->p = o->p;
 	s->cfd = -1;
 	s->evfd = s->stop_efd = -1;
+	why_knobs_read(&s->why_kn[0], NULL);
+	why_knobs_read(&s->why_kn[1], NULL);
 	pthread_mutex_init(&s->lock, NULL);
 	if (!s->o.connect_timeout)
 		s->o.connect_timeout = 5.0;

@@ -112,6 +112,9 @@ struct session_event {
 	struct end_sample local;
 	struct end_sample remote;
 	bool has_remote;
+	/* Each end's knob figures the why rules read, from the snapshot
+	 * before the run (-1 where not read), for the live verdicts. */
+	struct why_knobs knobs_local, knobs_remote;
 	char note[200];
 	char target[160];		/* NOTE of a netserver found: the run's target now */
 };

@@ -160,24 +160,46 @@ static const struct {
 	unsigned idx;
 	size_t off;
 } why_knob_fields[] = {
-	{ "net.core.rmem_max", 0, offsetof(struct why_end, rmem_max) },
-	{ "net.core.wmem_max", 0, offsetof(struct why_end, wmem_max) },
-	{ "net.ipv4.tcp_rmem", 2, offsetof(struct why_end, tcp_rmem_max) },
-	{ "net.ipv4.tcp_wmem", 2, offsetof(struct why_end, tcp_wmem_max) },
-	{ "rx-usecs", 0, offsetof(struct why_end, rx_usecs) },
-	{ "rx-usecs-high", 0, offsetof(struct why_end, rx_usecs_high) },
+	{ "net.core.rmem_max", 0, offsetof(struct why_knobs, rmem_max) },
+	{ "net.core.wmem_max", 0, offsetof(struct why_knobs, wmem_max) },
+	{ "net.ipv4.tcp_rmem", 2, offsetof(struct why_knobs, tcp_rmem_max) },
+	{ "net.ipv4.tcp_wmem", 2, offsetof(struct why_knobs, tcp_wmem_max) },
+	{ "rx-usecs", 0, offsetof(struct why_knobs, rx_usecs) },
+	{ "rx-usecs-high", 0, offsetof(struct why_knobs, rx_usecs_high) },
 };
 
-void why_end_knobs(struct why_end *e, const struct knob_snapshot *k)
+void why_knobs_read(struct why_knobs *kn, const struct knob_snapshot *k)
 {
 	const struct knob_value *v;
 
+	kn->rmem_max = kn->wmem_max = kn->tcp_rmem_max = kn->tcp_wmem_max = -1;
+	kn->rx_usecs = kn->rx_usecs_high = -1;
+	kn->adaptive_rx = -1;
 	for (unsigned i = 0; i < sizeof(why_knob_fields) / sizeof(why_knob_fields[0]); i++)
 		if ((v = why_knob(k, why_knob_fields[i].name)))
-			memcpy((char *)e + why_knob_fields[i].off,
+			memcpy((char *)kn + why_knob_fields[i].off,
 			       &v->num[why_knob_fields[i].idx], sizeof(int64_t));
 	if ((v = why_knob(k, "adaptive-rx")))
-		e->adaptive_rx = v->num[0] ? 1 : 0;
+		kn->adaptive_rx = v->num[0] ? 1 : 0;
+}
+
+void why_end_set_knobs(struct why_end *e, const struct why_knobs *kn)
+{
+	e->rmem_max = kn->rmem_max;
+	e->wmem_max = kn->wmem_max;
+	e->tcp_rmem_max = kn->tcp_rmem_max;
+	e->tcp_wmem_max = kn->tcp_wmem_max;
+	e->rx_usecs = kn->rx_usecs;
+	e->rx_usecs_high = kn->rx_usecs_high;
+	e->adaptive_rx = kn->adaptive_rx;
+}
+
+void why_end_knobs(struct why_end *e, const struct knob_snapshot *k)
+{
+	struct why_knobs kn;
+
+	why_knobs_read(&kn, k);
+	why_end_set_knobs(e, &kn);
 }
 
 void why_end_cpu(struct why_end *e, const struct cpu_sample *const *ticks,

@@ -148,6 +148,19 @@ void why_end_socks(struct why_end *e, const struct sock_sample *first,
 /* The sysctl ceilings and coalescing of an end from its knob snapshot. */
 void why_end_knobs(struct why_end *e, const struct knob_snapshot *k);
 
+/*
+ * The same knob figures on their own, small enough to go with every tick:
+ * the session reads them once from the snapshot taken before the run, and
+ * the dashboard's live verdicts put them into each window's ends.
+ */
+struct why_knobs {
+	int64_t rmem_max, wmem_max, tcp_rmem_max, tcp_wmem_max;
+	int64_t rx_usecs, rx_usecs_high;
+	int adaptive_rx;
+};
+void why_knobs_read(struct why_knobs *kn, const struct knob_snapshot *k);
+void why_end_set_knobs(struct why_end *e, const struct why_knobs *kn);
+
 /* The CPU figures of an end: the mean of n ticks' per-CPU utilisation. */
 void why_end_cpu(struct why_end *e, const struct cpu_sample *const *ticks,
 		 unsigned n);

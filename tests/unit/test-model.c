@@ -190,6 +190,32 @@ int main(void)
 		   big->ticks[big->nticks - 1].rate == MODEL_MAX_TICKS,
 		   "past %u ticks the oldest tenth is dropped (%u kept)", MODEL_MAX_TICKS, big->nticks);
 	}
+	/* Live verdicts read the knobs the session snapshotted before the run:
+	 * a receive buffer grown to tcp_rmem's max is named while it runs. */
+	{
+		struct test_params ps = p;
+		struct model_run *st;
+		bool seen[2] = { false, false };
+
+		ps.type = TEST_TCP_STREAM;
+		for (int k = 0; k < 2; k++) {
+			st = model_begin(&m, &ps, "lab: test");
+			for (int i = 1; i <= 5; i++) {
+				fill_event(&ev, i * 0.1, 1000, 3145728);
+				why_knobs_read(&ev.knobs_local, NULL);
+				why_knobs_read(&ev.knobs_remote, NULL);
+				if (k)
+					ev.knobs_remote.tcp_rmem_max = 6291456;
+				model_sample(st, &ev);
+			}
+			for (unsigned i = 0; i < st->why_live.n; i++)
+				seen[k] |= strstr(st->why_live.v[i].evidence,
+						  "remote SO_RCVBUF 6M is at tcp_rmem max 6M") != NULL;
+			model_end(&m, st, -ECANCELED, NULL, NULL);
+		}
+		ok(!seen[0] && seen[1],
+		   "a live window names a buffer at its tcp_rmem ceiling only with the knobs read before the run");
+	}
 	{
 		char b[128];
 
