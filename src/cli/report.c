@@ -298,7 +298,7 @@ static void report_params_text(const json_t *p, char *buf, size_t len)
 	if (test && test_rr(test))
 		ADD("-r %.0f,%.0f", report_jnum(json_object_get(p, "req_size")),
 		    report_jnum(json_object_get(p, "resp_size")));
-	else
+	else if (report_jnum(json_object_get(p, "send_size")) > 0)
 		ADD("-m %.0f", report_jnum(json_object_get(p, "send_size")));
 	if (burst > 0)
 		ADD(" -b %.0f", burst);
@@ -312,6 +312,8 @@ static void report_params_text(const json_t *p, char *buf, size_t len)
 		ADD(" -n %.0f", flows);
 	ADD(" -l %g", report_jnum(json_object_get(p, "duration")));
 #undef ADD
+	if (buf[0] == ' ')
+		memmove(buf, buf + 1, strlen(buf));
 }
 
 /* "run 12 TCP_RR -r 1,1 size=4345": a run in legends. */

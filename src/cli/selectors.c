@@ -160,9 +160,14 @@ static void get_msg_size(const struct run_summary *r, int arg,
 	switch (arg) {
 	case MSG_LOCAL_SEND:
 	case MSG_REMOTE_SEND:
-		if (client_sends == (arg == MSG_LOCAL_SEND))
-			v_int(v, p->send_size);
-		else
+		if (client_sends == (arg == MSG_LOCAL_SEND)) {
+			/* the sending end's SO_SNDBUF before connect, as it read
+			 * (a netserver's from its answer) */
+			const struct sock_sample *s =
+				sock0(r, arg == MSG_REMOTE_SEND ? END_REMOTE : END_LOCAL);
+
+			v_int(v, params_send_size_at(p, s ? s->sndbuf_init : -1));
+		} else
 			v_na(v);
 		break;
 	default:

@@ -55,11 +55,10 @@ void params_default(struct test_params *p)
 
 void params_finish(struct test_params *p)
 {
-	/* netperf sends 16 KiB for TCP streams by default; one datagram of
-	 * 1472 bytes (an Ethernet frame's worth over IPv4) for UDP. */
-	if (!p->send_size)
-		p->send_size = test_is_udp(p->type) ? 1472 : 16384;
-	/* A TCP stream's receive size stays 0 without -M: each receiving
+	/* A stream's send size stays 0 without -m: each sending end applies
+	 * netperf's default to its own socket (params_send_size_at()); a
+	 * netserver is not told one.  A TCP stream's receive size stays 0
+	 * without -M in the same way: each receiving
 	 * end applies its own default (params_recv_size() for tunetop's; a
 	 * netserver is not told a size, docs/netserver.md). */
 	if (!p->recv_size && test_is_udp(p->type))
@@ -78,6 +77,36 @@ static uint32_t recv_default_max(const struct test_params *p)
 	uint64_t n = req > 0 ? 2ull * (uint64_t)req : TT_RECV_DEFAULT;
 
 	return n < TT_MAX_MSG ? (uint32_t)n : TT_MAX_MSG;
+}
+
+/*
+ * The most a stream's sending end sends per call without -m: its SO_SNDBUF
+ * as -s/-S ask for it (the kernel doubles the request), else the default
+ * the kernel gives a new TCP socket (tcp_wmem's middle value, 16384 on
+ * Debian's kernels); a UDP datagram at most 65507 bytes.
+ */
+static uint32_t send_default_max(const struct test_params *p)
+{
+	int32_t req = test_client_sends(p->type) ? p->lsndbuf : p->rsndbuf;
+	uint32_t cap = test_is_udp(p->type) ? TT_MAX_UDP_MSG : TT_MAX_MSG;
+	uint64_t n = req > 0 ? 2ull * (uint64_t)req :
+		     test_is_udp(p->type) ? TT_MAX_UDP_MSG : TT_SEND_DEFAULT;
+
+	return n < cap ? (uint32_t)n : cap;
+}
+
+uint32_t params_send_size(const struct test_params *p)
+{
+	return p->send_size ? p->send_size : send_default_max(p);
+}
+
+uint32_t params_send_size_at(const struct test_params *p, int32_t sndbuf_pre)
+{
+	uint32_t max = params_send_size(p);
+
+	if (p->send_size || sndbuf_pre <= 0)
+		return max;
+	return (uint32_t)sndbuf_pre < max ? (uint32_t)sndbuf_pre : max;
 }
 
 uint32_t params_recv_size(const struct test_params *p)
@@ -112,8 +141,9 @@ int params_validate(const struct test_params *p, char *err)
 		if (p->type == TEST_TCP_CRR && p->burst)
 			return err_set(err, -EINVAL, "-b: TCP_CRR has one request per connection; accepted is 0");
 	} else {
-		/* recv_size 0: no -M, the receiver's default (TCP streams) */
-		if (p->send_size < 1 || p->send_size > max_msg || p->recv_size > max_msg ||
+		/* send_size 0: no -m, the sender's default; recv_size 0: no -M,
+		 * the receiver's default (TCP streams) */
+		if (p->send_size > max_msg || p->recv_size > max_msg ||
 		    (p->recv_size < 1 && test_is_udp(p->type)))
 			return err_set(err, -EINVAL, "-m/-M: accepted sizes are 1 to %u bytes", max_msg);
 	}
@@ -153,20 +183,21 @@ int capture_mode_parse(const char *s)
 
 const char *params_text(const struct test_params *p, char *buf, unsigned len)
 {
-	int w = snprintf(buf, len, "%s -l %g", test_type_name(p->type), p->duration);
+	char opts[96] = "";
+	int w = 0;
 
-	if (w < 0 || (unsigned)w >= len)
-		return buf;
 	if (test_is_rr(p->type))
-		w += snprintf(buf + w, len - (unsigned)w, " -- -r %u,%u", p->req_size, p->resp_size);
-	else
-		w += snprintf(buf + w, len - (unsigned)w, " -- -m %u", p->send_size);
-	if ((unsigned)w < len && p->burst)
-		w += snprintf(buf + w, len - (unsigned)w, " -b %u", p->burst);
-	if ((unsigned)w < len && p->nodelay)
-		w += snprintf(buf + w, len - (unsigned)w, " -D");
-	if ((unsigned)w < len && p->flows > 1)
-		snprintf(buf + w, len - (unsigned)w, " -n %u", p->flows);
+		w += snprintf(opts + w, sizeof(opts) - (unsigned)w, " -r %u,%u", p->req_size, p->resp_size);
+	else if (p->send_size)
+		w += snprintf(opts + w, sizeof(opts) - (unsigned)w, " -m %u", p->send_size);
+	if ((unsigned)w < sizeof(opts) && p->burst)
+		w += snprintf(opts + w, sizeof(opts) - (unsigned)w, " -b %u", p->burst);
+	if ((unsigned)w < sizeof(opts) && p->nodelay)
+		w += snprintf(opts + w, sizeof(opts) - (unsigned)w, " -D");
+	if ((unsigned)w < sizeof(opts) && p->flows > 1)
+		snprintf(opts + w, sizeof(opts) - (unsigned)w, " -n %u", p->flows);
+	snprintf(buf, len, "%s -l %g%s%s", test_type_name(p->type), p->duration,
+		 opts[0] ? " --" : "", opts);
 	return buf;
 }
 
@@ -174,7 +205,7 @@ bool params_same_test(const struct test_params *a, const struct test_params *b)
 {
 	return a->type == b->type && a->family == b->family &&
 	       a->req_size == b->req_size && a->resp_size == b->resp_size &&
-	       a->burst == b->burst && a->send_size == b->send_size &&
+	       a->burst == b->burst && params_send_size(a) == params_send_size(b) &&
 	       params_recv_size(a) == params_recv_size(b) && a->lsndbuf == b->lsndbuf &&
 	       a->lrcvbuf == b->lrcvbuf && a->rsndbuf == b->rsndbuf &&
 	       a->rrcvbuf == b->rrcvbuf && a->nodelay == b->nodelay && a->flows == b->flows;

@@ -76,6 +76,19 @@ void params_finish(struct test_params *p);
  * before-connect SO_RCVBUF (rcvbuf_pre <= 0: not known), at most that.
  */
 #define TT_RECV_DEFAULT 131072u
+/*
+ * What one send call of a stream carries, netperf's rule: -m, else the
+ * sending socket's SO_SNDBUF as read before connect (netperf's lss/rss
+ * size: 16384 for TCP on a default Debian host, 212992 for UDP), at most
+ * 65507 bytes for UDP.  send_size 0 (no -m) is never sent to a netserver,
+ * which applies the rule itself.  params_send_size() is the most it can be
+ * before the socket exists (twice -s/-S, else TT_SEND_DEFAULT for TCP and
+ * 65507 for UDP): what memory budgets count; params_send_size_at() the
+ * size with the socket's before-connect SO_SNDBUF, at most that.
+ */
+#define TT_SEND_DEFAULT 16384u
+uint32_t params_send_size(const struct test_params *p);
+uint32_t params_send_size_at(const struct test_params *p, int32_t sndbuf_pre);
 uint32_t params_recv_size(const struct test_params *p);
 uint32_t params_recv_size_at(const struct test_params *p, int32_t rcvbuf_pre);
 

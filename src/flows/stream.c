@@ -19,7 +19,8 @@ static size_t stream_bufsz(uint32_t size)
 }
 
 /*
- * Send send_size bytes per message until stop (one send() per message, or
+ * Send params_send_size_at() bytes per message (netperf's: -m, else the
+ * socket's SO_SNDBUF before connect) until stop (one send() per message, or
  * one per chunk of a message larger than the buffer), then shut down our
  * write side and wait for the receiver's EOF: the receiver closes only
  * after reading our EOF, so once we see its EOF every byte we counted has
@@ -29,7 +30,8 @@ static size_t stream_bufsz(uint32_t size)
 static int stream_sender(struct flow *f)
 {
 	struct flow_counters c = { 0 };
-	size_t size = f->p->send_size, bufsz = stream_bufsz(f->p->send_size);
+	int32_t pre = __atomic_load_n(&f->sndbuf_pre, __ATOMIC_ACQUIRE);
+	size_t size = params_send_size_at(f->p, pre), bufsz = stream_bufsz((uint32_t)size);
 	size_t left = size;
 	uint64_t extra;
 	char *buf;
@@ -137,7 +139,7 @@ static size_t stream_bufs(const struct test_params *p, bool client)
 {
 	bool sender = client == (p->type == TEST_TCP_STREAM);
 
-	return stream_bufsz(sender ? p->send_size : params_recv_size(p));
+	return stream_bufsz(sender ? params_send_size(p) : params_recv_size(p));
 }
 
 const struct flow_ops stream_ops = {

@@ -305,21 +305,25 @@ static int udp_rr_server(struct flow *f)
 	return udp_server(f, true);
 }
 
-/* UDP_STREAM client: send_size datagrams until stop; refusals are retried. */
+/* UDP_STREAM client: datagrams of params_send_size_at() bytes (-m, else
+ * the socket's SO_SNDBUF before connect, at most 65507) until stop;
+ * refusals are retried. */
 static int udp_stream_client(struct flow *f)
 {
 	struct flow_counters c = { 0 };
+	int32_t pre = __atomic_load_n(&f->sndbuf_pre, __ATOMIC_ACQUIRE);
+	uint32_t size = params_send_size_at(f->p, pre);
 	char *buf;
 	int r;
 
-	buf = flow_alloc(f, f->p->send_size);
+	buf = flow_alloc(f, size);
 	r = buf ? flow_timeouts(f, f->fd) : -ENOMEM;
 	while (!r && !flow_stopping(f)) {
 		if (flow_aborted(f)) {
 			r = FLOW_END;
 			break;
 		}
-		r = udp_send(f, buf, f->p->send_size, &c);
+		r = udp_send(f, buf, size, &c);
 		if (r == UDP_UNSENT)
 			r = 0;
 		__atomic_store_n(&f->ctr.bytes_sent, c.bytes_sent,
@@ -346,7 +350,7 @@ static size_t udp_rr_bufs(const struct test_params *p, bool client)
 
 static size_t udp_stream_bufs(const struct test_params *p, bool client)
 {
-	return client ? p->send_size : udp_server_rbufsz(p, false);
+	return client ? params_send_size(p) : udp_server_rbufsz(p, false);
 }
 
 const struct flow_ops udp_rr_ops = {

@@ -625,7 +625,7 @@ static void session_check_counts(struct session *s)
 		/* netserver does not count the send its timer cut short, whose
 		 * bytes still arrive: less than one send more (docs/netserver.md) */
 		if (s->o.netserver && l->bytes_recv > m->bytes_sent &&
-		    l->bytes_recv - m->bytes_sent < s->p.send_size) {
+		    l->bytes_recv - m->bytes_sent < params_send_size(&s->p)) {
 			size_t w = strnlen(out, n);
 
 			r->counts_agree = true;

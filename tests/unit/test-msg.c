@@ -97,7 +97,8 @@ static void test_params_round_trip(void)
 	j = wire(params_to_json(&p));
 	rc = params_from_json(j, &q, err);
 	ok(rc == 0 && params_equal(&p, &q) && q.family == AF_INET &&
-	   q.send_size == 16384, "TCP_STREAM defaults round trip (%s)", err);
+	   q.send_size == 0 && params_send_size(&q) == 16384,
+	   "TCP_STREAM defaults round trip, no -m: the sender's SO_SNDBUF, at most 16384 (%s)", err);
 	json_decref(j);
 
 	/* docs/protocol.md: send_size and recv_size 0 mean the defaults. */
@@ -105,8 +106,15 @@ static void test_params_round_trip(void)
 	p.type = TEST_UDP_STREAM;
 	j = wire(params_to_json(&p));
 	rc = params_from_json(j, &q, err);
-	ok(rc == 0 && q.send_size == 1472 && q.recv_size == TT_MAX_UDP_MSG,
-	   "SETUP send_size/recv_size 0 take the UDP defaults (%s)", err);
+	ok(rc == 0 && q.send_size == 0 && params_send_size(&q) == TT_MAX_UDP_MSG &&
+	   params_send_size_at(&q, 212992) == TT_MAX_UDP_MSG &&
+	   params_send_size_at(&q, 4608) == 4608 && q.recv_size == TT_MAX_UDP_MSG,
+	   "SETUP send_size/recv_size 0 take the UDP defaults: SO_SNDBUF up to 65507 (%s)", err);
+	p.lsndbuf = 32768;
+	ok(params_send_size(&p) == 65507 && (p.type = TEST_TCP_STREAM, params_send_size(&p) == 65536) &&
+	   params_send_size_at(&p, 65536) == 65536 && params_send_size_at(&p, -1) == 65536 &&
+	   (p.send_size = 1000, params_send_size_at(&p, 65536) == 1000),
+	   "-s 32K: a sender's most is twice it (65507 for UDP), -m overrides the socket's size");
 	json_decref(j);
 	p.type = TEST_TCP_STREAM;
 	p.send_size = 1 << 20;

@@ -262,7 +262,7 @@ static void check_counts(const struct test_params *p, double secs,
 	case TEST_UDP_STREAM:
 		ok(s.msgs_recv > 0 && c->msgs_sent >= s.msgs_recv &&
 		   c->bytes_sent >= s.bytes_recv &&
-		   s.bytes_recv == s.msgs_recv * p->send_size,
+		   s.bytes_recv == s.msgs_recv * params_send_size(p),
 		   "%s: sent >= received > 0 (%llu, %llu datagrams)", what,
 		   (unsigned long long)c->msgs_sent,
 		   (unsigned long long)s.msgs_recv);
