@@ -26,20 +26,23 @@ static void runs_usage(FILE *f)
 	      "  check ID --against baseline|ID [--threshold PCT]\n"
 	      "                            exit 1 when a figure is worse than the reference\n"
 	      "                            beyond its noise (scripts, CI)\n"
+	      "An ID is a run number from list, or last (the newest run), last-N (N before it).\n"
 	      "The database is --db PATH, else $TUNETOP_DB, else ~/.local/share/tunetop/runs.db.\n",
 	      f);
 }
 
-/* A run id: a positive integer.  0 (and a message) when s is not one. */
-static int64_t runs_id(const char *s)
+/* A run id as typed: a number, last or last-N (store_id_named()).  0 (and
+ * a message) when s names none. */
+static int64_t runs_id(struct store *st, const char *s)
 {
-	uint64_t v;
+	char err[ERR_MAX];
+	int64_t id;
 
-	if (parse_uint(s, 1, INT64_MAX, &v)) {
-		fprintf(stderr, "tunetop runs: run id '%s': accepted: a run number from tunetop runs list\n", s);
+	if (store_id_named(st, s, false, &id, err)) {
+		fprintf(stderr, "tunetop runs: %s\n", err);
 		return 0;
 	}
-	return (int64_t)v;
+	return id;
 }
 
 static const char *fmt_time(double t, char *buf, size_t len)
@@ -374,7 +377,7 @@ static int runs_check(struct store *st, int argc, char **argv)
 	char err[ERR_MAX];
 	int worse = 0, compared = 0;
 
-	if (argc < 2 || !(id = runs_id(argv[1])))
+	if (argc < 2 || !(id = runs_id(st, argv[1])))
 		return 2;
 	for (int i = 2; i < argc; i++) {
 		if (!strcmp(argv[i], "--against") && i + 1 < argc) {
@@ -388,7 +391,7 @@ static int runs_check(struct store *st, int argc, char **argv)
 					fprintf(stderr, "tunetop runs check: run %" PRId64 " has no baseline of its test and parameters; accepted: tunetop runs baseline ID first, or --against ID\n", id);
 					return 2;
 				}
-			} else if (!(against = runs_id(argv[i]))) {
+			} else if (!(against = runs_id(st, argv[i]))) {
 				return 2;
 			}
 		} else if (!strcmp(argv[i], "--threshold") && i + 1 < argc &&
@@ -493,19 +496,19 @@ int runs_main(int argc, char **argv)
 	if (!strcmp(argv[0], "list")) {
 		rc = runs_list(st, argc, argv);
 	} else if (!strcmp(argv[0], "show") && (argc == 2 || argc == 3)) {
-		if ((id = runs_id(argv[1])) && (argc == 2 || !strcmp(argv[2], "--json")))
+		if ((id = runs_id(st, argv[1])) && (argc == 2 || !strcmp(argv[2], "--json")))
 			rc = runs_show(st, id, argc == 3);
 	} else if (!strcmp(argv[0], "diff") && argc == 3) {
-		if ((id = runs_id(argv[1])) && (id2 = runs_id(argv[2])))
+		if ((id = runs_id(st, argv[1])) && (id2 = runs_id(st, argv[2])))
 			rc = runs_diff(st, id, id2);
 	} else if (!strcmp(argv[0], "export") && argc == 3 &&
 		   (!strcmp(argv[2], "--json") || !strcmp(argv[2], "--csv"))) {
-		if ((id = runs_id(argv[1])))
+		if ((id = runs_id(st, argv[1])))
 			rc = runs_export(st, id, !strcmp(argv[2], "--csv"));
 	} else if (!strcmp(argv[0], "rm") && argc >= 2) {
 		rc = 0;
 		for (int k = 1; k < argc; k++) {
-			if (!(id = runs_id(argv[k]))) {
+			if (!(id = runs_id(st, argv[k]))) {
 				rc = 2;
 				break;
 			}
@@ -517,7 +520,7 @@ int runs_main(int argc, char **argv)
 			}
 		}
 	} else if (!strcmp(argv[0], "baseline") && argc == 2) {
-		if ((id = runs_id(argv[1]))) {
+		if ((id = runs_id(st, argv[1]))) {
 			rc = store_set_baseline(st, id, err) ? 1 : 0;
 			if (rc)
 				fprintf(stderr, "tunetop runs baseline: %s\n", err);

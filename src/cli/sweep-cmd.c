@@ -77,6 +77,28 @@ static const char *sweep_side(const char *spec, bool *remote)
 	return spec;
 }
 
+/* One of the sweep's own options (sweep_arg_own()) into sw; false for a
+ * list or knob word. */
+static bool sweep_own_opt(struct sweep *sw, int what, const char *a)
+{
+	switch (what) {
+	case SWEEP_ARG_RESPONSE:
+		sw->response = true;
+		return true;
+	case SWEEP_ARG_REVERSE:
+		sw->reverse = true;
+		return true;
+	case SWEEP_ARG_COLUMNS:
+		snprintf(sw->columns, sizeof(sw->columns), "%s", a);
+		return true;
+	case SWEEP_ARG_MSS:
+		sw->mss_given = true;
+		return true;
+	default:
+		return false;
+	}
+}
+
 /*
  * Sweep's own arguments, between the kind and the run options: the list
  * or knob specs, --response, --mss N, --reverse.  *next is the first run
@@ -96,22 +118,8 @@ static int sweep_own_args(struct sweep *sw, int argc, char **argv, int *next, ch
 			return 1;
 		if (what == SWEEP_ARG_END)
 			break;
-		if (what == SWEEP_ARG_RESPONSE) {
-			sw->response = true;
+		if (sweep_own_opt(sw, what, a))
 			continue;
-		}
-		if (what == SWEEP_ARG_REVERSE) {
-			sw->reverse = true;
-			continue;
-		}
-		if (what == SWEEP_ARG_COLUMNS) {
-			snprintf(sw->columns, sizeof(sw->columns), "%s", a);
-			continue;
-		}
-		if (what == SWEEP_ARG_MSS) {
-			sw->mss_given = true;
-			continue;
-		}
 		if (sw->kind == SW_KNOB) {
 			enum sweep_end end;
 			const char *body = sweep_knob_end(a, &end);
@@ -306,22 +314,23 @@ static int sweep_setup(struct sweep *sw, int argc, char **argv)
 	}
 	for (int i = next; i < argc; i++) {
 		const char *a = argv[i];
-		uint32_t mss;
-		int j = i;
+		int j = i, what;
 
-		/* --columns LIST is taken anywhere before "--", as an option. */
+		/* The sweep's own options (--columns LIST, --reverse, ...)
+		 * are taken anywhere before "--", among the run options. */
 		if (!strcmp(a, "--")) {
 			while (i < argc)
 				rargv[rargc++] = argv[i++];
 			break;
 		}
-		if (strncmp(a, "--columns", 9) || (a[9] && a[9] != '=')) {
+		if (!sweep_arg_own(a)) {
 			rargv[rargc++] = argv[i];
 			continue;
 		}
-		if (sweep_arg_next(sw->kind, argc, argv, &j, &a, &mss, err) < 0)
+		what = sweep_arg_next(sw->kind, argc, argv, &j, &a, &sw->mss, err);
+		if (what < 0)
 			goto bad;
-		snprintf(sw->columns, sizeof(sw->columns), "%s", a);
+		sweep_own_opt(sw, what, a);
 		i = j - 1;
 	}
 	rargv[rargc] = NULL;

@@ -118,7 +118,7 @@ int sweep_show_main(int argc, char **argv)
 	struct store *st = NULL;
 	char err[ERR_MAX] = "";
 	bool json = false;
-	uint64_t id;
+	int64_t id = 0;
 	int ret;
 
 	memset(&sw, 0, sizeof(sw));
@@ -131,7 +131,8 @@ int sweep_show_main(int argc, char **argv)
 			db = argv[i] + 5;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			printf("usage: tunetop sweep show ID [--json] [--db PATH]\n"
-			       "The table of stored sweep ID (tunetop runs shows the ids), its\n"
+			       "The table of stored sweep ID (tunetop runs shows the ids; last is\n"
+			       "the newest, last-N the one N before it), its\n"
 			       "cliffs marked by the rule of docs/sweeps.md.\n");
 			return 0;
 		} else if (!idtext && argv[i][0] != '-') {
@@ -142,14 +143,19 @@ int sweep_show_main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (!idtext || parse_uint(idtext, 1, INT64_MAX, &id)) {
-		fprintf(stderr, WHO ": %s%s: not a sweep id; accepted: a positive integer (tunetop runs shows them)\n",
+	if (!idtext || (strncmp(idtext, "last", 4) && parse_uint(idtext, 1, INT64_MAX, &(uint64_t){ 0 }))) {
+		fprintf(stderr, WHO ": %s%s: not a sweep id; accepted: a positive integer (tunetop runs shows them), last or last-N\n",
 			idtext ? "sweep " : "no sweep id", idtext ? idtext : "");
 		return 2;
 	}
 	ret = store_open(&st, db, err);
+	if (!ret && (ret = store_id_named(st, idtext, true, &id, err)) == -EINVAL) {
+		fprintf(stderr, WHO ": %s\n", err);
+		store_close(st);
+		return 2;
+	}
 	if (!ret)
-		ret = show_load(&sw, st, (int64_t)id, err);
+		ret = show_load(&sw, st, id, err);
 	store_close(st);
 	if (ret) {
 		fprintf(stderr, WHO ": %s\n", err);

@@ -26,6 +26,12 @@ static bool sweep_arg_is(const char *a, const char *name)
 	return !strncmp(a, name, len) && (!a[len] || a[len] == '=');
 }
 
+bool sweep_arg_own(const char *a)
+{
+	return !strcmp(a, "--response") || !strcmp(a, "--reverse") ||
+	       sweep_arg_is(a, "--columns") || sweep_arg_is(a, "--mss");
+}
+
 int sweep_arg_next(enum sweep_kind kind, int argc, char **argv, int *i, const char **val,
 		   uint32_t *mss, char *err)
 {

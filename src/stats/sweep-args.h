@@ -28,6 +28,12 @@ enum sweep_arg {
  * -EINVAL with err ("option --mss 0: not an MSS; accepted: ...") for an
  * option of another kind, a missing or bad value, a list to a size sweep.
  */
+/*
+ * Whether a is one of the sweep's own options (--response, --reverse,
+ * --columns, --mss, alone or with "=VALUE"): taken anywhere before "--",
+ * among the run options too.
+ */
+bool sweep_arg_own(const char *a);
 int sweep_arg_next(enum sweep_kind kind, int argc, char **argv, int *i, const char **val,
 		   uint32_t *mss, char *err);
 

@@ -661,6 +661,43 @@ int store_baseline_of(struct store *s, int64_t id, int64_t *base, char *err)
 	return rc;
 }
 
+int store_id_named(struct store *s, const char *name, bool sweeps, int64_t *id, char *err)
+{
+	const char *what = sweeps ? "sweep" : "run";
+	uint64_t back = 0, v;
+	sqlite3_stmt *st;
+	int rc;
+
+	*id = 0;
+	if (!parse_uint(name, 1, INT64_MAX, &v)) {
+		*id = (int64_t)v;
+		return 0;
+	}
+	if (strncmp(name, "last", 4) ||
+	    (name[4] && (name[4] != '-' || parse_uint(name + 5, 1, 1000000, &back))))
+		return err_set(err, -EINVAL, "%s id '%.64s': accepted: a number from tunetop runs%s, last or last-N",
+			       what, name, sweeps ? "" : " list");
+	rc = store_prepare(s, sweeps ? "SELECT id FROM sweeps ORDER BY id DESC LIMIT 1 OFFSET ?1" :
+				       "SELECT id FROM runs ORDER BY id DESC LIMIT 1 OFFSET ?1",
+			   &st, "find the newest id", err);
+	if (rc)
+		return rc;
+	sqlite3_bind_int64(st, 1, (int64_t)back);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*id = sqlite3_column_int64(st, 0);
+		rc = 0;
+	} else if (rc == SQLITE_DONE) {
+		rc = back ? err_set(err, -ENOENT, "%s: fewer than %llu %ss stored in %s", name,
+				    (unsigned long long)back + 1, what, s->path) :
+			    err_set(err, -ENOENT, "last: no %ss stored in %s", what, s->path);
+	} else {
+		rc = store_fail(s, rc, "find the newest id", err);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
 /* Record a sweep or an A/B comparison. */
 int store_add_sweep(struct store *s, const char *kind, const json_t *spec,
 		    int64_t *id, char *err)

@@ -150,6 +150,14 @@ int store_set_baseline(struct store *s, int64_t id, char *err);
 /* The baseline of the same test and parameters as run id: *base 0 when none. */
 int store_baseline_of(struct store *s, int64_t id, int64_t *base, char *err);
 
+/*
+ * An id named as the user types it: a positive integer, "last" (the newest
+ * run, or sweep with sweeps true) or "last-N" (N before the newest).  0 with
+ * *id set, or -EINVAL (not such a name) or -ENOENT (no such run) with err
+ * saying what is accepted.
+ */
+int store_id_named(struct store *s, const char *name, bool sweeps, int64_t *id, char *err);
+
 /* A sweep or an A/B comparison: kind "size", "burst", "knob", "send-size", "ab". */
 int store_add_sweep(struct store *s, const char *kind, const json_t *spec, int64_t *id,
 		    char *err);

@@ -18,10 +18,11 @@ HOSTS="server B A"
 # Side b of a lab, where the test's own tunetopd listens.
 LAB_B_ADDR=198.18.0.2
 
-# extract: one example per line, "N<TAB>FILE:LINE<TAB>STATUS<TAB>COMMAND",
+# extract: one example per line, "N<TAB>FILE:LINE<TAB>STATUS<TAB>EXITS<TAB>COMMAND",
 # STATUS "run", "remote" (-H a placeholder host: run against the test's
 # tunetopd, the host and key already replaced in COMMAND) or the reason it is
-# not run ("needs ..."); its claims, one extended regex a line, in
+# not run ("needs ..."), EXITS the exit codes that pass ("0", or what a
+# "# exits: 0 1" line allows); its claims, one extended regex a line, in
 # $TMP/claims/N.
 extract() {
 	python3 - "$top_srcdir" "$TMP/claims" "$HOSTS" "$LAB_B_ADDR" "$TMP/knobs.key" <<'PY'
@@ -50,7 +51,7 @@ trail = re.compile(r'\s+# (needs .*|shows: .*)$')
 count = 0
 for name, fn in files:
 	path = name if os.path.isabs(name) else os.path.join(top, name)
-	cmd, start, need, shows = '', 0, '', []
+	cmd, start, need, shows, exits = '', 0, '', [], '0'
 	for n, text in fn(path):
 		if text.startswith('# needs'):
 			need = text[2:]
@@ -58,8 +59,11 @@ for name, fn in files:
 		if text.startswith('# shows: '):
 			shows.append(text[len('# shows: '):])
 			continue
+		if re.match(r'^# exits: [0-9]+( [0-9]+)*$', text):
+			exits = text[len('# exits: '):]
+			continue
 		if not cmd and not re.match(r'^(\$ )?(tunetop|tunetopd) [^ ]*[^:] ', text + ' '):
-			need, shows = '', []
+			need, shows, exits = '', [], '0'
 			continue
 		if not cmd:
 			start = n
@@ -86,9 +90,9 @@ for name, fn in files:
 		count += 1
 		with open(os.path.join(claimdir, str(count)), 'w') as f:
 			f.writelines(s + '\n' for s in shows)
-		print('%d\t%s:%d\t%s\t%s' % (count, os.path.relpath(path, top),
-					     start, status, cmd))
-		cmd, need, shows = '', '', []
+		print('%d\t%s:%d\t%s\t%s\t%s' % (count, os.path.relpath(path, top),
+						 start, status, exits, cmd))
+		cmd, need, shows, exits = '', '', [], '0'
 PY
 }
 
@@ -132,7 +136,7 @@ remote_up() {
 	return 1
 }
 run=0 claims=0 notrun=0
-while IFS='	' read -r n where status cmd; do
+while IFS='	' read -r n where status exits cmd; do
 	[ "${where%%:*}" = "$doc" ] || continue
 	case $status in
 	run) inns="" ;;
@@ -158,9 +162,10 @@ while IFS='	' read -r n where status cmd; do
 		grep -Eq -- "$re" "$TMP/out" || echo "not shown: $re" >>"$TMP/unshown"
 	done <"$TMP/claims/$n"
 	claims=$((claims + k))
-	[ "$rc" -eq 0 ] && [ ! -s "$TMP/unshown" ]
+	case " $exits " in *" $rc "*) rcok=0 ;; *) rcok=1 ;; esac
+	[ "$rcok" -eq 0 ] && [ ! -s "$TMP/unshown" ]
 	res $? "$where: $cmd (exit $rc, $k claims)"
-	if [ "$rc" -ne 0 ] || [ -s "$TMP/unshown" ]; then
+	if [ "$rcok" -ne 0 ] || [ -s "$TMP/unshown" ]; then
 		say <"$TMP/unshown"
 		tail -15 "$TMP/out" | say
 	fi

@@ -97,8 +97,17 @@ ok $? "runs rm removes a run; runs show of it fails"
 [ $? -eq 1 ] && grep -q "999" "$TMP/o"
 ok $? "runs show of an unknown id: exit 1 naming it"
 "$TUNETOP" runs show abc >"$TMP/o" 2>&1
-[ $? -eq 2 ] && grep -q "accepted: a run number" "$TMP/o"
+[ $? -eq 2 ] && grep -q "accepted: a number from tunetop runs list, last or last-N" "$TMP/o"
 ok $? "a run id that is not a number: exit 2"
+newest=$("$TUNETOP" runs list --json | python3 -c 'import json,sys; print(max(x["id"] for x in json.load(sys.stdin)))')
+"$TUNETOP" runs show last >"$TMP/o" 2>&1 && head -1 "$TMP/o" | grep -q "^Run $newest: "
+ok $? "runs show last is the newest run, $newest ($(head -1 "$TMP/o"))"
+"$TUNETOP" runs show last-1 >"$TMP/o" 2>&1 && head -1 "$TMP/o" | grep -Eq "^Run [0-9]+[ :]" &&
+	[ "$(head -1 "$TMP/o" | sed 's/^Run \([0-9]*\)[ :].*/\1/')" -lt "$newest" ]
+ok $? "runs show last-1 is an older run ($(head -1 "$TMP/o"))"
+"$TUNETOP" runs show last-100000 >"$TMP/o" 2>&1
+[ $? -eq 2 ] && grep -q "last-100000: fewer than 100001 runs stored in" "$TMP/o"
+ok $? "last-N beyond the history: exit 2 saying so"
 "$TUNETOP" runs frob >"$TMP/o" 2>&1
 [ $? -eq 2 ] && grep -q "accepted: list, show" "$TMP/o"
 ok $? "an unknown runs command: exit 2 naming what is accepted"

@@ -185,8 +185,9 @@ grep -q "^Knob net.ipv4.tcp_sack on lab-a: " "$TMP/rev" && [ "$(ip netns exec "$
 ok $? "--set local: stays on side a (the server end now), and is put back"
 
 # Against loopback the client cannot move: the ends trade -r (the engine's
-# target_reverse, which the dashboard's sweeps call too).
-"$TUNETOP" sweep burst 1 --reverse --loopback -l 0.3 -- -r 1,100 >"$TMP/revlo" 2>&1
+# target_reverse, which the dashboard's sweeps call too); --reverse among the
+# run options, as the sweep's own options may be anywhere before "--".
+"$TUNETOP" sweep burst 1 --loopback -l 0.3 --reverse -- -r 1,100 >"$TMP/revlo" 2>&1
 rc=$?
 [ $rc -eq 0 ] && grep -q "^Test: TCP_RR .*-r 100,1 " "$TMP/revlo" &&
 	grep -q "reverse: no lab to turn around: the ends trade -r" "$TMP/revlo"
