@@ -84,6 +84,7 @@ void ns_request_from_params(const struct test_params *p, struct ns_request *q)
 	memset(q, 0, sizeof(*q));
 	q->send_buf_size = p->rsndbuf;
 	q->recv_buf_size = p->rrcvbuf;
+	q->cpu = p->rcpu;
 	q->send_size = q->receive_size = -1;
 	q->request_size = q->response_size = -1;
 	q->send_width = q->recv_width = rr ? 1 : 2;
@@ -117,7 +118,8 @@ void ns_request_encode(const struct ns_request *q, uint8_t *buf)
 {
 	memset(buf, 0, NS_MSG_LEN);
 	ns_put(buf, W_TYPE, NS_DO_OMNI);
-	ns_put(buf, W_ERRNO, UINT32_MAX);
+	/* netperf's request header word 1: the CPU to bind netserver to */
+	ns_put(buf, W_ERRNO, (uint32_t)q->cpu);
 	ns_put(buf, WQ_SEND_BUF, (uint32_t)q->send_buf_size);
 	ns_put(buf, WQ_SEND_SIZE, (uint32_t)q->send_size);
 	ns_put(buf, WQ_SEND_ALIGN, 8);
@@ -161,6 +163,7 @@ int ns_request_decode(const uint8_t *buf, size_t len, struct ns_request *q, char
 		return err_set(err, -EPROTO, "netserver request: type %u; accepted: %d (DO_OMNI)",
 			       ns_get(buf, W_TYPE), NS_DO_OMNI);
 	memset(q, 0, sizeof(*q));
+	q->cpu = (int32_t)ns_get(buf, W_ERRNO);
 	q->send_buf_size = (int32_t)ns_get(buf, WQ_SEND_BUF);
 	q->send_size = (int32_t)ns_get(buf, WQ_SEND_SIZE);
 	q->send_width = (int32_t)ns_get(buf, WQ_SEND_WIDTH);

@@ -45,6 +45,7 @@ struct ns_request {
 	uint32_t protocol;		/* IPPROTO_TCP / IPPROTO_UDP */
 	uint32_t direction;		/* NS_DIR_* */
 	uint32_t netperf_port;
+	int32_t cpu;			/* word 1: the CPU netserver binds to (-T ,N); -1 none */
 };
 
 /* netserver's answer: its data socket, listening on data_port. */

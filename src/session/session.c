@@ -952,9 +952,6 @@ static int session_netserver_check(const struct session *s, char *err)
 	if (s->p.flows != 1)
 		return err_set(err, -EINVAL, "-n %u against netserver: netserver serves one data connection per test; accepted: -n 1",
 			       s->p.flows);
-	if (s->p.rcpu >= 0)
-		return err_set(err, -EINVAL, "-T ,%d against netserver: netserver's omni test cannot pin its end; accepted: -T LCPU alone",
-			       s->p.rcpu);
 	return 0;
 }
 
@@ -972,7 +969,9 @@ static void session_netserver_result(struct session *s, const struct ns_response
 	e->total.bytes_recv = z->bytes_received;
 	e->total.msgs_sent = z->send_calls;
 	e->total.msgs_recv = z->recv_calls;
-	e->cpu_bind = e->cpu_main = -1;
+	/* -T ,N went in the request's word 1; netserver binds its child */
+	e->cpu_bind = s->p.rcpu;
+	e->cpu_main = -1;
 	e->segs_out = e->segs_in = e->data_segs_out = e->data_segs_in = -1;
 	snprintf(e->host, sizeof(e->host), "%s", s->res.remote_host);
 	if (k) {

@@ -127,6 +127,18 @@ static void check_receive_size(void)
 	ok(m.receive_size == 4096 && params_recv_size_at(&p, 131072) == 4096,
 	   "TCP_STREAM -M 4K: netserver is asked for 4096 (%d), and tunetop's receiver reads 4096",
 	   m.receive_size);
+	{
+		uint8_t msg[NS_MSG_LEN];
+		struct ns_request d;
+		char err[ERR_MAX];
+
+		p.rcpu = 1;
+		ns_request_from_params(&p, &m);
+		ns_request_encode(&m, msg);
+		ok(m.cpu == 1 && msg[4] == 0 && msg[7] == 1 &&
+		   ns_request_decode(msg, sizeof(msg), &d, err) == 0 && d.cpu == 1,
+		   "-T ,1: word 1 of the request is 1, where netperf puts the CPU netserver binds to");
+	}
 }
 
 static void check_replies(void)
