@@ -57,12 +57,11 @@ void params_finish(struct test_params *p)
 {
 	/* A stream's send size stays 0 without -m: each sending end applies
 	 * netperf's default to its own socket (params_send_size_at()); a
-	 * netserver is not told one.  A TCP stream's receive size stays 0
-	 * without -M in the same way: each receiving
-	 * end applies its own default (params_recv_size() for tunetop's; a
-	 * netserver is not told a size, docs/netserver.md). */
-	if (!p->recv_size && test_is_udp(p->type))
-		p->recv_size = TT_MAX_UDP_MSG;
+	 * netserver is not told one.  A stream's receive size stays 0
+	 * without -M in the same way: each receiving end applies its own
+	 * default (params_recv_size() for tunetop's: a whole datagram for
+	 * UDP; a netserver is not told a size, docs/netserver.md). */
+	(void)p;
 }
 
 /*
@@ -76,6 +75,8 @@ static uint32_t recv_default_max(const struct test_params *p)
 	int32_t req = test_client_sends(p->type) ? p->rrcvbuf : p->lrcvbuf;
 	uint64_t n = req > 0 ? 2ull * (uint64_t)req : TT_RECV_DEFAULT;
 
+	if (test_is_udp(p->type))
+		return TT_MAX_UDP_MSG;	/* any datagram, whatever the buffer */
 	return n < TT_MAX_MSG ? (uint32_t)n : TT_MAX_MSG;
 }
 
@@ -118,7 +119,7 @@ uint32_t params_recv_size_at(const struct test_params *p, int32_t rcvbuf_pre)
 {
 	uint32_t max = params_recv_size(p);
 
-	if (p->recv_size || rcvbuf_pre <= 0)
+	if (p->recv_size || rcvbuf_pre <= 0 || test_is_udp(p->type))
 		return max;
 	return (uint32_t)rcvbuf_pre < max ? (uint32_t)rcvbuf_pre : max;
 }
@@ -143,8 +144,7 @@ int params_validate(const struct test_params *p, char *err)
 	} else {
 		/* send_size 0: no -m, the sender's default; recv_size 0: no -M,
 		 * the receiver's default (TCP streams) */
-		if (p->send_size > max_msg || p->recv_size > max_msg ||
-		    (p->recv_size < 1 && test_is_udp(p->type)))
+		if (p->send_size > max_msg || p->recv_size > max_msg)
 			return err_set(err, -EINVAL, "-m/-M: accepted sizes are 1 to %u bytes", max_msg);
 	}
 	if (p->flows < 1 || p->flows > TT_MAX_FLOWS)

@@ -154,7 +154,7 @@ out:
 /* A server's receive buffer: a whole datagram for UDP_RR, -M for UDP_STREAM. */
 static size_t udp_server_rbufsz(const struct test_params *p, bool reply)
 {
-	return reply ? TT_MAX_UDP_MSG : p->recv_size;
+	return reply ? TT_MAX_UDP_MSG : params_recv_size(p);
 }
 
 /* Wait for a datagram for what is left of the drain period; false when over. */

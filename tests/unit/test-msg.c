@@ -108,7 +108,7 @@ static void test_params_round_trip(void)
 	rc = params_from_json(j, &q, err);
 	ok(rc == 0 && q.send_size == 0 && params_send_size(&q) == TT_MAX_UDP_MSG &&
 	   params_send_size_at(&q, 212992) == TT_MAX_UDP_MSG &&
-	   params_send_size_at(&q, 4608) == 4608 && q.recv_size == TT_MAX_UDP_MSG,
+	   params_send_size_at(&q, 4608) == 4608 && params_recv_size(&q) == TT_MAX_UDP_MSG,
 	   "SETUP send_size/recv_size 0 take the UDP defaults: SO_SNDBUF up to 65507 (%s)", err);
 	p.lsndbuf = 32768;
 	ok(params_send_size(&p) == 65507 && (p.type = TEST_TCP_STREAM, params_send_size(&p) == 65536) &&

@@ -87,7 +87,7 @@ static void check_requests(void)
 		   m.send_buf_size == q.send_buf_size && m.recv_buf_size == q.recv_buf_size &&
 		   (!test_is_rr(p.type) || (m.request_size == q.request_size &&
 					    m.response_size == q.response_size)) &&
-		   (test_is_udp(p.type) || m.receive_size == q.receive_size),
+		   m.receive_size == q.receive_size && m.send_size == q.send_size,
 		   "%s: tunetop's request matches netperf's (flags 0x%x/0x%x, receive size %d/%d)",
 		   want[i].file, m.flags, q.flags, m.receive_size, q.receive_size);
 		/* The fixed words netperf always writes: header, alignments, prio/tos. */
