@@ -12,7 +12,7 @@ isolated_state
 
 # Fewest claims the documents hold today: fewer checked means the extraction
 # lost them, and the test would pass checking nothing.
-MIN_CLAIMS=65
+MIN_CLAIMS=70
 # The placeholder hosts the documents use for a tunetopd host.
 HOSTS="server B A"
 # Side b of a lab, where the test's own tunetopd listens.
