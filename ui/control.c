@@ -448,18 +448,20 @@ int ctl_events(struct ui *u, struct model_run **ended)
 	return what;
 }
 
+/* A dashboard drawn without its control part (bench/uiframe, tests)
+ * has no history: nothing is stored or read back. */
 const char *ctl_db_path(const struct ui *u)
 {
 	const struct ctl *c = u->ctl;
 
-	return c->rq.db_path[0] ? c->rq.db_path : NULL;
+	return c && c->rq.db_path[0] ? c->rq.db_path : NULL;
 }
 
 bool ctl_no_db(const struct ui *u)
 {
 	const struct ctl *c = u->ctl;
 
-	return c->rq.no_db;
+	return !c || c->rq.no_db;
 }
 
 bool ctl_changes_outlive(const struct ui *u)

@@ -645,6 +645,23 @@ static void test_runs_why(void)
 	json_decref(d1);
 	json_decref(d2);
 	model_free(&u.model);
+
+	/* Runs without documents, drawn with no control part (as
+	 * bench/uiframe draws): nothing to read back, said, no crash. */
+	model_init(&m);
+	r1 = model_begin(&m, &tp, "lab: test");
+	r2 = model_begin(&m, &tp, "lab: test");
+	model_end(&m, r1, 0, NULL, NULL);
+	model_end(&m, r2, 0, NULL, NULL);
+	r1->rate = 1000;
+	r2->rate = 4000;
+	model_set_baseline(&m, r1);
+	u.model = m;
+	u.cur = r2;
+	draw();
+	ok(find_row("why 2 vs 1: n/a, run 1: not kept, not stored (--no-db)") > 0,
+	   "runs: runs without documents and no history say why nothing moved");
+	model_free(&u.model);
 	u.model = tmp;
 	u.cur = NULL;
 }
