@@ -764,7 +764,6 @@ static int options_finish(struct parse_state *st)
 	} else if (st->sample_ms_given) {
 		p->sample_ms = st->sample_ms;
 	}
-	params_finish(p);
 	if (params_validate(p, why)) {
 		/* Its messages name the option ("-b: ..."): say it is one. */
 		err_set(st->err, 2, "%s%s", why[0] == '-' ? "option " : "", why);

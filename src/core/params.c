@@ -53,17 +53,6 @@ void params_default(struct test_params *p)
 	};
 }
 
-void params_finish(struct test_params *p)
-{
-	/* A stream's send size stays 0 without -m: each sending end applies
-	 * netperf's default to its own socket (params_send_size_at()); a
-	 * netserver is not told one.  A stream's receive size stays 0
-	 * without -M in the same way: each receiving end applies its own
-	 * default (params_recv_size() for tunetop's: a whole datagram for
-	 * UDP; a netserver is not told a size, docs/netserver.md). */
-	(void)p;
-}
-
 /*
  * The most a TCP stream's receiving end reads per call without -M: its
  * SO_RCVBUF as -s/-S ask for it (the kernel doubles the request), else

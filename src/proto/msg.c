@@ -601,8 +601,8 @@ int params_from_json(const json_t *j, struct test_params *out, char *err)
 	}
 	if (c.rc)
 		return c.rc;
-	/* send_size and recv_size 0 mean the defaults (docs/protocol.md). */
-	params_finish(&p);
+	/* send_size and recv_size 0 mean the defaults (docs/protocol.md),
+	 * which each end applies to its own socket (params_send_size_at()). */
 	if (params_validate(&p, why))
 		return err_set(err, -EINVAL, "setup: %s", why);
 	*out = p;

@@ -93,7 +93,6 @@ static void test_params_round_trip(void)
 
 	params_default(&p);
 	p.type = TEST_TCP_STREAM;
-	params_finish(&p);
 	j = wire(params_to_json(&p));
 	rc = params_from_json(j, &q, err);
 	ok(rc == 0 && params_equal(&p, &q) && q.family == AF_INET &&

@@ -76,7 +76,6 @@ static void check_requests(void)
 		p.family = AF_INET;
 		p.duration = 1;
 		p.nodelay = q.flags & NS_FLAG_NODELAY;
-		params_finish(&p);
 		ns_request_from_params(&p, &m);
 		ns_request_encode(&m, mine);
 		ok(ns_request_decode(mine, sizeof(mine), &m, err) == 0 &&
@@ -107,7 +106,6 @@ static void check_receive_size(void)
 	params_default(&p);
 	p.type = TEST_TCP_STREAM;
 	p.send_size = 65536;
-	params_finish(&p);
 	ns_request_from_params(&p, &m);
 	ok(m.receive_size == -1 && params_recv_size_at(&p, 131072) == 131072,
 	   "TCP_STREAM -m 64K without -M: netserver is asked for no receive size (%d), tunetop's own receiver reads its SO_RCVBUF (128K), as netserver does",

@@ -62,7 +62,6 @@ static void build_rr(struct run_summary *r)
 	s->p.nodelay = true;
 	s->p.lcpu = 0;
 	s->p.rcpu = 1;
-	params_finish(&s->p);
 	snprintf(s->target, sizeof(s->target), "loopback, embedded server");
 	snprintf(s->local_host, sizeof(s->local_host), "client1");
 	snprintf(s->remote_host, sizeof(s->remote_host), "server1");
@@ -121,7 +120,6 @@ static void build_stream(struct run_summary *r)
 	params_default(&s->p);
 	s->p.type = TEST_TCP_STREAM;
 	s->p.send_size = 256 * 1024;
-	params_finish(&s->p);
 	snprintf(s->target, sizeof(s->target), "10.0.0.1 (-H)");
 	snprintf(s->local_host, sizeof(s->local_host), "client1");
 	snprintf(s->remote_host, sizeof(s->remote_host), "server1");

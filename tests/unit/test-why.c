@@ -114,7 +114,6 @@ static void params(struct test_params *p, enum test_type t)
 {
 	params_default(p);
 	p->type = t;
-	params_finish(p);
 }
 
 static void test_link(void)

@@ -159,7 +159,6 @@ static struct test_params params(enum test_type type, int family)
 	p.type = type;
 	p.family = family;
 	p.nodelay = true;
-	params_finish(&p);
 	return p;
 }
 
