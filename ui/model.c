@@ -75,8 +75,8 @@ static void why_live(struct model_run *r, const struct session_event *ev)
 	why_input_init(&in, &r->p);
 	why_input_ticks(&in, lp, rp, w->n);
 	/* The sysctl ceilings and coalescing as read before the run. */
-	why_end_set_knobs(&in.local, &ev->knobs_local);
-	why_end_set_knobs(&in.remote, &ev->knobs_remote);
+	in.local.kn = ev->knobs_local;
+	in.remote.kn = ev->knobs_remote;
 	in.tbf_bps = r->tbf_bps;
 	why_eval(&in, &r->why_live);
 }

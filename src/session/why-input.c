@@ -24,12 +24,9 @@ void why_input_init(struct why_input *in, const struct test_params *p)
 
 		e->retrans = e->segs_out = -1;
 		e->sndbuf = e->rcvbuf = -1;
-		e->rmem_max = e->wmem_max = -1;
-		e->tcp_rmem_max = e->tcp_wmem_max = -1;
 		e->cpu_bind = e->cpu_main = -1;
 		e->irq_rate = -1;
-		e->rx_usecs = e->rx_usecs_high = -1;
-		e->adaptive_rx = -1;
+		why_knobs_read(&e->kn, NULL);
 	}
 	in->local.sndbuf_req = p->lsndbuf;
 	in->local.rcvbuf_req = p->lrcvbuf;
@@ -183,23 +180,9 @@ void why_knobs_read(struct why_knobs *kn, const struct knob_snapshot *k)
 		kn->adaptive_rx = v->num[0] ? 1 : 0;
 }
 
-void why_end_set_knobs(struct why_end *e, const struct why_knobs *kn)
-{
-	e->rmem_max = kn->rmem_max;
-	e->wmem_max = kn->wmem_max;
-	e->tcp_rmem_max = kn->tcp_rmem_max;
-	e->tcp_wmem_max = kn->tcp_wmem_max;
-	e->rx_usecs = kn->rx_usecs;
-	e->rx_usecs_high = kn->rx_usecs_high;
-	e->adaptive_rx = kn->adaptive_rx;
-}
-
 void why_end_knobs(struct why_end *e, const struct knob_snapshot *k)
 {
-	struct why_knobs kn;
-
-	why_knobs_read(&kn, k);
-	why_end_set_knobs(e, &kn);
+	why_knobs_read(&e->kn, k);
 }
 
 void why_end_cpu(struct why_end *e, const struct cpu_sample *const *ticks,

@@ -183,21 +183,21 @@ static bool why_rule_coalescing(const struct why_input *in, struct why_verdict *
 	for (unsigned i = 0; i < 2; i++) {
 		const struct why_end *e = ends[i];
 		double per = e->irq_rate / in->throughput;
-		int64_t delay = e->rx_usecs;
+		int64_t delay = e->kn.rx_usecs;
 		char ad[48] = "";
 
 		if (!e->present || e->irq_rate < 0 || !e->irq_dev[0] ||
 		    per >= TH.irq_per_trans)
 			continue;
 		/* adaptive-rx may hold an interrupt up to rx-usecs-high */
-		if (e->adaptive_rx == 1 && e->rx_usecs_high > delay)
-			delay = e->rx_usecs_high;
+		if (e->kn.adaptive_rx == 1 && e->kn.rx_usecs_high > delay)
+			delay = e->kn.rx_usecs_high;
 		if (delay <= 0)
 			continue;
-		if (e->adaptive_rx == 1)
+		if (e->kn.adaptive_rx == 1)
 			snprintf(ad, sizeof(ad), ", adaptive-rx on, rx-usecs-high %lld",
-				 (long long)e->rx_usecs_high);
-		else if (e->adaptive_rx == 0)
+				 (long long)e->kn.rx_usecs_high);
+		else if (e->kn.adaptive_rx == 0)
 			snprintf(ad, sizeof(ad), ", adaptive-rx off");
 		/* strength: how much of a transaction the delay can take */
 		return why_say(v,
@@ -205,7 +205,7 @@ static bool why_rule_coalescing(const struct why_input *in, struct why_verdict *
 				       WHY_DIRECT : WHY_SUPPORT,
 			       in->lat_us > 0 ? (double)delay / in->lat_us / TH.coalesce_share : 0.5,
 			       "interrupt coalescing on the %s end: %.2f interrupts per transaction on %s (rx-usecs %lld%s)",
-			       names[i], per, e->irq_dev, (long long)e->rx_usecs, ad);
+			       names[i], per, e->irq_dev, (long long)e->kn.rx_usecs, ad);
 	}
 	return false;
 }
@@ -231,7 +231,7 @@ static bool why_rule_sndbuf_idle(const struct why_input *in, struct why_verdict 
 	if (idle < TH.idle_share || drain_us > TH.sndbuf_drain_us)
 		return false;
 	why_buf_origin(origin, sizeof(origin), s->sndbuf, s->sndbuf_req,
-		       s == &in->local ? "-s" : "-S", s->tcp_wmem_max, "tcp_wmem");
+		       s == &in->local ? "-s" : "-S", s->kn.tcp_wmem_max, "tcp_wmem");
 	return why_say(v, WHY_DIRECT, idle / (2 * TH.idle_share),
 		       "send buffer: %s sender idle %.0f %% of the run, SO_SNDBUF %s (%s) holds %.0f us of data at this rate",
 		       sname, idle * 100, why_bytes(a, sizeof(a), s->sndbuf), origin, drain_us);
@@ -361,14 +361,14 @@ static bool why_rule_share(const struct why_input *in, struct why_verdict *v, bo
 		bool local = peer == &in->local;
 
 		why_buf_origin(origin, sizeof(origin), peer->rcvbuf, peer->rcvbuf_req,
-			       local ? "-s" : "-S", peer->tcp_rmem_max, "tcp_rmem");
+			       local ? "-s" : "-S", peer->kn.tcp_rmem_max, "tcp_rmem");
 		snprintf(buf, sizeof(buf), "%s SO_RCVBUF", pname);
 		a[0] = 0;
 		if (peer->rcvbuf >= 0)
 			why_bytes(a, sizeof(a), peer->rcvbuf);
 	} else {
 		why_buf_origin(origin, sizeof(origin), s->sndbuf, s->sndbuf_req,
-			       s == &in->local ? "-s" : "-S", s->tcp_wmem_max, "tcp_wmem");
+			       s == &in->local ? "-s" : "-S", s->kn.tcp_wmem_max, "tcp_wmem");
 		snprintf(buf, sizeof(buf), "%s SO_SNDBUF", sname);
 		a[0] = 0;
 		if (s->sndbuf >= 0)
@@ -487,25 +487,25 @@ static bool why_rule_ceiling(const struct why_input *in, struct why_verdict *v)
 
 	if (test_is_udp(in->type) || test_is_rr(in->type))
 		return false;
-	if (peer->rcvbuf_req < 0 && peer->tcp_rmem_max > 0 && peer->rcvbuf >= 0 &&
-	    peer->rcvbuf >= TH.ceiling_share * (double)peer->tcp_rmem_max)
+	if (peer->rcvbuf_req < 0 && peer->kn.tcp_rmem_max > 0 && peer->rcvbuf >= 0 &&
+	    peer->rcvbuf >= TH.ceiling_share * (double)peer->kn.tcp_rmem_max)
 		return why_say(v, WHY_SUPPORT, TH.ceiling_strength,
 			       "buffer ceiling: %s SO_RCVBUF %s is at tcp_rmem max %s",
 			       pname, why_bytes(a, sizeof(a), peer->rcvbuf),
-			       why_bytes(b, sizeof(b), peer->tcp_rmem_max));
-	if (s->sndbuf_req < 0 && s->tcp_wmem_max > 0 && s->sndbuf >= 0 &&
-	    s->sndbuf >= TH.ceiling_share * (double)s->tcp_wmem_max)
+			       why_bytes(b, sizeof(b), peer->kn.tcp_rmem_max));
+	if (s->sndbuf_req < 0 && s->kn.tcp_wmem_max > 0 && s->sndbuf >= 0 &&
+	    s->sndbuf >= TH.ceiling_share * (double)s->kn.tcp_wmem_max)
 		return why_say(v, WHY_SUPPORT, TH.ceiling_strength,
 			       "buffer ceiling: %s SO_SNDBUF %s is at tcp_wmem max %s",
 			       sname, why_bytes(a, sizeof(a), s->sndbuf),
-			       why_bytes(b, sizeof(b), s->tcp_wmem_max));
+			       why_bytes(b, sizeof(b), s->kn.tcp_wmem_max));
 	/* An explicit -s/-S is capped at twice net.core.*mem_max. */
-	if (peer->rcvbuf_req > 0 && peer->rmem_max > 0 &&
-	    peer->rcvbuf >= TH.ceiling_share * 2.0 * (double)peer->rmem_max)
+	if (peer->rcvbuf_req > 0 && peer->kn.rmem_max > 0 &&
+	    peer->rcvbuf >= TH.ceiling_share * 2.0 * (double)peer->kn.rmem_max)
 		return why_say(v, WHY_SUPPORT, TH.ceiling_strength,
 			       "buffer ceiling: %s SO_RCVBUF %s is capped by net.core.rmem_max %s",
 			       pname, why_bytes(a, sizeof(a), peer->rcvbuf),
-			       why_bytes(b, sizeof(b), peer->rmem_max));
+			       why_bytes(b, sizeof(b), peer->kn.rmem_max));
 	return false;
 }
 

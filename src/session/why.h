@@ -56,6 +56,19 @@ struct why_flows_rest {
 };
 
 /* One end's figures over the window judged (a run, or the last ticks). */
+/*
+ * The knob figures the rules read of an end, small enough to go with every
+ * tick: the session reads them once from the snapshot taken before the
+ * run, and the dashboard's live verdicts put them into each window's ends.
+ */
+struct why_knobs {
+	int64_t rmem_max, wmem_max;	/* net.core.*; -1 unknown */
+	int64_t tcp_rmem_max, tcp_wmem_max;	/* third value of net.ipv4.tcp_*mem; -1 unknown */
+	int64_t rx_usecs;		/* the device's rx-usecs; -1 unknown */
+	int64_t rx_usecs_high;		/* rx-usecs-high (adaptive-rx's upper delay); -1 unknown */
+	int adaptive_rx;		/* -1 unknown, 0 off, 1 on */
+};
+
 struct why_end {
 	bool present;
 	char host[64];
@@ -71,17 +84,13 @@ struct why_end {
 	int64_t segs_out;		/* segments sent; -1 n/a */
 	int64_t sndbuf, rcvbuf;		/* largest SO_SNDBUF / SO_RCVBUF now; -1 n/a */
 	int32_t sndbuf_req, rcvbuf_req;	/* -s / -S asked for this end; -1 autotune */
-	int64_t rmem_max, wmem_max;	/* net.core.*; -1 unknown */
-	int64_t tcp_rmem_max, tcp_wmem_max;	/* third value of net.ipv4.tcp_*mem; -1 unknown */
 	struct cpu_sample cpu;		/* average over the window */
 	int cpu_bind;			/* -1 not pinned */
 	int cpu_main;			/* -1 n/a */
 	unsigned ncpus_used;		/* 0 n/a */
 	char irq_dev[32];
 	double irq_rate;		/* the device's interrupts/s; < 0 n/a */
-	int64_t rx_usecs;		/* the device's rx-usecs; -1 unknown */
-	int64_t rx_usecs_high;		/* rx-usecs-high (adaptive-rx's upper delay); -1 unknown */
-	int adaptive_rx;		/* -1 unknown, 0 off, 1 on */
+	struct why_knobs kn;		/* its knobs, from the snapshot before the run */
 };
 
 struct why_input {
@@ -148,18 +157,8 @@ void why_end_socks(struct why_end *e, const struct sock_sample *first,
 /* The sysctl ceilings and coalescing of an end from its knob snapshot. */
 void why_end_knobs(struct why_end *e, const struct knob_snapshot *k);
 
-/*
- * The same knob figures on their own, small enough to go with every tick:
- * the session reads them once from the snapshot taken before the run, and
- * the dashboard's live verdicts put them into each window's ends.
- */
-struct why_knobs {
-	int64_t rmem_max, wmem_max, tcp_rmem_max, tcp_wmem_max;
-	int64_t rx_usecs, rx_usecs_high;
-	int adaptive_rx;
-};
+/* The same figures from a snapshot into kn (NULL: all unknown, -1). */
 void why_knobs_read(struct why_knobs *kn, const struct knob_snapshot *k);
-void why_end_set_knobs(struct why_end *e, const struct why_knobs *kn);
 
 /* The CPU figures of an end: the mean of n ticks' per-CPU utilisation. */
 void why_end_cpu(struct why_end *e, const struct cpu_sample *const *ticks,

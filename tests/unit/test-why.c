@@ -301,14 +301,14 @@ static void test_coalescing(void)
 	ok(has_rule(&r, "latency"), "coalescing: latency bound is listed too");
 
 	snapshot(&k, items, names, off, 3);
-	in.remote.adaptive_rx = -1;
+	in.remote.kn.adaptive_rx = -1;
 	why_end_knobs(&in.remote, &k);
 	why_eval(&in, &r);
 	ok(r.n && !strcmp(r.v[0].rule, "latency") && has_rule(&r, "coalescing"),
 	   "adaptive-rx off, rx-usecs 16 of 294 us: latency first, coalescing supporting");
 
-	in.remote.rx_usecs = 0;
-	in.remote.adaptive_rx = 0;
+	in.remote.kn.rx_usecs = 0;
+	in.remote.kn.adaptive_rx = 0;
 	why_eval(&in, &r);
 	ok(!has_rule(&r, "coalescing"), "no coalescing set: no coalescing verdict");
 }
@@ -407,7 +407,7 @@ static void test_synthetic(void)
 	   "losing 5 %%: the loss is named, supporting");
 
 	plain_stream(&in);
-	in.remote.tcp_rmem_max = 6291456;
+	in.remote.kn.tcp_rmem_max = 6291456;
 	why_eval(&in, &r);
 	ok(has_rule(&r, "buffer ceiling") && !strcmp(r.v[0].rule, "none") &&
 		   strstr(r.v[r.n - 1].evidence, "remote SO_RCVBUF 6M is at tcp_rmem max 6M"),
