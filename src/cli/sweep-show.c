@@ -143,9 +143,8 @@ int sweep_show_main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (!idtext || (strncmp(idtext, "last", 4) && parse_uint(idtext, 1, INT64_MAX, &(uint64_t){ 0 }))) {
-		fprintf(stderr, WHO ": %s%s: not a sweep id; accepted: a positive integer (tunetop runs shows them), last or last-N\n",
-			idtext ? "sweep " : "no sweep id", idtext ? idtext : "");
+	if (!idtext) {
+		fprintf(stderr, WHO ": no sweep id; accepted: a number from tunetop runs, last or last-N\n");
 		return 2;
 	}
 	ret = store_open(&st, db, err);

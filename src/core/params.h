@@ -63,9 +63,10 @@ void params_default(struct test_params *p);
 /* Check p as a server would; 0, or -EINVAL with "what: accepted" in err. */
 int params_validate(const struct test_params *p, char *err);
 
-/* send_size and recv_size 0 (no -m, no -M) stay 0 in the parameters:
- * each end applies netperf's defaults to its own socket, below. */
 /*
+ * send_size and recv_size 0 (no -m, no -M) stay 0 in the parameters: each
+ * end applies netperf's defaults to its own socket.
+ *
  * What one receive call of a TCP stream asks for, netperf's rule: -M,
  * else the receiving socket's SO_RCVBUF as read before connect (netperf's
  * lsr/rsr size; 131072 on a default Debian host).  recv_size 0 (no -M) is

@@ -22,18 +22,19 @@ enum sweep_arg {
 };
 
 /*
+ * Whether a is one of the sweep's own options (--response, --reverse,
+ * --columns, --mss, alone or with "=VALUE"): taken anywhere before "--",
+ * among the run options too.
+ */
+bool sweep_arg_own(const char *a);
+
+/*
  * The sweep argument at argv[*i] of a sweep of kind, as `tunetop sweep`
  * and the dashboard's sweep prompt take them: *i moves past it and its
  * value.  Returns what it is (at the end of argv, SWEEP_ARG_END), or
  * -EINVAL with err ("option --mss 0: not an MSS; accepted: ...") for an
  * option of another kind, a missing or bad value, a list to a size sweep.
  */
-/*
- * Whether a is one of the sweep's own options (--response, --reverse,
- * --columns, --mss, alone or with "=VALUE"): taken anywhere before "--",
- * among the run options too.
- */
-bool sweep_arg_own(const char *a);
 int sweep_arg_next(enum sweep_kind kind, int argc, char **argv, int *i, const char **val,
 		   uint32_t *mss, char *err);
 

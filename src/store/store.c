@@ -675,8 +675,8 @@ int store_id_named(struct store *s, const char *name, bool sweeps, int64_t *id, 
 	}
 	if (strncmp(name, "last", 4) ||
 	    (name[4] && (name[4] != '-' || parse_uint(name + 5, 1, 1000000, &back))))
-		return err_set(err, -EINVAL, "%s id '%.64s': accepted: a number from tunetop runs%s, last or last-N",
-			       what, name, sweeps ? "" : " list");
+		return err_set(err, -EINVAL, "%s %.64s: not a %s id; accepted: a number from tunetop runs%s, last or last-N",
+			       what, name, what, sweeps ? "" : " list");
 	rc = store_prepare(s, sweeps ? "SELECT id FROM sweeps ORDER BY id DESC LIMIT 1 OFFSET ?1" :
 				       "SELECT id FROM runs ORDER BY id DESC LIMIT 1 OFFSET ?1",
 			   &st, "find the newest id", err);
