@@ -124,13 +124,13 @@ trap 'exit 1' INT TERM
 remote_up() {
 	[ -n "$dpid" ] && return 0
 	[ -f "$TMP/knobs.key" ] || "$TUNETOPD" --gen-key "$TMP/knobs.key" \
-		>"$TMP/rd.log" 2>&1 </dev/null || return 1
-	tunetop lab up --name "$lab" >>"$TMP/rd.log" 2>&1 </dev/null || return 1
+		>"$TMP/rd-$lab.log" 2>&1 </dev/null || return 1
+	tunetop lab up --name "$lab" >>"$TMP/rd-$lab.log" 2>&1 </dev/null || return 1
 	ip netns exec "$lab-b" "$TUNETOPD" -f --knobs --key "$TMP/knobs.key" \
-		>>"$TMP/rd.log" 2>&1 </dev/null &
+		>>"$TMP/rd-$lab.log" 2>&1 </dev/null &
 	dpid=$!
 	for _ in $(seq 100); do
-		grep -q "listening on .* port" "$TMP/rd.log" && return 0
+		grep -q "listening on .* port" "$TMP/rd-$lab.log" && return 0
 		sleep 0.1
 	done
 	return 1
@@ -143,7 +143,7 @@ while IFS='	' read -r n where status exits cmd; do
 	remote)
 		if ! remote_up; then
 			res 1 "$where: a tunetopd of the test's own in lab $lab"
-			say <"$TMP/rd.log"
+			say <"$TMP/rd-$lab.log"
 			continue
 		fi
 		inns="ip netns exec $lab-a" ;;
