@@ -113,9 +113,16 @@ import json, sys
 lines = [json.loads(l) for l in open(sys.argv[1]) if l.startswith('{')]
 iv = [l for l in lines if l.get('type') == 'interval']
 res = [l for l in lines if l.get('type') != 'interval'][-1]
-ok = (len(iv) >= 5 and all(l['remote']['capture'] for l in iv[2:]) and
-      iv[-1]['remote']['capture']['dirs'][0]['packets'] > iv[1]['remote']['capture']['dirs'][0]['packets'] and
-      res['remote']['capture']['dev'] == 'lo' and res['remote']['capture']['sent']['data'] > 100)
+# A tick whose remote sample is late has "remote": null (a loaded machine, the
+# ASan build); every remote sample after the first two must carry the capture.
+rem = [l['remote'] for l in iv[2:] if l.get('remote')]
+pk = [r['capture']['dirs'][0]['packets'] if r.get('capture') else None for r in rem]
+rc = res.get('remote') or {}
+ok = (len(rem) >= 3 and None not in pk and pk[-1] > pk[0] and
+      (rc.get('capture') or {}).get('dev') == 'lo' and rc['capture']['sent']['data'] > 100)
+if not ok:
+    print('# %d ticks, remote packets per tick from the third: %s; result capture: %s'
+          % (len(iv), pk, json.dumps(rc.get('capture'))[:300]))
 sys.exit(0 if ok else 1)
 EOF
 ok $? "the remote end's histograms arrive with every sample and grow, and in the result"
