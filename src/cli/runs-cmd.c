@@ -31,18 +31,18 @@ static void runs_usage(FILE *f)
 	      f);
 }
 
-/* A run id as typed: a number, last or last-N (store_id_named()).  0 (and
- * a message) when s names none. */
-static int64_t runs_id(struct store *st, const char *s)
+/* A run id as typed: a number, last or last-N (store_id_named()).  0 with
+ * *id set, else the exit status with a message: 2 when s is not an id's
+ * form, 1 when it names no stored run (as runs show of a missing number). */
+static int runs_id(struct store *st, const char *s, int64_t *id)
 {
 	char err[ERR_MAX];
-	int64_t id;
+	int ret = store_id_named(st, s, false, id, err);
 
-	if (store_id_named(st, s, false, &id, err)) {
-		fprintf(stderr, "tunetop runs: %s\n", err);
+	if (!ret)
 		return 0;
-	}
-	return id;
+	fprintf(stderr, "tunetop runs: %s\n", err);
+	return ret == -EINVAL ? 2 : 1;
 }
 
 static const char *fmt_time(double t, char *buf, size_t len)
@@ -377,7 +377,9 @@ static int runs_check(struct store *st, int argc, char **argv)
 	char err[ERR_MAX];
 	int worse = 0, compared = 0;
 
-	if (argc < 2 || !(id = runs_id(st, argv[1])))
+	if (argc < 2)
+		return 2;
+	if (runs_id(st, argv[1], &id))
 		return 2;
 	for (int i = 2; i < argc; i++) {
 		if (!strcmp(argv[i], "--against") && i + 1 < argc) {
@@ -391,7 +393,7 @@ static int runs_check(struct store *st, int argc, char **argv)
 					fprintf(stderr, "tunetop runs check: run %" PRId64 " has no baseline of its test and parameters; accepted: tunetop runs baseline ID first, or --against ID\n", id);
 					return 2;
 				}
-			} else if (!(against = runs_id(st, argv[i]))) {
+			} else if (runs_id(st, argv[i], &against)) {
 				return 2;
 			}
 		} else if (!strcmp(argv[i], "--threshold") && i + 1 < argc &&
@@ -496,22 +498,22 @@ int runs_main(int argc, char **argv)
 	if (!strcmp(argv[0], "list")) {
 		rc = runs_list(st, argc, argv);
 	} else if (!strcmp(argv[0], "show") && (argc == 2 || argc == 3)) {
-		if ((id = runs_id(st, argv[1])) && (argc == 2 || !strcmp(argv[2], "--json")))
+		if (argc == 3 && strcmp(argv[2], "--json"))
+			fprintf(stderr, "tunetop runs show: '%s': accepted: --json\n", argv[2]);
+		else if (!(rc = runs_id(st, argv[1], &id)))
 			rc = runs_show(st, id, argc == 3);
 	} else if (!strcmp(argv[0], "diff") && argc == 3) {
-		if ((id = runs_id(st, argv[1])) && (id2 = runs_id(st, argv[2])))
+		if (!(rc = runs_id(st, argv[1], &id)) && !(rc = runs_id(st, argv[2], &id2)))
 			rc = runs_diff(st, id, id2);
 	} else if (!strcmp(argv[0], "export") && argc == 3 &&
 		   (!strcmp(argv[2], "--json") || !strcmp(argv[2], "--csv"))) {
-		if ((id = runs_id(st, argv[1])))
+		if (!(rc = runs_id(st, argv[1], &id)))
 			rc = runs_export(st, id, !strcmp(argv[2], "--csv"));
 	} else if (!strcmp(argv[0], "rm") && argc >= 2) {
 		rc = 0;
 		for (int k = 1; k < argc; k++) {
-			if (!(id = runs_id(st, argv[k]))) {
-				rc = 2;
+			if ((rc = runs_id(st, argv[k], &id)))
 				break;
-			}
 			if (store_rm(st, id, err)) {
 				fprintf(stderr, "tunetop runs rm: %s\n", err);
 				rc = 1;
@@ -520,7 +522,7 @@ int runs_main(int argc, char **argv)
 			}
 		}
 	} else if (!strcmp(argv[0], "baseline") && argc == 2) {
-		if ((id = runs_id(st, argv[1]))) {
+		if (!(rc = runs_id(st, argv[1], &id))) {
 			rc = store_set_baseline(st, id, err) ? 1 : 0;
 			if (rc)
 				fprintf(stderr, "tunetop runs baseline: %s\n", err);

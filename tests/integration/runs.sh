@@ -106,8 +106,11 @@ ok $? "runs show last is the newest run, $newest ($(head -1 "$TMP/o"))"
 	[ "$(head -1 "$TMP/o" | sed 's/^Run \([0-9]*\)[ :].*/\1/')" -lt "$newest" ]
 ok $? "runs show last-1 is an older run ($(head -1 "$TMP/o"))"
 "$TUNETOP" runs show last-100000 >"$TMP/o" 2>&1
-[ $? -eq 2 ] && grep -q "last-100000: fewer than 100001 runs stored in" "$TMP/o"
-ok $? "last-N beyond the history: exit 2 saying so"
+[ $? -eq 1 ] && grep -q "last-100000: fewer than 100001 runs stored in" "$TMP/o"
+ok $? "last-N beyond the history: exit 1 saying so, as a missing run number"
+"$TUNETOP" runs --db "$TMP/empty.db" show last >"$TMP/o" 2>&1
+[ $? -eq 1 ] && grep -q "last: no runs stored in $TMP/empty.db" "$TMP/o"
+ok $? "last with no runs stored: exit 1 saying so"
 "$TUNETOP" runs frob >"$TMP/o" 2>&1
 [ $? -eq 2 ] && grep -q "accepted: list, show" "$TMP/o"
 ok $? "an unknown runs command: exit 2 naming what is accepted"
