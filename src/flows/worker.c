@@ -126,6 +126,7 @@ static void *flow_main(void *arg)
 	/* Signals belong to the program's main thread, not to data paths. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	pthread_setname_np(pthread_self(), "tt-flow");
 	__atomic_store_n(&f->tid, gettid(), __ATOMIC_RELEASE);
 	r = flow_pin(f);
 	if (f->gate)

@@ -312,6 +312,8 @@ static void *sampler_thread(void *arg)
 		{ .fd = s->efd, .events = POLLIN },
 	};
 
+	/* Named for top -H and the bench, which reads its CPU time apart. */
+	pthread_setname_np(pthread_self(), "tt-sampler");
 	for (;;) {
 		uint64_t expirations;
 
