@@ -736,6 +736,12 @@ static void print_cpu(FILE *f, const struct cli_opts *o,
 			fprintf(f, " remote %s", sv_unit(b, r, "REMOTE_SD", " ", sd));
 		fprintf(f, "\nContext switches/s: local %s, remote %s\n",
 			sv(b, r, "LOCAL_CTX_PER_SEC"), sv(b, r, "REMOTE_CTX_PER_SEC"));
+		/* What watching took, beside what the test took. */
+		fprintf(f, "Sampler CPU: local %s, remote %s of one CPU (test threads %s, %s)\n",
+			sv_unit(b, r, "LOCAL_SAMPLER_CPU", " ", "%"),
+			sv_unit(b, r, "REMOTE_SAMPLER_CPU", " ", "%"),
+			sv_unit(b, r, "LOCAL_FLOWS_CPU", " ", "%"),
+			sv_unit(b, r, "REMOTE_FLOWS_CPU", " ", "%"));
 	}
 	print_knobs(f, &r->res);
 	/* Coalescing only means something next to the interrupts it causes. */

@@ -603,6 +603,21 @@ static void get_ctx_rate(const struct run_summary *r, int arg,
 		v_na(v);
 }
 
+/* arg: bit 0 the end, bit 1 the flow threads rather than the sampler; in %
+ * of one CPU over the run (n/a: netserver keeps no such figure). */
+static void get_thread_cpu(const struct run_summary *r, int arg,
+			   struct sel_value *v)
+{
+	const struct end_result *e = end_of(r, arg & 1);
+	double secs = arg & 2 ? e->flows_cpu : e->sampler_cpu;
+	double el = e->elapsed > 0 ? e->elapsed : r->res.elapsed;
+
+	if (secs >= 0 && el > 0)
+		v_real(v, 100.0 * secs / el, 3);
+	else
+		v_na(v);
+}
+
 static void get_udp_lost(const struct run_summary *r, int arg,
 			 struct sel_value *v)
 {
@@ -832,6 +847,10 @@ static const struct selector sel_table[] = {
 	{ "LOCAL_NET_TX_RATE", "NET_TX softirqs/s on the local host, all CPUs", get_irq_rate, L | 4 },
 	{ "REMOTE_NET_TX_RATE", "NET_TX softirqs/s on the remote host, all CPUs", get_irq_rate, R | 4 },
 	{ "REMOTE_CTX_PER_SEC", "context switches per second of the remote test threads", get_ctx_rate, R },
+	{ "LOCAL_SAMPLER_CPU", "% of one CPU the local sampler thread used over the run: what watching cost", get_thread_cpu, L },
+	{ "REMOTE_SAMPLER_CPU", "% of one CPU the remote sampler thread used over the run", get_thread_cpu, R },
+	{ "LOCAL_FLOWS_CPU", "% of one CPU the local test threads used over the run (user + system, summed over flows)", get_thread_cpu, L | 2 },
+	{ "REMOTE_FLOWS_CPU", "% of one CPU the remote test threads used over the run", get_thread_cpu, R | 2 },
 	{ "LOCAL_CAP_SENT_DATA", "captured data segments sent by the local end", get_cap, L | 0 | CAPF_DATA << 2 },
 	{ "LOCAL_CAP_SENT_ACKS", "captured pure ACKs sent by the local end", get_cap, L | 0 | CAPF_ACKS << 2 },
 	{ "LOCAL_CAP_SENT_BELOW_MSS", "captured data segments below the MSS sent by the local end", get_cap, L | 0 | CAPF_BELOW << 2 },

@@ -98,6 +98,7 @@ struct flow {
 	int err;			/* 0, or -errno when it ended on an error */
 	char errbuf[ERR_MAX];
 	uint64_t ctx_vol, ctx_invol;	/* the thread's context switches, at its end */
+	uint64_t cpu_ns;		/* the thread's CPU time (user + system), at its end */
 	uint64_t done_ns;		/* now_ns() when the worker ended */
 	bool done;			/* set (release) when the worker has ended */
 

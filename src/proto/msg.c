@@ -720,6 +720,8 @@ json_t *result_to_json(const struct end_result *r)
 	w_set(&w, "cpu", cpu_to_json(&r->cpu));
 	w_u64(&w, "ctx_vol", r->ctx_vol);
 	w_u64(&w, "ctx_invol", r->ctx_invol);
+	w_real(&w, "sampler_cpu", r->sampler_cpu);
+	w_real(&w, "flows_cpu", r->flows_cpu);
 	w_u64(&w, "strays", r->strays);
 	w_str(&w, "irq_dev", r->irq_dev);
 	w_set(&w, "irq", irq_to_json(&r->irq));
@@ -766,6 +768,8 @@ int result_from_json(const json_t *j, struct end_result *res, char *err)
 		cpu_read(&r, "cpu", &res->cpu);
 		r_u64(&r, "ctx_vol", &res->ctx_vol);
 		r_u64(&r, "ctx_invol", &res->ctx_invol);
+		r_real(&r, "sampler_cpu", -1, 1e9, &res->sampler_cpu);
+		r_real(&r, "flows_cpu", -1, 1e9, &res->flows_cpu);
 		r_u64(&r, "strays", &res->strays);
 		r_str(&r, "irq_dev", 0, res->irq_dev, sizeof(res->irq_dev));
 		irq_read(&r, "irq", &res->irq);

@@ -144,6 +144,9 @@ struct end_result {
 					 * a CRR flow has only *_init (-1 else) */
 	struct cpu_sample cpu;		/* average over the run */
 	uint64_t ctx_vol, ctx_invol;
+	/* CPU seconds over the run of this end's sampler thread (what watching
+	 * cost) and of its flow threads (the test itself); -1 n/a (netserver) */
+	double sampler_cpu, flows_cpu;
 	uint64_t strays;		/* UDP server: datagrams from others than
 					 * the client, not in total */
 	char irq_dev[32];

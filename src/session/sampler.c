@@ -49,6 +49,7 @@ struct sampler {
 	uint64_t irq_prev_ns;
 	struct sock_sample *init;	/* buffer sizes after connect */
 	struct capture *cap;		/* NULL: no capture */
+	uint64_t cpu_ns;		/* this thread's CPU time, set as it ends */
 };
 
 /* Counters of one flow, read while its worker writes them. */
@@ -334,6 +335,10 @@ static void *sampler_thread(void *arg)
 		if (pfd[1].revents)
 			break;
 	}
+	/* What watching cost this end, in the result (sampler_cpu). */
+	struct timespec ts;
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
+		s->cpu_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 	return NULL;
 }
 
@@ -493,7 +498,10 @@ int sampler_final(struct sampler *s, struct end_result *r, char *err)
 		r->cap = sampler_capture(s, r->socks, r->nsocks);
 	}
 	r->ctx_vol = r->ctx_invol = r->strays = 0;
+	r->sampler_cpu = (double)s->cpu_ns / 1e9;
+	r->flows_cpu = 0;
 	for (unsigned i = 0; i < s->n; i++) {
+		r->flows_cpu += (double)s->flows[i].cpu_ns / 1e9;
 		r->ctx_vol += s->flows[i].ctx_vol;
 		r->ctx_invol += s->flows[i].ctx_invol;
 		r->strays += __atomic_load_n(&s->flows[i].strays, __ATOMIC_RELAXED);

@@ -973,6 +973,7 @@ static void session_netserver_result(struct session *s, const struct ns_response
 	e->cpu_bind = s->p.rcpu;
 	e->cpu_main = -1;
 	e->segs_out = e->segs_in = e->data_segs_out = e->data_segs_in = -1;
+	e->sampler_cpu = e->flows_cpu = -1;
 	snprintf(e->host, sizeof(e->host), "%s", s->res.remote_host);
 	if (k) {
 		*k = (struct sock_sample){

@@ -64,6 +64,20 @@ rv = {x["name"]: x.get("value") for x in k["remote"]["knobs"]}
 assert lv["net.ipv4.tcp_sack"] == rv["net.ipv4.tcp_sack"] is not None, (lv, rv)
 PY
 ok $? "--json is one document with throughput, latency, service demand and both ends' knobs"
+python3 - "$TMP/j.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+# What watching cost each end (its sampler thread's CPU) beside the test's
+# own threads: both measured, the sampler's far below the test's, and no
+# thread used more than the run's length of one CPU.
+for e in ("local", "remote"):
+    s, f, el = j[e]["sampler_cpu"], j[e]["flows_cpu"], j[e]["elapsed"]
+    assert 0 < s < f / 10 and f <= el * 1.05, (e, s, f, el)
+PY
+ok $? "--json: each end's sampler and test threads' CPU seconds ($(python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print([(j[e]["sampler_cpu"], j[e]["flows_cpu"]) for e in ("local","remote")])' "$TMP/j.json" 2>&1))"
+run -t TCP_RR -c -C >"$TMP/cc.txt" 2>>"$TMP/stderr"
+grep -Eq '^Sampler CPU: local [0-9.]+ %, remote [0-9.]+ % of one CPU [(]test threads [0-9.]+ %, [0-9.]+ %[)]$' "$TMP/cc.txt"
+ok $? "-c -C prints what the samplers cost beside the test threads ($(grep '^Sampler CPU' "$TMP/cc.txt"))"
 
 run -t TCP_RR -D 0.25 --json-stream >"$TMP/js.txt" 2>>"$TMP/stderr"
 ok $? "--json-stream exits 0"

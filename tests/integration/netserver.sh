@@ -43,8 +43,8 @@ check_type() {
 	ok $? "$t: netserver's figures are the remote end's ($expr)"
 	[ "$(jq_py "$TMP/$t.json" 'j["target_short"]')" = "netserver:127.0.0.1" ]
 	ok $? "$t: the result is marked as against netserver"
-	[ "$(jq_py "$TMP/$t.json" 'j["result"]["remote_ctx_per_sec"] is None and j["result"]["local_ctx_per_sec"] is not None')" = True ]
-	ok $? "$t: netserver's context switches are n/a, not 0"
+	[ "$(jq_py "$TMP/$t.json" 'j["result"]["remote_ctx_per_sec"] is None and j["result"]["local_ctx_per_sec"] is not None and j["result"]["remote_sampler_cpu"] is None and j["result"]["local_sampler_cpu"] > 0')" = True ]
+	ok $? "$t: netserver's context switches and sampler CPU are n/a, not 0"
 	[ "$(jq_py "$TMP/$t.json" 'j["result"]["local_bytes_sent"] > 0 or j["result"]["local_bytes_recvd"] > 0')" = True ]
 	ok $? "$t: the local end ran its own flow to the data port netserver announced"
 }
