@@ -48,33 +48,36 @@ static const struct why_mech {
 	double min;
 	int prec;
 	double weight;			/* score multiplier */
+	bool host_wide;			/* a figure of the whole host: with both ends
+					 * on one host (a lab, loopback) the remote
+					 * row repeats the local one and is left out */
 } why_mechs[] = {
-	{ "transactions in flight (rate x latency)", WM_INFLIGHT, "mean_latency", NULL, 0.3, 2, 1 },
+	{ "transactions in flight (rate x latency)", WM_INFLIGHT, "mean_latency", NULL, 0.3, 2, 1, false },
 	/* before the segments of TCP_INFO: GRO shows only in the capture */
-	{ "segment size received, remote end (capture)", WM_CAP_SIZE, NULL, "remote", 0.2, 0, 1 },
-	{ "segment size received, local end (capture)", WM_CAP_SIZE, NULL, "local", 0.2, 0, 1 },
-	{ "segments per transaction, client out", WM_SEL, "segs_out_per_trans", NULL, 0.1, 2, 1 },
-	{ "segments per transaction, client in", WM_SEL, "segs_in_per_trans", NULL, 0.1, 2, 1 },
-	{ "segments per transaction, server out", WM_SEL, "remote_segs_out_per_trans", NULL, 0.1, 2, 1 },
-	{ "segments per transaction, server in", WM_SEL, "remote_segs_in_per_trans", NULL, 0.1, 2, 1 },
-	{ "interrupts", WM_IRQ, "remote_irq_rate", "remote", 0.2, 2, 1 },
-	{ "interrupts", WM_IRQ, "local_irq_rate", "local", 0.2, 2, 1 },
-	{ "NET_RX", WM_PER_WORK, "local_net_rx_rate", "local", 0.2, 2, 1 },
-	{ "NET_RX", WM_PER_WORK, "remote_net_rx_rate", "remote", 0.2, 2, 1 },
-	{ "softirq share, local host", WM_SOFTIRQ, NULL, "local", 0.1, 0, 1 },
-	{ "softirq share, remote host", WM_SOFTIRQ, NULL, "remote", 0.1, 0, 1 },
-	{ "receive-window-limited share, local sender", WM_RWND, NULL, "local", 0.1, 0, 1 },
-	{ "receive-window-limited share, remote sender", WM_RWND, NULL, "remote", 0.1, 0, 1 },
-	{ "send-buffer-limited share, local sender", WM_SNDBUF, NULL, "local", 0.1, 0, 1 },
-	{ "send-buffer-limited share, remote sender", WM_SNDBUF, NULL, "remote", 0.1, 0, 1 },
-	{ "retransmits, local end", WM_RETRANS, "local_transport_retrans", "local", 0.5, 2, 1 },
-	{ "retransmits, remote end", WM_RETRANS, "remote_transport_retrans", "remote", 0.5, 2, 1 },
+	{ "segment size received, remote end (capture)", WM_CAP_SIZE, NULL, "remote", 0.2, 0, 1, false },
+	{ "segment size received, local end (capture)", WM_CAP_SIZE, NULL, "local", 0.2, 0, 1, false },
+	{ "segments per transaction, client out", WM_SEL, "segs_out_per_trans", NULL, 0.1, 2, 1, false },
+	{ "segments per transaction, client in", WM_SEL, "segs_in_per_trans", NULL, 0.1, 2, 1, false },
+	{ "segments per transaction, server out", WM_SEL, "remote_segs_out_per_trans", NULL, 0.1, 2, 1, false },
+	{ "segments per transaction, server in", WM_SEL, "remote_segs_in_per_trans", NULL, 0.1, 2, 1, false },
+	{ "interrupts", WM_IRQ, "remote_irq_rate", "remote", 0.2, 2, 1, false },
+	{ "interrupts", WM_IRQ, "local_irq_rate", "local", 0.2, 2, 1, false },
+	{ "NET_RX", WM_PER_WORK, "local_net_rx_rate", "local", 0.2, 2, 1, true },
+	{ "NET_RX", WM_PER_WORK, "remote_net_rx_rate", "remote", 0.2, 2, 1, true },
+	{ "softirq share, local host", WM_SOFTIRQ, NULL, "local", 0.1, 0, 1, true },
+	{ "softirq share, remote host", WM_SOFTIRQ, NULL, "remote", 0.1, 0, 1, true },
+	{ "receive-window-limited share, local sender", WM_RWND, NULL, "local", 0.1, 0, 1, false },
+	{ "receive-window-limited share, remote sender", WM_RWND, NULL, "remote", 0.1, 0, 1, false },
+	{ "send-buffer-limited share, local sender", WM_SNDBUF, NULL, "local", 0.1, 0, 1, false },
+	{ "send-buffer-limited share, remote sender", WM_SNDBUF, NULL, "remote", 0.1, 0, 1, false },
+	{ "retransmits, local end", WM_RETRANS, "local_transport_retrans", "local", 0.5, 2, 1, false },
+	{ "retransmits, remote end", WM_RETRANS, "remote_transport_retrans", "remote", 0.5, 2, 1, false },
 	/* autotuning moves buffers far for small causes: a quarter weight */
-	{ "send buffer at the end, local", WM_SEL, "lss_size_end", NULL, 0.2, 0, 0.25 },
-	{ "receive buffer at the end, remote", WM_SEL, "rsr_size_end", NULL, 0.2, 0, 0.25 },
-	{ "context switches/s, local", WM_SEL, "local_ctx_per_sec", NULL, 0.3, 0, 0.5 },
-	{ "CPU the local end ran on", WM_CPU, "local_cpu_ran", NULL, 0, 0, 1 },
-	{ "CPU the remote end ran on", WM_CPU, "remote_cpu_ran", NULL, 0, 0, 1 },
+	{ "send buffer at the end, local", WM_SEL, "lss_size_end", NULL, 0.2, 0, 0.25, false },
+	{ "receive buffer at the end, remote", WM_SEL, "rsr_size_end", NULL, 0.2, 0, 0.25, false },
+	{ "context switches/s, local", WM_SEL, "local_ctx_per_sec", NULL, 0.3, 0, 0.5, false },
+	{ "CPU the local end ran on", WM_CPU, "local_cpu_ran", NULL, 0, 0, 1, false },
+	{ "CPU the remote end ran on", WM_CPU, "remote_cpu_ran", NULL, 0, 0, 1, false },
 };
 
 static double why_num(const json_t *j)
@@ -214,13 +217,28 @@ static double why_move_ratio(double a, double b, double floor)
 	return fmax(fabs(a), fabs(b)) / (lo > floor ? lo : floor);
 }
 
-/* The mechanism's name in a text: per-work rows say per what, and where. */
-static void why_mech_what(const struct why_mech *m, const json_t *b, char *buf, size_t len)
+/* Whether a run's two ends measured one host (a lab, loopback), as why.c's rule. */
+static bool why_doc_same_host(const json_t *doc)
+{
+	const char *l = json_string_value(json_object_get(json_object_get(doc, "local"), "host"));
+	const char *r = json_string_value(json_object_get(json_object_get(doc, "remote"), "host"));
+
+	return l && r && *l && !strcmp(l, r);
+}
+
+/* The mechanism's name in a text: per-work rows say per what, and where;
+ * one_host: a host-wide row standing for both ends. */
+static void why_mech_what(const struct why_mech *m, const json_t *b, bool one_host,
+			  char *buf, size_t len)
 {
 	const char *unit;
 	char sel[32];
 	const char *dev;
 
+	if (m->kind == WM_SOFTIRQ && one_host) {
+		snprintf(buf, len, "softirq share, the host of both ends");
+		return;
+	}
 	if (m->kind != WM_PER_WORK && m->kind != WM_IRQ) {
 		snprintf(buf, len, "%s", m->what);
 		return;
@@ -230,6 +248,8 @@ static void why_mech_what(const struct why_mech *m, const json_t *b, char *buf, 
 	dev = json_string_value(json_object_get(json_object_get(b, "result"), sel));
 	if (m->kind == WM_IRQ && dev && *dev)
 		snprintf(buf, len, "%s per %s, %s end (%s)", m->what, unit, m->end, dev);
+	else if (one_host)
+		snprintf(buf, len, "%s per %s, the host of both ends", m->what, unit);
 	else
 		snprintf(buf, len, "%s per %s, %s end", m->what, unit, m->end);
 	str_sanitize(buf, len);
@@ -453,6 +473,7 @@ void why_change(const json_t *a, const json_t *b, double ci_a, double sd_a,
 				      .ci = ci_b, .tick_sd = sd_b };
 	enum sweep_noise_src src;
 	double na, nb;
+	bool one_host;
 
 	memset(out, 0, sizeof(*out));
 	why_knobs_differ(a, b, out);
@@ -464,13 +485,16 @@ void why_change(const json_t *a, const json_t *b, double ci_a, double sd_a,
 	nb = sweep_policy_noise(&pb, &src);
 	out->noise = sweep_cliff_rule.k * sqrt(na * na + nb * nb);
 	out->beyond_noise = isfinite(out->noise) && fabs(pb.rate - pa.rate) > out->noise;
+	one_host = why_doc_same_host(a) && why_doc_same_host(b);
 	for (unsigned i = 0; i < sizeof(why_mechs) / sizeof(why_mechs[0]); i++) {
 		const struct why_mech *wm = &why_mechs[i];
 		struct why_moved m;
 		unsigned k;
 
+		if (wm->host_wide && one_host && !strcmp(wm->end, "remote"))
+			continue;
 		memset(&m, 0, sizeof(m));
-		why_mech_what(wm, b, m.what, sizeof(m.what));
+		why_mech_what(wm, b, wm->host_wide && one_host, m.what, sizeof(m.what));
 		if (!why_mech_moved(wm, why_mech_value(wm, a), why_mech_value(wm, b), &m))
 			continue;
 		why_mech_more(wm, a, b, out, m.text, sizeof(m.text));

@@ -648,6 +648,33 @@ static void test_change(void)
 	   w.n ? w.m[0].text : "none");
 	json_decref(a);
 	json_decref(b);
+
+	/*
+	 * The same in a lab (CI, ASan build): both ends on one host, whose
+	 * NET_RX per transaction fell 7.54 -> 0.96.  The remote row would
+	 * repeat the local one and push the in-flight move to third.
+	 */
+	a = json_pack("{s:{s:s, s:f, s:f, s:f, s:f, s:f}, s:{s:s}, s:{s:s}}", "result",
+		      "throughput_units", "Trans/s", "throughput", 26701.9, "transaction_rate", 26701.9,
+		      "mean_latency", 37.45, "local_net_rx_rate", 26701.9 * 7.54,
+		      "remote_net_rx_rate", 26701.9 * 7.54, "local", "host", "h1", "remote", "host", "h1");
+	b = json_pack("{s:{s:s, s:f, s:f, s:f, s:f, s:f}, s:{s:s}, s:{s:s}}", "result",
+		      "throughput_units", "Trans/s", "throughput", 93134.5, "transaction_rate", 93134.5,
+		      "mean_latency", 84.3, "local_net_rx_rate", 93134.5 * 0.96,
+		      "remote_net_rx_rate", 93134.5 * 0.96, "local", "host", "h1", "remote", "host", "h1");
+	why_change(a, b, NAN, 1000, NAN, 1000, &w);
+	ok(w.n == 2 && moved_at(&w, "transactions in flight") >= 0 &&
+		   moved_at(&w, "NET_RX per transaction, the host of both ends: 7.54 -> 0.96") >= 0,
+	   "change, both ends on one host: NET_RX named once, for the host, beside the in-flight move (%s | %s | %s)",
+	   w.n > 0 ? w.m[0].text : "", w.n > 1 ? w.m[1].text : "", w.n > 2 ? w.m[2].text : "");
+	json_object_set_new(json_object_get(b, "remote"), "host", json_string("h2"));
+	json_object_set_new(json_object_get(a, "remote"), "host", json_string("h2"));
+	why_change(a, b, NAN, 1000, NAN, 1000, &w);
+	ok(w.n == 3 && moved_at(&w, "NET_RX per transaction, local end") >= 0 &&
+		   moved_at(&w, "NET_RX per transaction, remote end") >= 0,
+	   "change, two hosts: each end's NET_RX has its row (%u)", w.n);
+	json_decref(a);
+	json_decref(b);
 }
 
 /*
