@@ -377,9 +377,7 @@ static int runs_check(struct store *st, int argc, char **argv)
 	char err[ERR_MAX];
 	int worse = 0, compared = 0;
 
-	if (argc < 2)
-		return 2;
-	if (runs_id(st, argv[1], &id))
+	if (argc < 2 || runs_id(st, argv[1], &id))
 		return 2;
 	for (int i = 2; i < argc; i++) {
 		if (!strcmp(argv[i], "--against") && i + 1 < argc) {

@@ -15,13 +15,20 @@
 int err_set(char *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* Monotonic clock in nanoseconds. */
-static inline uint64_t now_ns(void)
+/* A clock in nanoseconds (0 if it cannot be read). */
+static inline uint64_t clock_ns(clockid_t clk)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	if (clock_gettime(clk, &ts))
+		return 0;
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Monotonic clock in nanoseconds. */
+static inline uint64_t now_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
 }
 
 /* Wall clock in seconds, for records. */

@@ -138,9 +138,8 @@ static void *flow_main(void *arg)
 	if (getrusage(RUSAGE_THREAD, &ru) == 0) {
 		f->ctx_vol = (uint64_t)ru.ru_nvcsw;
 		f->ctx_invol = (uint64_t)ru.ru_nivcsw;
-		f->cpu_ns = (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000u +
-			    (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000u;
 	}
+	f->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	f->done_ns = now_ns();
 	__atomic_store_n(&f->done, true, __ATOMIC_RELEASE);
 	return NULL;

@@ -217,7 +217,10 @@ static double why_move_ratio(double a, double b, double floor)
 	return fmax(fabs(a), fabs(b)) / (lo > floor ? lo : floor);
 }
 
-/* Whether a run's two ends measured one host (a lab, loopback), as why.c's rule. */
+/* Whether a run's two ends measured one host (a lab, loopback): both name
+ * the same host.  Unlike why_same_host(), which judges a live window, an end
+ * without a host name is not taken for the other's host: a row left out
+ * wrongly would hide a move. */
 static bool why_doc_same_host(const json_t *doc)
 {
 	const char *l = json_string_value(json_object_get(json_object_get(doc, "local"), "host"));
