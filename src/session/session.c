@@ -882,6 +882,9 @@ static int session_measure(struct session *s, const struct msg_ready *ready, cha
 	t1 = flows_last_done(s->flows, s->nflows, now_ns());
 	s->res.elapsed = s->res.local.elapsed = (double)(t1 - t0) / 1e9;
 	sampler_final(s->sampler, &s->res.local, ferr[0] ? NULL : ferr);
+	/* The stored document names each end's host (why-change.c leaves a
+	 * host-wide row out once when both ends name the same one). */
+	snprintf(s->res.local.host, sizeof(s->res.local.host), "%s", s->res.local_host);
 	if (ret)
 		return ret;
 	if (fret)

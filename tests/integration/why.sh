@@ -102,6 +102,18 @@ st=$?
 # (NET_RX per transaction may fall as far with it, batching: among the two largest)
 ok $st "burst: runs diff names the transactions in flight among the two largest"
 [ $st -eq 0 ] || diag "$TMP/diff.out"
+# Both ends of a lab run on this host: every stored run names it for both
+# ends, and a host-wide row (NET_RX, softirq share) is named once for it.
+python3 -c '
+import json, socket, sqlite3, sys
+docs = [json.loads(r[0]) for r in sqlite3.connect(sys.argv[1]).execute("SELECT result FROM runs")]
+h = socket.gethostname()
+sys.exit(not docs or any(d["local"].get("host") != h or d["remote"].get("host") != h for d in docs))
+' "$TUNETOP_DB" &&
+	! grep -qE "(NET_RX per transaction|softirq share), (local|remote) (end|host)" "$TMP/diff.out"
+st=$?
+ok $st "burst: the stored runs name this host for both ends; host-wide rows named once"
+[ $st -eq 0 ] || diag "$TMP/diff.out"
 
 # What moved with a GRO flip: TSO and GSO off on the sender, the receiver's
 # GRO off, then on.  TCP_INFO counts wire segments either way; only the
