@@ -284,39 +284,26 @@ static bool test_rr(const char *test)
 	return strstr(test, "RR") != NULL;
 }
 
-/* The test options that shape the run, as netperf's test-specific options. */
-static void report_params_text(const json_t *p, char *buf, size_t len)
+/*
+ * The test options that shape the run, as tunetop run's (netperf's) options
+ * after the test's name: params_text(), the one text of a test; "" when
+ * the stored parameters do not read back.
+ */
+static void report_params_text(const json_t *j, char *buf, size_t len)
 {
-	const char *test = json_string_value(json_object_get(p, "test"));
-	double ls = report_jnum(json_object_get(p, "lsndbuf")), lr = report_jnum(json_object_get(p, "lrcvbuf"));
-	double rs = report_jnum(json_object_get(p, "rsndbuf")), rr = report_jnum(json_object_get(p, "rrcvbuf"));
-	double burst = report_jnum(json_object_get(p, "burst")), flows = report_jnum(json_object_get(p, "flows"));
-	size_t o = 0;
+	struct test_params p;
+	char err[ERR_MAX], text[256];
+	const char *sp;
 
 	buf[0] = '\0';
-#define ADD(...) (o += (size_t)snprintf(buf + o, o < len ? len - o : 0, __VA_ARGS__), o = o < len ? o : len - 1)
-	if (test && test_rr(test))
-		ADD("-r %.0f,%.0f", report_jnum(json_object_get(p, "req_size")),
-		    report_jnum(json_object_get(p, "resp_size")));
-	else if (report_jnum(json_object_get(p, "send_size")) > 0)
-		ADD("-m %.0f", report_jnum(json_object_get(p, "send_size")));
-	if (burst > 0)
-		ADD(" -b %.0f", burst);
-	if (ls >= 0 || lr >= 0)
-		ADD(" -s %.0f,%.0f", ls, lr);
-	if (rs >= 0 || rr >= 0)
-		ADD(" -S %.0f,%.0f", rs, rr);
-	if (json_is_true(json_object_get(p, "nodelay")))
-		ADD(" -D");
-	if (flows > 1)
-		ADD(" -n %.0f", flows);
-	ADD(" -l %g", report_jnum(json_object_get(p, "duration")));
-#undef ADD
-	if (buf[0] == ' ')
-		memmove(buf, buf + 1, strlen(buf));
+	if (!j || params_from_json(j, &p, err))
+		return;
+	params_text(&p, text, sizeof(text));
+	sp = strchr(text, ' ');
+	snprintf(buf, len, "%s", sp ? sp + 1 : "");
 }
 
-/* "run 12 TCP_RR -r 1,1 size=4345": a run in legends. */
+/* "run 12 TCP_RR -l 10 -- -r 1,1 size=4345": a run in legends. */
 static void run_label(const struct store_run *r, char *buf, size_t len)
 {
 	char pt[160];

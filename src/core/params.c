@@ -170,21 +170,52 @@ int capture_mode_parse(const char *s)
 	return -1;
 }
 
+/*
+ * " -s 8192" (both halves alike), " -s 8192,4096", " -s ,8192" (the send
+ * half not set): netperf's own form, which tunetop's -s/-S parse back;
+ * nothing when neither half is set.
+ */
+static int params_bufs_text(char *buf, size_t len, char opt, int32_t snd, int32_t rcv)
+{
+	char a[16] = "", b[16] = "";
+
+	if (snd < 0 && rcv < 0)
+		return 0;
+	if (snd == rcv)
+		return snprintf(buf, len, " -%c %d", opt, (int)snd);
+	if (snd >= 0)
+		snprintf(a, sizeof(a), "%d", (int)snd);
+	if (rcv >= 0)
+		snprintf(b, sizeof(b), "%d", (int)rcv);
+	return snprintf(buf, len, " -%c %s,%s", opt, a, b);
+}
+
 const char *params_text(const struct test_params *p, char *buf, unsigned len)
 {
-	char opts[96] = "";
-	int w = 0;
+	char opts[160] = "";
+	size_t w = 0;
 
-	if (test_is_rr(p->type))
-		w += snprintf(opts + w, sizeof(opts) - (unsigned)w, " -r %u,%u", p->req_size, p->resp_size);
-	else if (p->send_size)
-		w += snprintf(opts + w, sizeof(opts) - (unsigned)w, " -m %u", p->send_size);
-	if ((unsigned)w < sizeof(opts) && p->burst)
-		w += snprintf(opts + w, sizeof(opts) - (unsigned)w, " -b %u", p->burst);
-	if ((unsigned)w < sizeof(opts) && p->nodelay)
-		w += snprintf(opts + w, sizeof(opts) - (unsigned)w, " -D");
-	if ((unsigned)w < sizeof(opts) && p->flows > 1)
-		snprintf(opts + w, sizeof(opts) - (unsigned)w, " -n %u", p->flows);
+#define OPT(...) (w += (size_t)snprintf(opts + w, w < sizeof(opts) ? sizeof(opts) - w : 0, __VA_ARGS__), \
+		  w = w < sizeof(opts) ? w : sizeof(opts) - 1)
+	if (test_is_rr(p->type)) {
+		OPT(" -r %u,%u", p->req_size, p->resp_size);
+	} else {
+		if (p->send_size)
+			OPT(" -m %u", p->send_size);
+		if (p->recv_size)
+			OPT(" -M %u", p->recv_size);
+	}
+	if (p->burst)
+		OPT(" -b %u", p->burst);
+	w += (size_t)params_bufs_text(opts + w, sizeof(opts) - w, 's', p->lsndbuf, p->lrcvbuf);
+	w = w < sizeof(opts) ? w : sizeof(opts) - 1;
+	w += (size_t)params_bufs_text(opts + w, sizeof(opts) - w, 'S', p->rsndbuf, p->rrcvbuf);
+	w = w < sizeof(opts) ? w : sizeof(opts) - 1;
+	if (p->nodelay)
+		OPT(" -D");
+	if (p->flows > 1)
+		OPT(" -n %u", p->flows);
+#undef OPT
 	snprintf(buf, len, "%s -l %g%s%s", test_type_name(p->type), p->duration,
 		 opts[0] ? " --" : "", opts);
 	return buf;

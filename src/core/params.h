@@ -99,7 +99,11 @@ const char *test_type_name(enum test_type t);
  * everything but the duration, the tick, capture and CPU pinning.
  */
 bool params_same_test(const struct test_params *a, const struct test_params *b);
-/* "TCP_RR -l 10 -- -r 1,1 -b 15 -D": the test as tunetop run's options. */
+/*
+ * "TCP_RR -l 10 -- -r 1,1 -b 15 -s ,8192 -D": the test as tunetop run's
+ * options (netperf's), which parse back to the same test; the one text of a
+ * test for runs list, A/B, sweeps, the report and the dashboard's prompt.
+ */
 const char *params_text(const struct test_params *p, char *buf, unsigned len);
 /* "off", "on", "auto"; capture_mode_parse returns the mode or -1. */
 const char *capture_mode_name(enum capture_mode m);

@@ -314,6 +314,41 @@ static void test_remote_knobs(void)
 	ok(!target_knobs_refusal(&to, true), "in a lab, side b's knobs can change");
 }
 
+/*
+ * params_text() writes a test as run's options: each line parses, its text
+ * is what a netperf user would type (-s/-S in netperf's own form, an unset
+ * half left empty), and the text parses back to the same test.
+ */
+static void test_params_text_round_trip(void)
+{
+	static const struct { const char *line, *text; } cases[] = {
+		{ "-t TCP_RR -l 10 -- -r 1,1 -b 15 -D", "TCP_RR -l 10 -- -r 1,1 -b 15 -D" },
+		{ "-t TCP_STREAM -l 3 -- -m 1000 -M 2000 -s ,8K -S 4096",
+		  "TCP_STREAM -l 3 -- -m 1000 -M 2000 -s ,8192 -S 4096" },
+		{ "-t TCP_MAERTS -l 2 -- -s 8K, -S 16K,32K",
+		  "TCP_MAERTS -l 2 -- -s 8192, -S 16384,32768" },
+		{ "-t UDP_RR -l 1 -- -r 64,1024 -n 4", "UDP_RR -l 1 -- -r 64,1024 -n 4" },
+		{ "-t TCP_STREAM -l 5", "TCP_STREAM -l 5" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct cli_opts a, b;
+		char err[ERR_MAX], text[256], line[300];
+		int ra = parse(cases[i].line, &a, err);
+
+		ok(ra == 0, "'%s' parses (%d %s)", cases[i].line, ra, err);
+		if (ra)
+			continue;
+		params_text(&a.so.p, text, sizeof(text));
+		ok(!strcmp(text, cases[i].text), "'%s' is written '%s' (got '%s')", cases[i].line,
+		   cases[i].text, text);
+		snprintf(line, sizeof(line), "-t %s", text);
+		ok(parse(line, &b, err) == 0 && params_same_test(&a.so.p, &b.so.p) &&
+		   a.so.p.duration == b.so.p.duration,
+		   "'%s' parses back to the same test (%s)", line, err);
+	}
+}
+
 int main(void)
 {
 	test_defaults();
@@ -323,5 +358,6 @@ int main(void)
 	test_formats();
 	test_refusals();
 	test_remote_knobs();
+	test_params_text_round_trip();
 	return tap_done();
 }
