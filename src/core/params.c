@@ -171,28 +171,31 @@ int capture_mode_parse(const char *s)
 }
 
 /*
- * " -s 8192" (both halves alike), " -s 8192,4096", " -s ,8192" (the send
- * half not set): netperf's own form, which tunetop's -s/-S parse back;
- * nothing when neither half is set.
+ * "8192" (both halves alike), "8192,4096", ",8192" (the send half not set):
+ * a -s/-S value in netperf's own form, which tunetop's -s/-S parse back;
+ * NULL when neither half is set.
  */
-static int params_bufs_text(char *buf, size_t len, char opt, int32_t snd, int32_t rcv)
+static const char *params_bufs_text(char *buf, size_t len, int32_t snd, int32_t rcv)
 {
 	char a[16] = "", b[16] = "";
 
 	if (snd < 0 && rcv < 0)
-		return 0;
-	if (snd == rcv)
-		return snprintf(buf, len, " -%c %d", opt, (int)snd);
+		return NULL;
+	if (snd == rcv) {
+		snprintf(buf, len, "%d", (int)snd);
+		return buf;
+	}
 	if (snd >= 0)
 		snprintf(a, sizeof(a), "%d", (int)snd);
 	if (rcv >= 0)
 		snprintf(b, sizeof(b), "%d", (int)rcv);
-	return snprintf(buf, len, " -%c %s,%s", opt, a, b);
+	snprintf(buf, len, "%s,%s", a, b);
+	return buf;
 }
 
 const char *params_text(const struct test_params *p, char *buf, unsigned len)
 {
-	char opts[160] = "";
+	char opts[160] = "", bufs[40];
 	size_t w = 0;
 
 #define OPT(...) (w += (size_t)snprintf(opts + w, w < sizeof(opts) ? sizeof(opts) - w : 0, __VA_ARGS__), \
@@ -207,10 +210,10 @@ const char *params_text(const struct test_params *p, char *buf, unsigned len)
 	}
 	if (p->burst)
 		OPT(" -b %u", p->burst);
-	w += (size_t)params_bufs_text(opts + w, sizeof(opts) - w, 's', p->lsndbuf, p->lrcvbuf);
-	w = w < sizeof(opts) ? w : sizeof(opts) - 1;
-	w += (size_t)params_bufs_text(opts + w, sizeof(opts) - w, 'S', p->rsndbuf, p->rrcvbuf);
-	w = w < sizeof(opts) ? w : sizeof(opts) - 1;
+	if (params_bufs_text(bufs, sizeof(bufs), p->lsndbuf, p->lrcvbuf))
+		OPT(" -s %s", bufs);
+	if (params_bufs_text(bufs, sizeof(bufs), p->rsndbuf, p->rrcvbuf))
+		OPT(" -S %s", bufs);
 	if (p->nodelay)
 		OPT(" -D");
 	if (p->flows > 1)
