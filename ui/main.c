@@ -141,6 +141,12 @@ int main(int argc, char **argv)
 		return pcap_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "report"))
 		return report_main(argc - 1, argv + 1);
+	/*
+	 * Nor does the run history: a line about a lab reaped on stderr would
+	 * land in `runs list 2>&1` ahead of the table.
+	 */
+	if (argc > 1 && !strcmp(argv[1], "runs"))
+		return runs_main(argc - 1, argv + 1);
 	/* A lab left by a tunetop that was killed goes before anything else. */
 	if (lab_privileged() && !(argc > 1 && !strcmp(argv[1], "restore")))
 		lab_reap_report(stderr, "tunetop", false);
@@ -152,8 +158,6 @@ int main(int argc, char **argv)
 		return knobs_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "restore"))
 		return restore_main(argc - 1, argv + 1);
-	if (argc > 1 && !strcmp(argv[1], "runs"))
-		return runs_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "sweep"))
 		return sweep_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "ab"))

@@ -65,9 +65,11 @@ g="$TMP/g.db"
 "$TUNETOP" run --lab "$name" --db "$g" -l 0.5 -P 0 -- -o THROUGHPUT >/dev/null 2>&1
 "$TUNETOP" run --lab "$name" --db "$g" -l 0.5 -P 0 --set remote:gro=on -- -o THROUGHPUT >/dev/null 2>&1
 "$TUNETOP" run --lab "$name" --db "$g" -l 0.3 -P 0 -c -C -i 3,2 -- -o THROUGHPUT >/dev/null 2>&1
-"$TUNETOP" runs --db "$g" list >"$TMP/gl" 2>&1
+# stderr apart: the table's lines are counted from the top.
+"$TUNETOP" runs --db "$g" list >"$TMP/gl" 2>"$TMP/gle"
 ok $? "runs list of three runs in a lab exits 0"
 diag "$TMP/gl"
+diag "$TMP/gle"
 head -1 "$TMP/gl" | grep -q "FLAGS .*KNOBS CHANGED"
 ok $? "it has FLAGS and KNOBS CHANGED columns"
 sed -n 2p "$TMP/gl" | grep -qE "^ +1 .* - +[0-9.]+ Trans/s .* - +lab: "
