@@ -670,7 +670,7 @@ static void print_placement(FILE *f, const struct run_summary *r)
 	placement_end(lb, sizeof(lb), l);
 	placement_end(mb, sizeof(mb), m);
 	/* Both ends share CPUs only when they share a host. */
-	if (lc >= 0 && mc >= 0 && !strcmp(r->res.local_host, r->res.remote_host))
+	if (lc >= 0 && mc >= 0 && !strcmp(r->res.local.host, r->res.remote.host))
 		same = lc == mc ? "; both ends on one CPU" : "; the ends on different CPUs";
 	fprintf(f, "CPU placement: local %s, remote %s%s\n", lb, mb, same);
 }

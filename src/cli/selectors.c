@@ -646,8 +646,8 @@ static void get_string(const struct run_summary *r, int arg,
 	case STR_RMETRICS: v_str(v, r->res.metrics_remote); break;
 	case STR_STATE_NOTE: v_str(v, r->res.state_note); break;
 	case STR_COUNTS: v_str(v, r->res.counts); break;
-	case STR_LHOST: v_str(v, r->res.local_host); break;
-	case STR_RHOST: v_str(v, r->res.remote_host); break;
+	case STR_LHOST: v_str(v, r->res.local.host); break;
+	case STR_RHOST: v_str(v, r->res.remote.host); break;
 	case STR_RADDR: v_str(v, r->res.remote_addr); break;
 	case STR_LIMIT: v_str(v, r->res.why.n ? r->res.why.v[0].rule : NULL); break;
 	default:

@@ -38,6 +38,9 @@ struct session {
 	struct session_opts o;
 	struct test_params p;
 	char host[256], port[16];
+	/* Each end's host name: this one's, and the one HELLO_OK (or -H for a
+	 * netserver) named; the thread writes them into both ends' results. */
+	char local_host[64], remote_host[64];
 
 	pthread_t thread;
 	bool started;
@@ -466,7 +469,7 @@ static int session_handshake(struct session *s, struct msg_ready *ready, char *e
 	json_decref(b);
 	if (ret)
 		return ret;
-	snprintf(s->res.remote_host, sizeof(s->res.remote_host), "%s", hok.host);
+	snprintf(s->remote_host, sizeof(s->remote_host), "%s", hok.host);
 	s->res.remote_ncpu = hok.ncpu;
 	/* Knobs are read between HELLO and SETUP, before anything runs. */
 	session_snapshot(s);
@@ -882,9 +885,6 @@ static int session_measure(struct session *s, const struct msg_ready *ready, cha
 	t1 = flows_last_done(s->flows, s->nflows, now_ns());
 	s->res.elapsed = s->res.local.elapsed = (double)(t1 - t0) / 1e9;
 	sampler_final(s->sampler, &s->res.local, ferr[0] ? NULL : ferr);
-	/* The stored document names each end's host (why-change.c leaves a
-	 * host-wide row out once when both ends name the same one). */
-	snprintf(s->res.local.host, sizeof(s->res.local.host), "%s", s->res.local_host);
 	if (ret)
 		return ret;
 	if (fret)
@@ -977,7 +977,6 @@ static void session_netserver_result(struct session *s, const struct ns_response
 	e->cpu_main = -1;
 	e->segs_out = e->segs_in = e->data_segs_out = e->data_segs_in = -1;
 	e->sampler_cpu = e->flows_cpu = -1;
-	snprintf(e->host, sizeof(e->host), "%s", s->res.remote_host);
 	if (k) {
 		*k = (struct sock_sample){
 			.sndbuf_init = a->send_buf_size, .rcvbuf_init = a->recv_buf_size,
@@ -1011,7 +1010,7 @@ static void session_netserver_target(struct session *s)
 	snprintf(s->res.target, sizeof(s->res.target), "netserver at %.100s port %s",
 		 s->host, s->port);
 	snprintf(s->res.target_short, sizeof(s->res.target_short), "netserver:%.80s", s->host);
-	snprintf(s->res.remote_host, sizeof(s->res.remote_host), "%.63s", s->host);
+	snprintf(s->remote_host, sizeof(s->remote_host), "%.63s", s->host);
 }
 
 /*
@@ -1147,6 +1146,12 @@ static void *session_thread(void *arg)
 		if (s->cfd >= 0 && !s->o.netserver)
 			proto_send_error(s->cfd, "aborted", s->err);
 	}
+	/* Each end's host, in one place for every kind of run: the stored
+	 * document names both (why-change.c leaves a host-wide row out once
+	 * when both ends name the same host). */
+	snprintf(s->res.local.host, sizeof(s->res.local.host), "%s", s->local_host);
+	if (s->remote_host[0])
+		snprintf(s->res.remote.host, sizeof(s->res.remote.host), "%s", s->remote_host);
 	session_derive(s);
 	session_push(s, &ev);
 	return NULL;
@@ -1218,7 +1223,7 @@ int session_create(struct session **sp, const struct session_opts *o, char *err)
 	s->res.p = s->p;
 	s->res.local.cpu_bind = s->p.lcpu;
 	s->res.remote.cpu_bind = s->p.rcpu;
-	gethostname(s->res.local_host, sizeof(s->res.local_host) - 1);
+	gethostname(s->local_host, sizeof(s->local_host) - 1);
 	s->evfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	s->stop_efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (s->evfd < 0 || s->stop_efd < 0) {

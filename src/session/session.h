@@ -77,7 +77,6 @@ struct session_result {
 	 */
 	const char *metrics_local, *metrics_remote;
 	char state_note[160];
-	char local_host[64], remote_host[64];
 	char remote_addr[64];
 	struct end_result local, remote;
 	bool remote_final_only;		/* netserver: its end told only its final figures,

@@ -304,12 +304,12 @@ void why_input_ticks(struct why_input *in, const struct end_sample *const *loc,
 
 /* An end's final figures as the rules see them. */
 static void why_end_result(struct why_end *e, const struct end_result *r,
-			   const char *host, const struct knob_snapshot *k)
+			   const struct knob_snapshot *k)
 {
 	const struct cpu_sample *cpu = &r->cpu;
 
 	e->present = r->cpu.ncpu || r->nsocks;
-	snprintf(e->host, sizeof(e->host), "%s", host ? host : "");
+	snprintf(e->host, sizeof(e->host), "%s", r->host);
 	why_end_socks(e, NULL, 0, r->socks, r->nsocks);
 	why_end_cpu(e, &cpu, 1);
 	why_end_knobs(e, k);
@@ -333,6 +333,6 @@ void why_input_result(struct why_input *in, const struct test_params *p,
 		in->udp_sent = r->local.total.msgs_sent;
 		in->udp_lost = r->udp_lost;
 	}
-	why_end_result(&in->local, &r->local, r->local_host, r->knobs_local);
-	why_end_result(&in->remote, &r->remote, r->remote_host, r->knobs_remote);
+	why_end_result(&in->local, &r->local, r->knobs_local);
+	why_end_result(&in->remote, &r->remote, r->knobs_remote);
 }

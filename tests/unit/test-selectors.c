@@ -63,8 +63,8 @@ static void build_rr(struct run_summary *r)
 	s->p.lcpu = 0;
 	s->p.rcpu = 1;
 	snprintf(s->target, sizeof(s->target), "loopback, embedded server");
-	snprintf(s->local_host, sizeof(s->local_host), "client1");
-	snprintf(s->remote_host, sizeof(s->remote_host), "server1");
+	snprintf(s->local.host, sizeof(s->local.host), "client1");
+	snprintf(s->remote.host, sizeof(s->remote.host), "server1");
 	snprintf(s->remote_addr, sizeof(s->remote_addr), "127.0.0.1");
 	s->elapsed = 10.0;
 	s->local.elapsed = s->remote.elapsed = 10.0;
@@ -121,8 +121,8 @@ static void build_stream(struct run_summary *r)
 	s->p.type = TEST_TCP_STREAM;
 	s->p.send_size = 256 * 1024;
 	snprintf(s->target, sizeof(s->target), "10.0.0.1 (-H)");
-	snprintf(s->local_host, sizeof(s->local_host), "client1");
-	snprintf(s->remote_host, sizeof(s->remote_host), "server1");
+	snprintf(s->local.host, sizeof(s->local.host), "client1");
+	snprintf(s->remote.host, sizeof(s->remote.host), "server1");
 	snprintf(s->remote_addr, sizeof(s->remote_addr), "10.0.0.1");
 	s->elapsed = 20.0;
 	s->local.elapsed = s->remote.elapsed = 20.0;
