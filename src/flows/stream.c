@@ -19,6 +19,32 @@ static size_t stream_bufsz(uint32_t size)
 }
 
 /*
+ * The receive buffers of one stream receiver, used in turn: netperf's rule
+ * (its recv_width), SO_RCVBUF before connect over the receive size, plus
+ * one, at least two; each recv() lands in the buffer after the last one's.
+ * Reading into one buffer over and over keeps it in the cache, and on
+ * loopback that alone had TCP_MAERTS run 1.3-1.7x netperf's rate against
+ * the same netserver; with netperf's two buffers the rates and the number
+ * of recv() calls are netperf's (docs/netserver.md, "Why a loopback
+ * TCP_MAERTS has two speeds").  At most STREAM_RING_MAX bytes, and one
+ * flow only: with -n each flow's buffer is its own already, and two per
+ * flow would double what 1024 flows hold.
+ */
+#define STREAM_RING_MAX (2 * (size_t)FLOW_IO_MAX)
+
+static size_t stream_recv_width(const struct test_params *p, int32_t rcvbuf_pre, size_t size)
+{
+	size_t w;
+
+	if (p->flows != 1 || !size)
+		return 1;
+	w = (rcvbuf_pre > 0 ? (size_t)rcvbuf_pre : 0) / size + 1;
+	if (w < 2)
+		w = 2;
+	return w * size > STREAM_RING_MAX ? STREAM_RING_MAX / size : w;
+}
+
+/*
  * Send params_send_size_at() bytes per message (netperf's: -m, else the
  * socket's SO_SNDBUF before connect) until stop (one send() per message, or
  * one per chunk of a message larger than the buffer), then shut down our
@@ -86,18 +112,19 @@ out:
 
 /*
  * recv() params_recv_size_at() at a time (netperf's: -M, else the socket's
- * SO_RCVBUF before connect; at most FLOW_IO_MAX) until the sender's EOF,
- * then close our side.
+ * SO_RCVBUF before connect; at most FLOW_IO_MAX) into stream_recv_width()
+ * buffers in turn until the sender's EOF, then close our side.
  */
 static int stream_receiver(struct flow *f)
 {
 	struct flow_counters c = { 0 };
 	int32_t pre = __atomic_load_n(&f->rcvbuf_pre, __ATOMIC_RELAXED);
 	size_t size = stream_bufsz(params_recv_size_at(f->p, pre));
+	size_t width = stream_recv_width(f->p, pre, size), k = 0;
 	char *buf;
 	int r;
 
-	buf = flow_alloc(f, size);
+	buf = flow_alloc(f, size * width);
 	r = buf ? flow_timeouts(f, f->fd) : -ENOMEM;
 	if (r)
 		goto out;
@@ -109,7 +136,8 @@ static int stream_receiver(struct flow *f)
 			r = FLOW_END;
 			goto out;
 		}
-		n = recv(f->fd, buf, size, 0);
+		n = recv(f->fd, buf + k * size, size, 0);
+		k = k + 1 < width ? k + 1 : 0;
 		if (n > 0) {
 			c.bytes_recv += (uint64_t)n;
 			c.msgs_recv++;
@@ -139,7 +167,10 @@ static size_t stream_bufs(const struct test_params *p, bool client)
 {
 	bool sender = client == (p->type == TEST_TCP_STREAM);
 
-	return stream_bufsz(sender ? params_send_size(p) : params_recv_size(p));
+	if (sender)
+		return stream_bufsz(params_send_size(p));
+	/* The ring of one flow is not known before its socket: its bound. */
+	return p->flows == 1 ? STREAM_RING_MAX : stream_bufsz(params_recv_size(p));
 }
 
 const struct flow_ops stream_ops = {
