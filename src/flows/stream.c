@@ -11,7 +11,8 @@
 /*
  * The buffer of a stream end: the message size, at most FLOW_IO_MAX.  A
  * larger -m/-M is sent or received in chunks of that size (as netperf's
- * send ring does), so no flow holds more than 1 MiB whatever it asks for.
+ * send ring does), so no flow holds more than 1 MiB whatever it asks for
+ * (but a single-flow receiver: stream_recv_bufsz()).
  */
 static size_t stream_bufsz(uint32_t size)
 {
@@ -26,11 +27,24 @@ static size_t stream_bufsz(uint32_t size)
  * loopback that alone had TCP_MAERTS run 1.3-1.7x netperf's rate against
  * the same netserver; with netperf's two buffers the rates and the number
  * of recv() calls are netperf's (docs/netserver.md, "Why a loopback
- * TCP_MAERTS has two speeds").  At most STREAM_RING_MAX bytes, and one
- * flow only: with -n each flow's buffer is its own already, and two per
- * flow would double what 1024 flows hold.
+ * TCP_MAERTS has two speeds").  One flow only: with -n each flow's buffer
+ * is its own already, and two per flow would double what 1024 flows hold.
+ * That one flow also reads up to STREAM_ONE_MAX a call, netperf's size
+ * with -s 1M (its doubled SO_RCVBUF, 2 MB), where FLOW_IO_MAX bounds the
+ * buffer of each of many flows; the ring holds at most two of those.
  */
-#define STREAM_RING_MAX (2 * (size_t)FLOW_IO_MAX)
+#define STREAM_ONE_MAX (4 * (size_t)1024 * 1024)
+#define STREAM_RING_MAX (2 * STREAM_ONE_MAX)
+
+/* The receive size of a stream receiver: params_recv_size_at(), bounded. */
+static size_t stream_recv_bufsz(const struct test_params *p, int32_t rcvbuf_pre)
+{
+	size_t size = params_recv_size_at(p, rcvbuf_pre);
+
+	if (p->flows == 1)
+		return size < STREAM_ONE_MAX ? size : STREAM_ONE_MAX;
+	return stream_bufsz((uint32_t)size);
+}
 
 static size_t stream_recv_width(const struct test_params *p, int32_t rcvbuf_pre, size_t size)
 {
@@ -112,14 +126,14 @@ out:
 
 /*
  * recv() params_recv_size_at() at a time (netperf's: -M, else the socket's
- * SO_RCVBUF before connect; at most FLOW_IO_MAX) into stream_recv_width()
+ * SO_RCVBUF before connect; at most stream_recv_bufsz()) into stream_recv_width()
  * buffers in turn until the sender's EOF, then close our side.
  */
 static int stream_receiver(struct flow *f)
 {
 	struct flow_counters c = { 0 };
 	int32_t pre = __atomic_load_n(&f->rcvbuf_pre, __ATOMIC_RELAXED);
-	size_t size = stream_bufsz(params_recv_size_at(f->p, pre));
+	size_t size = stream_recv_bufsz(f->p, pre);
 	size_t width = stream_recv_width(f->p, pre, size), k = 0;
 	char *buf;
 	int r;
