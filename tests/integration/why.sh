@@ -15,12 +15,26 @@ ok $? "lab up $LAB"
 ok $? "lab up $LAB_TBF with a 1gbit tbf"
 
 # scenario NAME RULE LAB RUN-ARGS...: the first of --json's limits is RULE.
+# Each scenario assumes CPU to spare.  When other load on the machine (a
+# virtual machine's host stealing its CPUs: a CI run named "cpu" at 97 %
+# for -s 8K, where an idle machine names the send buffer with the sender
+# idle 36-43 % of the run) saturates a CPU, the engine rightly names the
+# CPU: such a run is put aside and the scenario runs again, three times
+# at most.  The stored ids of the runs kept go to $TMP/kept for the store
+# check below.
 scenario() {
 	name=$1 rule=$2 lab=$3
 	shift 3
-	"$TUNETOP" run --lab "$lab" -l 2 --json "$@" >"$TMP/$name.json" 2>"$TMP/$name.err"
-	ok $? "$name: run exits 0"
-	first=$(jq_py "$TMP/$name.json" "j['limits'][0]['rule'] if j['limits'] else ''" 2>/dev/null)
+	for attempt in 1 2 3; do
+		"$TUNETOP" run --lab "$lab" -l 2 --json "$@" >"$TMP/$name.json" 2>"$TMP/$name.err"
+		rc=$?
+		first=$(jq_py "$TMP/$name.json" "j['limits'][0]['rule'] if j['limits'] else ''" 2>/dev/null)
+		[ "$rc" -eq 0 ] && [ "$first" = cpu ] && [ "$rule" != cpu ] && [ $attempt -lt 3 ] || break
+		echo "# $name: a CPU was the limit (other load on the machine): run again"
+		jq_py "$TMP/$name.json" "j['limits'][0]['evidence']" 2>&1 | sed 's/^/#   /'
+	done
+	ok $rc "$name: run exits 0"
+	sed -n 's/^Stored as run \([0-9]*\)$/\1/p' "$TMP/$name.err" >>"$TMP/kept"
 	[ "$first" = "$rule" ]
 	ok $? "$name: '$rule' is named first (got '$first')"
 	if [ "$first" != "$rule" ]; then
@@ -53,10 +67,12 @@ ok $? "onecpu: the evidence names the CPU and -T"
 # The store keeps the verdicts of every run (docs/store.md, version 4).
 python3 -c '
 import json, sqlite3, sys
-rows = sqlite3.connect(sys.argv[1]).execute("SELECT limits FROM runs ORDER BY id").fetchall()
+kept = [int(x) for x in open(sys.argv[2]).read().split()]
+rows = sqlite3.connect(sys.argv[1]).execute(
+    "SELECT limits FROM runs WHERE id IN (%s) ORDER BY id" % ",".join("?" * len(kept)), kept).fetchall()
 first = [json.loads(r[0])[0]["rule"] for r in rows]
 sys.exit(first != ["link", "receive window", "send buffer", "latency", "one cpu"])
-' "$TUNETOP_DB" >"$TMP/store.out" 2>&1
+' "$TUNETOP_DB" "$TMP/kept" >"$TMP/store.out" 2>&1
 st=$?
 ok $st "store: runs.limits holds each run's verdicts, in run order"
 [ $st -eq 0 ] || diag "$TMP/store.out"
