@@ -169,6 +169,11 @@ int ctl_open(struct ui *u, const struct dash_request *rq, const struct dash_fron
 	u->p = c->rq.so.p;
 	u->lab = c->target.lab != NULL;
 	snprintf(u->target, sizeof(u->target), "%s", c->target.desc);
+	if (lab_made_note(c->target.lab)) {
+		/* On stderr too: it stays in the terminal after the dashboard. */
+		fprintf(stderr, "tunetop: %s\n", lab_made_note(c->target.lab));
+		ui_status(u, STY_NORMAL, 10, "%s", lab_made_note(c->target.lab));
+	}
 	load_history(u);
 	rc = catalog_load(&u->cat, catalog_default_path(), err);
 	if (rc)

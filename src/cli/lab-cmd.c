@@ -101,6 +101,8 @@ static int lab_up(int argc, char **argv)
 		fprintf(stderr, "tunetop lab up: %s\n", err);
 		return 1;
 	}
+	if (lab_made_note(l))
+		fprintf(stderr, "tunetop lab up: %s\n", lab_made_note(l));
 	if (lab_info(l, &li, err) == 0)
 		lab_print(stdout, &li);
 	lab_close(l);
@@ -241,19 +243,14 @@ int lab_main(int argc, char **argv)
 
 int lab_reap_report(FILE *f, const char *who, bool verbose)
 {
-	char names[512], err[ERR_MAX];
-	unsigned n = 0;
+	char note[ERR_MAX];
+	int r = lab_reap_note(note, sizeof(note));
 
-	if (lab_reap(&n, names, sizeof(names), err)) {
-		fprintf(f, "%s: %s\n", who, err);
-		return 1;
-	}
-	if (n)
-		fprintf(f, "%s: removed %u lab%s left by a process that is gone: %s\n",
-			who, n, n == 1 ? "" : "s", names);
+	if (note[0])
+		fprintf(f, "%s: %s\n", who, note);
 	else if (verbose)
 		fprintf(f, "%s: no lab left behind by a process that is gone\n", who);
-	return 0;
+	return r ? 1 : 0;
 }
 
 int restore_main(int argc, char **argv)

@@ -236,6 +236,8 @@ int run_ctx_open(struct run_ctx *c, struct cli_opts *o, const char *who)
 		c->sfd = -1;
 		return 1;
 	}
+	if (lab_made_note(c->target.lab))
+		fprintf(stderr, "%s: %s\n", who, lab_made_note(c->target.lab));
 	target_session_opts(&c->target, &o->so);
 	o->so.link = &c->link;
 	c->link.netserver = o->netserver;

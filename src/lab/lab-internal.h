@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include "lab/lab.h"
+#include "core/util.h"
 
 #define LAB_NETNS_DIR "/run/netns"	/* where iproute2 looks (ip/ipnetns.c) */
 
@@ -25,6 +26,7 @@ struct lab {
 	bool made[2];			/* lab_create made this netns file */
 	bool claimed;			/* lab_create wrote the owner record */
 	bool used;			/* lab_use wrote a user record */
+	char note[ERR_MAX];		/* lab_create's lab_reap_note; "" none */
 };
 
 /* The veth names, side a then side b: "veth-a", "veth-b" (lab.c). */

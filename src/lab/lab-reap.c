@@ -86,6 +86,27 @@ int lab_reap(unsigned *reaped, char *names_out, size_t len, char *err)
 	return ret;
 }
 
+int lab_reap_note(char *buf, size_t len)
+{
+	char names[512], err[ERR_MAX];
+	unsigned n = 0;
+	int r;
+
+	buf[0] = '\0';
+	r = lab_reap(&n, names, sizeof(names), err);
+	if (r)
+		snprintf(buf, len, "%s", err);
+	else if (n)
+		snprintf(buf, len, "removed %u lab%s left by a process that is gone: %s",
+			 n, n == 1 ? "" : "s", names);
+	return r;
+}
+
+const char *lab_made_note(const struct lab *l)
+{
+	return l && l->note[0] ? l->note : NULL;
+}
+
 /*
  * A process (not this one) with a thread inside one of the namespaces
  * ns[0..1] (have[s] false: no such side): its pid, or 0.

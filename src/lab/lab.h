@@ -140,6 +140,21 @@ int lab_list(char names[][LAB_NAME_MAX], unsigned max, unsigned *n,
  */
 int lab_reap(unsigned *reaped, char *names_out, size_t len, char *err);
 
+/*
+ * lab_reap, said in one line for a front end: "removed 2 labs left by a
+ * process that is gone: tunetop-41,tunetop-77" into buf, or the error when
+ * one could not be removed; "" when there was none.  0 or -errno.
+ */
+int lab_reap_note(char *buf, size_t len);
+
+/*
+ * What lab_create found and removed before making l (lab_reap_note's
+ * line: labs of dead tunetops, e.g. one killed with SIGKILL), or NULL.
+ * Only making a lab reaps, so a command refused for bad input, or one
+ * that makes none, changes nothing.
+ */
+const char *lab_made_note(const struct lab *l);
+
 /* Who claims a lab, for `lab down --all` (lab_claim_of). */
 enum lab_claim {
 	LAB_ORPHANED,	/* its owner or maker is gone, nothing runs in it */

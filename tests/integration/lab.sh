@@ -145,6 +145,12 @@ wait $victim 2>/dev/null
 n=$(ls /run/tunetop/labs | grep -vc @)
 [ "$n" -eq 7 ] && [ -z "$(ls /run/netns | grep -v "^$p-\|^tunetop-$victim-\|^tunetop-$live-")" ]
 res $? "private lab dirs hold only this test's 7 labs ($n records)"
+# Only making a lab removes a dead run's: not a command refused for bad
+# input (one line, nothing changed), nor lab status.
+"$T" sweep knob nosuch.knob=1,2 >"$TMP/bad.out" 2>"$TMP/bad.err"
+[ $? -eq 2 ] && [ "$(wc -l <"$TMP/bad.err")" -eq 1 ] && [ ! -s "$TMP/bad.out" ] &&
+	[ -e "/run/tunetop/labs/tunetop-$victim" ] && [ -e "/run/netns/tunetop-$victim-a" ]
+res $? "a sweep refused for bad input leaves the dead run's lab alone, one line: $(cat "$TMP/bad.err")"
 "$T" lab status "$p-run" >"$TMP/all-st.txt" 2>&1
 grep -q "claim     in use: tunetop (pid $user) runs in it" "$TMP/all-st.txt"
 res $? "lab status shows the --lab run using $p-run: $(grep claim "$TMP/all-st.txt")"
@@ -157,10 +163,8 @@ there() { [ -e "/run/netns/$1-a" ] && [ -e "/run/netns/$1-b" ] && [ -e "/run/tun
 res $? "lab down --all exits 0"
 gone "$p-orph" && grep -q "^lab $p-orph: down, the session [0-9]* that made it with .lab up. is gone" "$TMP/all.txt"
 res $? "--all takes a lab up lab whose session is gone, saying so"
-# (every privileged tunetop reaps dead runs' labs first, as restore does:
-# `lab status` above already did)
-gone "tunetop-$victim" && cat "$TMP/all-st.txt" "$TMP/all.txt" |
-	grep -q "^lab tunetop-$victim: down, its owner (pid $victim) is gone\|^tunetop: removed 1 lab left by a process that is gone: tunetop-$victim$"
+# (lab status above did not remove it: only making a lab or restore does)
+gone "tunetop-$victim" && grep -q "^lab tunetop-$victim: down, its owner (pid $victim) is gone" "$TMP/all.txt"
 res $? "a SIGKILLed run's lab is taken"
 there "tunetop-$live" && grep -q "^lab tunetop-$live: kept, its run (pid $live) is still going (--force takes it" "$TMP/all.txt"
 res $? "--all keeps a live run's own lab and says why"
@@ -186,6 +190,17 @@ gone "$p-in" && gone "$p-mine" && grep -q "^lab $p-in: down, though in use: slee
 res $? "--all --force takes labs in use, saying so, and still not one without a maker"
 "$T" lab down "$p-old" >/dev/null 2>&1 && gone "$p-old" && [ -z "$(ls -A /run/netns)" ] && [ -z "$(ls -A /run/tunetop/labs)" ]
 res $? "a named lab goes; nothing is left"
+# The next run that makes a lab removes a killed run's, saying so.
+"$T" run -t TCP_RR -l 30 >/dev/null 2>&1 &
+v2=$!
+for _ in $(seq 100); do [ -e "/run/netns/tunetop-$v2-b" ] && break; sleep 0.1; done
+kill -9 $v2
+wait $v2 2>/dev/null
+"$T" run -t TCP_RR -l 0.5 --no-db >"$TMP/reap.out" 2>"$TMP/reap.err"
+rc=$?
+[ $rc -eq 0 ] && grep -qx "tunetop run: removed 1 lab left by a process that is gone: tunetop-$v2" "$TMP/reap.err" &&
+	[ -z "$(ls -A /run/netns)" ] && [ -z "$(ls -A /run/tunetop/labs)" ]
+res $? "a run after a SIGKILLed one removes its lab and says so (rc $rc): $(head -1 "$TMP/reap.err")"
 kill $inside "$mine" 2>/dev/null
 wait
 INNER
