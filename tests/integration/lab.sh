@@ -5,6 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 
 need_root "the lab tests"
+isolated_state
 
 # labs_of PID: this run's namespaces present in /run/netns.
 labs_of() {
@@ -240,32 +241,42 @@ for sig in INT TERM HUP; do
 	ok $? "SIG$sig: results printed, exit 0, the lab is gone (rc $rc)"
 done
 
-# kill -9: restore removes exactly that lab and leaves a live one alone.
-"$TUNETOP" run -t TCP_RR -l 30 >/dev/null 2>&1 &
+# kill -9: restore removes exactly that lab and leaves a live one alone --
+# in a mount namespace of this test's own (as lab down --all above), so the
+# dead run's lab is seen by no parallel test, and theirs not by restore.
+cat >"$TMP/k9.sh" <<'INNER'
+set -u
+T=$1 TMP=$2
+res() { echo "$1 $2" >>"$TMP/k9.res"; }
+labs_of() { ls /run/netns 2>/dev/null | grep -c "^tunetop-$1-[ab]$"; }
+mkdir -p /run/netns /run/tunetop && mount -t tmpfs k9-netns /run/netns && mount -t tmpfs k9-tunetop /run/tunetop || { res 1 "private tmpfs mounts"; exit 1; }
+"$T" run -t TCP_RR -l 30 >/dev/null 2>&1 &
 victim=$!
-"$TUNETOP" run -t TCP_RR -l 4 -- -k COUNTS_AGREE >"$TMP/live.txt" 2>>"$TMP/stderr" &
+"$T" run -t TCP_RR -l 4 -- -k COUNTS_AGREE >"$TMP/live.txt" 2>>"$TMP/stderr" &
 live=$!
 for _ in $(seq 50); do [ "$(labs_of $victim)" -eq 2 ] && [ "$(labs_of $live)" -eq 2 ] && break; sleep 0.1; done
 kill -9 $victim
 wait $victim 2>/dev/null
 [ "$(labs_of $victim)" -eq 2 ]
-ok $? "after SIGKILL the run's lab is still there"
-"$TUNETOP" restore >"$TMP/rs.txt" 2>&1
-ok $? "tunetop restore exits 0"
-# Tests run in parallel (make -j): any privileged tunetop another test
-# starts meanwhile reaps a dead owner's lab too, so restore may find it gone.
-[ "$(labs_of $victim)" -eq 0 ]
-ok $? "the dead run's lab tunetop-$victim is gone (removed by restore or by a parallel test's reap)"
-grep -q "tunetop-$victim" "$TMP/rs.txt" || diag "$TMP/rs.txt"
+res $? "after SIGKILL the run's lab is still there"
+"$T" restore >"$TMP/rs.txt" 2>&1
+res $? "tunetop restore exits 0"
+[ "$(labs_of $victim)" -eq 0 ] && grep -qx "tunetop restore: removed 1 lab left by a process that is gone: tunetop-$victim" "$TMP/rs.txt"
+res $? "restore removed the dead run's lab tunetop-$victim, saying so: $(head -1 "$TMP/rs.txt")"
 [ "$(labs_of $live)" -eq 2 ]
-ok $? "and left the live run's lab alone"
+res $? "and left the live run's lab alone"
 wait $live
-ok $? "the live run completes"
+res $? "the live run completes"
 grep -q "COUNTS_AGREE=yes" "$TMP/live.txt"
-ok $? "with its counts agreeing"
-"$TUNETOP" restore >"$TMP/rs2.txt" 2>&1
+res $? "with its counts agreeing"
+"$T" restore >"$TMP/rs2.txt" 2>&1
 grep -q "no lab left behind" "$TMP/rs2.txt"
-ok $? "restore again is a no-op"
+res $? "restore again is a no-op"
+INNER
+if unshare -m --propagation private sh "$TMP/k9.sh" "$TUNETOP" "$TMP"; then :; fi
+[ -s "$TMP/k9.res" ]
+ok $? "the SIGKILL tests ran in a private mount namespace"
+while read -r rc text; do ok "$rc" "$text"; done <"$TMP/k9.res"
 
 # No packet to or from a lab address on any of the host's own interfaces,
 # while loopback traffic (the control) is seen by the same capture.
