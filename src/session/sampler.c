@@ -36,7 +36,7 @@ struct sampler {
 	uint64_t seq;
 	struct cpustat_raw cpu0, cpu_prev, cpu_now;
 	struct flow_counters prev;
-	struct hist *h_prev, *h_now, *h_tmp, *h_iv;
+	struct hist *h_prev, *h_now, *h_iv;
 	uint64_t ctx_prev_vol, ctx_prev_invol;
 	uint32_t cpu_ticks[TT_MAX_CPUS];	/* worker-ticks seen on each CPU */
 	uint64_t *ctx_last;		/* per flow: vol, invol last read */
@@ -96,8 +96,7 @@ static void sampler_gather(struct sampler *s, struct flow_counters *tot, bool *h
 		counters_load(&s->flows[i].ctr, &c);
 		counters_add(tot, &c);
 		if (s->flows[i].lat) {
-			hist_snapshot(s->h_tmp, s->flows[i].lat);
-			hist_add(s->h_now, s->h_tmp);
+			hist_add_snapshot(s->h_now, s->flows[i].lat);
 			*has_lat = true;
 		}
 	}
@@ -358,14 +357,13 @@ int sampler_create(struct sampler **sp, struct flow *flows, unsigned n,
 	s->tfd = s->efd = -1;
 	s->h_prev = malloc(sizeof(struct hist));
 	s->h_now = malloc(sizeof(struct hist));
-	s->h_tmp = malloc(sizeof(struct hist));
 	s->h_iv = malloc(sizeof(struct hist));
 	s->init = calloc(n ? n : 1, sizeof(*s->init));
 	s->ctx_last = calloc(2 * (n ? n : 1), sizeof(*s->ctx_last));
 	s->irq0 = calloc(1, sizeof(*s->irq0));
 	s->irq_prev = calloc(1, sizeof(*s->irq_prev));
 	s->irq_now = calloc(1, sizeof(*s->irq_now));
-	if (!s->h_prev || !s->h_now || !s->h_tmp || !s->h_iv || !s->init || !s->ctx_last ||
+	if (!s->h_prev || !s->h_now || !s->h_iv || !s->init || !s->ctx_last ||
 	    !s->irq0 || !s->irq_prev || !s->irq_now) {
 		ret = err_set(err, -ENOMEM, "sampler: out of memory");
 		goto fail;
@@ -518,7 +516,6 @@ void sampler_destroy(struct sampler *s)
 		close(s->efd);
 	free(s->h_prev);
 	free(s->h_now);
-	free(s->h_tmp);
 	free(s->h_iv);
 	free(s->init);
 	free(s->ctx_last);

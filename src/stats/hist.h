@@ -71,6 +71,11 @@ uint64_t hist_bucket_high(unsigned i);
  * sum of the copied buckets, so it never goes backwards between snapshots.
  */
 void hist_snapshot(struct hist *dst, const struct hist *src);
+/*
+ * Add src (being written by another thread) to dst, as hist_snapshot then
+ * hist_add, reading only the buckets between src's min and max.
+ */
+void hist_add_snapshot(struct hist *dst, const struct hist *src);
 /* dst += src. */
 void hist_add(struct hist *dst, const struct hist *src);
 /* out = now - before (an interval); min/max of out come from its buckets. */

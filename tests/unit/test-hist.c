@@ -348,6 +348,42 @@ static void *writer_main(void *arg)
 	return NULL;
 }
 
+/* The sampler's sum of many flows: hist_add_snapshot as snapshot + add. */
+static void test_add_snapshot(void)
+{
+	struct hist *f[3], *want = hist_new(), *got = hist_new(), *tmp = hist_new();
+	bool same;
+	int i;
+
+	for (i = 0; i < 3; i++)
+		f[i] = hist_new();
+	record_mix(f[0], NULL, 20000, 100);
+	record_mix(f[1], NULL, 5000, 3000);
+	hist_record(f[1], 1);
+	hist_record(f[1], 4000000000000ull);	/* past the last bucket */
+	/* f[2] stays empty */
+	for (i = 0; i < 3; i++) {
+		hist_snapshot(tmp, f[i]);
+		hist_add(want, tmp);
+		hist_add_snapshot(got, f[i]);
+	}
+	same = got->count == want->count && got->sum_ns == want->sum_ns &&
+	       got->min_ns == want->min_ns && got->max_ns == want->max_ns &&
+	       !memcmp(got->b, want->b, sizeof(got->b));
+	ok(same, "adding snapshots of three flows (one empty, one with the "
+	   "extreme buckets) reads the same as snapshot then add (count %llu)",
+	   (unsigned long long)got->count);
+	hist_init(got);
+	hist_add_snapshot(got, f[2]);
+	ok(got->count == 0 && got->min_ns == UINT64_MAX && got->max_ns == 0,
+	   "an empty flow adds nothing");
+	for (i = 0; i < 3; i++)
+		free(f[i]);
+	free(want);
+	free(got);
+	free(tmp);
+}
+
 static void test_concurrent(void)
 {
 	struct writer w = { .h = hist_new(), .mine = hist_new(), .n = 2000000 };
@@ -476,6 +512,7 @@ int main(void)
 	test_rank_rounding();
 	test_distributions();
 	test_delta_add();
+	test_add_snapshot();
 	test_concurrent();
 	test_half_written();
 	test_summary();
