@@ -138,7 +138,7 @@ int main(int argc, char **argv)
 	}
 	/*
 	 * Labs left by a tunetop that was killed go when the next lab is made
-	 * (lab_create) or with `tunetop restore`, never at start-up: a command
+	 * (lab_make) or with `tunetop restore`, never at start-up: a command
 	 * refused for bad input, or one that reads files, changes nothing.
 	 */
 	if (argc > 1 && !strcmp(argv[1], "pcap"))

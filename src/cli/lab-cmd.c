@@ -97,7 +97,7 @@ static int lab_up(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (lab_create(&l, &lo, err)) {
+	if (lab_make(&l, &lo, err)) {
 		fprintf(stderr, "tunetop lab up: %s\n", err);
 		return 1;
 	}

@@ -26,7 +26,7 @@ struct lab {
 	bool made[2];			/* lab_create made this netns file */
 	bool claimed;			/* lab_create wrote the owner record */
 	bool used;			/* lab_use wrote a user record */
-	char note[ERR_MAX];		/* lab_create's lab_reap_note; "" none */
+	char note[ERR_MAX];		/* lab_make's lab_reap_note; "" none */
 };
 
 /* The veth names, side a then side b: "veth-a", "veth-b" (lab.c). */

@@ -102,6 +102,20 @@ int lab_reap_note(char *buf, size_t len)
 	return r;
 }
 
+int lab_make(struct lab **lp, const struct lab_opts *o, char *err)
+{
+	char note[ERR_MAX];
+	int r;
+
+	/* First: a dead tunetop's lab may hold this very name (its pid
+	 * reused).  Failing to remove one is said, not fatal. */
+	lab_reap_note(note, sizeof(note));
+	r = lab_create(lp, o, err);
+	if (!r)
+		snprintf((*lp)->note, sizeof((*lp)->note), "%s", note);
+	return r;
+}
+
 const char *lab_made_note(const struct lab *l)
 {
 	return l && l->note[0] ? l->note : NULL;

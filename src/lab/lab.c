@@ -657,9 +657,6 @@ int lab_create(struct lab **lp, const struct lab_opts *o, char *err)
 		r = lab_netns_dir(err);
 	if (r)
 		goto fail;
-	/* Labs of dead tunetops go first (one may hold this very name, its pid
-	 * reused); failing to remove one is said, not fatal. */
-	lab_reap_note(l->note, sizeof(l->note));
 	/* Fail early and clearly; the O_EXCL creations below decide races. */
 	lab_owner_path(name, rec, sizeof(rec));
 	for (s = LAB_A; s <= LAB_B; s++)

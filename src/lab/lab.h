@@ -148,11 +148,14 @@ int lab_reap(unsigned *reaped, char *names_out, size_t len, char *err);
 int lab_reap_note(char *buf, size_t len);
 
 /*
- * What lab_create found and removed before making l (lab_reap_note's
- * line: labs of dead tunetops, e.g. one killed with SIGKILL), or NULL.
- * Only making a lab reaps, so a command refused for bad input, or one
- * that makes none, changes nothing.
+ * lab_create for a front end: first the labs of dead tunetops go
+ * (lab_reap_note), so only making a lab reaps, and a command refused for
+ * bad input, or one that makes none, changes nothing.  lab_create itself
+ * reaps nothing (the tests make dead owners' labs on purpose).
  */
+int lab_make(struct lab **lp, const struct lab_opts *o, char *err);
+
+/* What lab_make removed before making l (lab_reap_note's line), or NULL. */
 const char *lab_made_note(const struct lab *l);
 
 /* Who claims a lab, for `lab down --all` (lab_claim_of). */

@@ -120,7 +120,7 @@ int target_open(struct target *t, const struct target_opts *o, char *err)
 		t->kind = TARGET_LOOPBACK;
 		snprintf(t->why, sizeof(t->why), "no CAP_NET_ADMIN for a lab");
 	} else {
-		ret = lab_create(&t->lab, &lo, err);
+		ret = lab_make(&t->lab, &lo, err);
 		if (ret && o->lab_opts_given)
 			return ret;
 		t->kind = ret ? TARGET_LOOPBACK : TARGET_OWN_LAB;

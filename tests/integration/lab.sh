@@ -182,7 +182,9 @@ res $? "and counts the labs kept"
 wait $live; rc1=$?
 wait $user; rc2=$?
 [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && grep -q COUNTS_AGREE=yes "$TMP/all-live.txt" && grep -q COUNTS_AGREE=yes "$TMP/all-lab.txt"
-res $? "the runs in the kept labs complete, counts agreeing"
+r=$?
+res $r "the runs in the kept labs complete, counts agreeing (rc $rc1, $rc2)"
+[ $r -eq 0 ] || { echo "# live run:"; tail -5 "$TMP/all-live.txt"; echo "# --lab run:"; tail -5 "$TMP/all-lab.txt"; } | sed 's/^/# /' >>"$TMP/all.diag"
 [ ! -e "/run/tunetop/labs/$p-run@$user" ]
 res $? "the --lab run removed its user record"
 "$T" lab down --all --force >"$TMP/all2.txt" 2>&1
