@@ -109,14 +109,28 @@ ok $? "lab up --mtu 70000 is refused (exit 2)"
 [ $? -eq 1 ] && grep -q nosuchlab "$TMP/e"
 ok $? "lab down of a lab that is not there names it"
 
-# lab down --all, only ever inside a mount namespace of this test's own, on
-# empty tmpfs at /run/netns and /run/tunetop: the host's labs (other
-# people's) are not even visible to it.  Results come back as "RC TEXT".
-cat >"$TMP/all.sh" <<'INNER'
+# private NAME WHAT: run $TMP/NAME.sh in a mount namespace of this test's
+# own, on empty tmpfs at /run/netns and /run/tunetop (the host's labs, and
+# other tests', are not even visible to it); its results come back as
+# "RC TEXT" lines of $TMP/NAME.res, its diagnostics in $TMP/NAME.diag.
+# The scripts start with $TMP/private.sh: their arguments, res, the mounts.
+cat >"$TMP/private.sh" <<'INNER'
 set -u
-T=$1 TMP=$2
-res() { echo "$1 $2" >>"$TMP/all.res"; }
-mkdir -p /run/netns /run/tunetop && mount -t tmpfs sd-netns /run/netns && mount -t tmpfs sd-tunetop /run/tunetop || { res 1 "private tmpfs mounts"; exit 1; }
+T=$1 TMP=$2 NAME=$3
+res() { echo "$1 $2" >>"$TMP/$NAME.res"; }
+mkdir -p /run/netns /run/tunetop && mount -t tmpfs "$NAME-netns" /run/netns && mount -t tmpfs "$NAME-tunetop" /run/tunetop || { res 1 "private tmpfs mounts"; exit 1; }
+INNER
+private() {
+	if unshare -m --propagation private sh -c '. "$2/private.sh"; . "$2/$3.sh"' \
+		sh "$TUNETOP" "$TMP" "$1"; then :; fi
+	[ -s "$TMP/$1.diag" ] && cat "$TMP/$1.diag"
+	[ -s "$TMP/$1.res" ]
+	ok $? "$2 ran in a private mount namespace"
+	while read -r rc text; do ok "$rc" "$text"; done <"$TMP/$1.res"
+}
+
+# lab down --all, only ever in a private mount namespace.
+cat >"$TMP/all.sh" <<'INNER'
 [ -z "$(ls -A /run/netns)" ] && [ -z "$(ls -A /run/tunetop)" ] || { res 1 "the private dirs are empty"; exit 1; }
 p=sd$$
 # Orphaned: lab up from a session that ended; a run killed with SIGKILL.
@@ -207,11 +221,7 @@ res $? "a run after a SIGKILLed one removes its lab and says so (rc $rc): $(head
 kill $inside "$mine" 2>/dev/null
 wait
 INNER
-if unshare -m --propagation private sh "$TMP/all.sh" "$TUNETOP" "$TMP"; then :; fi
-[ -s "$TMP/all.diag" ] && cat "$TMP/all.diag"
-[ -s "$TMP/all.res" ]
-ok $? "lab down --all ran in a private mount namespace"
-while read -r rc text; do ok "$rc" "$text"; done <"$TMP/all.res"
+private all "lab down --all"
 "$TUNETOP" lab down --all x >"$TMP/o" 2>"$TMP/e"
 [ $? -eq 2 ] && grep -q "takes no NAME" "$TMP/e"
 ok $? "lab down --all NAME is refused (exit 2)"
@@ -247,11 +257,7 @@ done
 # in a mount namespace of this test's own (as lab down --all above), so the
 # dead run's lab is seen by no parallel test, and theirs not by restore.
 cat >"$TMP/k9.sh" <<'INNER'
-set -u
-T=$1 TMP=$2
-res() { echo "$1 $2" >>"$TMP/k9.res"; }
 labs_of() { ls /run/netns 2>/dev/null | grep -c "^tunetop-$1-[ab]$"; }
-mkdir -p /run/netns /run/tunetop && mount -t tmpfs k9-netns /run/netns && mount -t tmpfs k9-tunetop /run/tunetop || { res 1 "private tmpfs mounts"; exit 1; }
 "$T" run -t TCP_RR -l 30 >/dev/null 2>&1 &
 victim=$!
 "$T" run -t TCP_RR -l 4 -- -k COUNTS_AGREE >"$TMP/live.txt" 2>>"$TMP/stderr" &
@@ -275,10 +281,7 @@ res $? "with its counts agreeing"
 grep -q "no lab left behind" "$TMP/rs2.txt"
 res $? "restore again is a no-op"
 INNER
-if unshare -m --propagation private sh "$TMP/k9.sh" "$TUNETOP" "$TMP"; then :; fi
-[ -s "$TMP/k9.res" ]
-ok $? "the SIGKILL tests ran in a private mount namespace"
-while read -r rc text; do ok "$rc" "$text"; done <"$TMP/k9.res"
+private k9 "the SIGKILL tests"
 
 # No packet to or from a lab address on any of the host's own interfaces,
 # while loopback traffic (the control) is seen by the same capture.
