@@ -40,7 +40,9 @@ struct sampler {
 	uint64_t ctx_prev_vol, ctx_prev_invol;
 	uint32_t cpu_ticks[TT_MAX_CPUS];	/* worker-ticks seen on each CPU */
 	uint64_t *ctx_last;		/* per flow: vol, invol last read */
-	unsigned task_next;		/* first flow whose /proc figures the next tick reads */
+	unsigned turn_from, turn_len;	/* the flows whose figures this tick reads */
+	struct sock_sample *sock_last;	/* per flow: its socket's figures last read */
+	bool *sock_read;		/* per flow: sock_last holds a reading */
 	char irq_dev[32];		/* the device carrying the test */
 	char irq_names[4][IRQSTAT_NAME_MAX];	/* it and its driver aliases */
 	const char *irq_name_ptr[4];
@@ -110,9 +112,35 @@ static void sampler_pre(const struct flow *f, struct sock_sample *ss)
 }
 
 /*
- * Socket figures of every flow that has a socket; at the end (final) also
- * of those whose connections came and went (CRR), with their sizes before
- * connect only.
+ * The flows whose sockets and /proc entries one tick reads: at most
+ * SAMPLER_TURN_MAX, the next ones the next tick, so each flow's figures
+ * are at most n / SAMPLER_TURN_MAX ticks old.  Reading them all every
+ * tick cost too much at 1024 flows: two /proc files a worker kept a CPU
+ * busy and made the start of the flows take 3.4 s instead of 0.9 s; five
+ * socket calls a flow (SO_SNDBUF, SO_RCVBUF, SIOCOUTQ, SIOCINQ, TCP_INFO)
+ * are 100 000 system calls a second over the two ends (bench/README.md,
+ * flows).  The run's result reads every flow at the end.
+ */
+#define SAMPLER_TURN_MAX 64
+
+static void sampler_turn_next(struct sampler *s)
+{
+	if (!s->n)
+		return;
+	s->turn_from = (s->turn_from + s->turn_len) % s->n;
+	s->turn_len = s->n < SAMPLER_TURN_MAX ? s->n : SAMPLER_TURN_MAX;
+}
+
+static bool sampler_turn(const struct sampler *s, unsigned i)
+{
+	return (i + s->n - s->turn_from) % s->n < s->turn_len;
+}
+
+/*
+ * Socket figures of every flow that has a socket: read for the flows
+ * whose turn it is (and those never read yet), the last reading for the
+ * others; at the end (final) all are read, and those whose connections
+ * came and went (CRR) are given with their sizes before connect only.
  */
 static struct sock_sample *sampler_socks(struct sampler *s, uint32_t *nout,
 					 bool final)
@@ -138,43 +166,37 @@ static struct sock_sample *sampler_socks(struct sampler *s, uint32_t *nout,
 			}
 			continue;
 		}
-		if (sockinfo_read(fd, s->tcp, &socks[k]) == 0)
+		if (!final && s->sock_read[i] && !sampler_turn(s, i)) {
+			socks[k++] = s->sock_last[i];
+			continue;
+		}
+		if (sockinfo_read(fd, s->tcp, &socks[k]) == 0) {
+			s->sock_last[i] = socks[k];
+			s->sock_read[i] = true;
 			k++;
+		}
 	}
 	*nout = k;
 	return socks;
 }
 
 /*
- * Workers whose /proc figures one tick reads, in turn: two files a worker
- * at both ends of 1024 flows every 100 ms kept a CPU busy, and the start
- * of the flows took 3.4 s instead of 0.9 s (bench/README.md, flows).
- */
-#define SAMPLER_TASKS_MAX 64
-
-/*
  * Context switches of the workers, summed, and where each ran: the /proc
- * figures of at most SAMPLER_TASKS_MAX workers a tick, the next ones the
- * next tick (so each worker's are at most n / SAMPLER_TASKS_MAX ticks
- * old; the result's totals are the workers' own, read as they end).  A
- * worker that has ended keeps the figures last read, so totals never go
- * back.
+ * figures of the flows whose turn it is (sampler_turn); the result's
+ * totals are the workers' own, read as they end.  A worker that has ended
+ * keeps the figures last read, so totals never go back.
  */
 static void sampler_tasks(struct sampler *s, uint64_t *vol, uint64_t *invol)
 {
 	pid_t pid = getpid();
-	unsigned from = s->task_next, len = s->n < SAMPLER_TASKS_MAX ? s->n : SAMPLER_TASKS_MAX;
 
 	*vol = *invol = 0;
-	if (s->n)
-		s->task_next = (from + len) % s->n;
 	for (unsigned i = 0; i < s->n; i++) {
 		uint64_t v, iv;
 		int cpu;
 		pid_t tid = __atomic_load_n(&s->flows[i].tid, __ATOMIC_RELAXED);
-		bool turn = (i + s->n - from) % s->n < len;
 
-		if (turn && tid > 0 && !__atomic_load_n(&s->flows[i].done, __ATOMIC_ACQUIRE)) {
+		if (sampler_turn(s, i) && tid > 0 && !__atomic_load_n(&s->flows[i].done, __ATOMIC_ACQUIRE)) {
 			if (taskstat_ctx("/proc", pid, tid, &v, &iv) == 0 &&
 			    v >= s->ctx_last[2 * i] && iv >= s->ctx_last[2 * i + 1]) {
 				s->ctx_last[2 * i] = v;
@@ -278,6 +300,7 @@ static void sampler_tick(struct sampler *s, uint64_t periods)
 		s->h_prev = s->h_now;
 		s->h_now = t;
 	}
+	sampler_turn_next(s);
 	smp.socks = sampler_socks(s, &smp.nsocks, false);
 	if (cpustat_read("/proc", &s->cpu_now, NULL) == 0) {
 		cpustat_delta(&s->cpu_prev, &s->cpu_now, &smp.cpu);
@@ -360,11 +383,13 @@ int sampler_create(struct sampler **sp, struct flow *flows, unsigned n,
 	s->h_iv = malloc(sizeof(struct hist));
 	s->init = calloc(n ? n : 1, sizeof(*s->init));
 	s->ctx_last = calloc(2 * (n ? n : 1), sizeof(*s->ctx_last));
+	s->sock_last = calloc(n ? n : 1, sizeof(*s->sock_last));
+	s->sock_read = calloc(n ? n : 1, sizeof(*s->sock_read));
 	s->irq0 = calloc(1, sizeof(*s->irq0));
 	s->irq_prev = calloc(1, sizeof(*s->irq_prev));
 	s->irq_now = calloc(1, sizeof(*s->irq_now));
 	if (!s->h_prev || !s->h_now || !s->h_iv || !s->init || !s->ctx_last ||
-	    !s->irq0 || !s->irq_prev || !s->irq_now) {
+	    !s->sock_last || !s->sock_read || !s->irq0 || !s->irq_prev || !s->irq_now) {
 		ret = err_set(err, -ENOMEM, "sampler: out of memory");
 		goto fail;
 	}
@@ -519,6 +544,8 @@ void sampler_destroy(struct sampler *s)
 	free(s->h_iv);
 	free(s->init);
 	free(s->ctx_last);
+	free(s->sock_last);
+	free(s->sock_read);
 	free(s->irq0);
 	free(s->irq_prev);
 	free(s->irq_now);
