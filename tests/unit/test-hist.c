@@ -384,13 +384,40 @@ static void test_add_snapshot(void)
 	free(tmp);
 }
 
+/* A histogram read while written: buckets sum to count, min/max bound them. */
+static bool snap_consistent(const struct hist *snap)
+{
+	unsigned i, lo = HIST_BUCKETS, hi = 0;
+	uint64_t sum = 0;
+
+	for (i = 0; i < HIST_BUCKETS; i++) {
+		sum += snap->b[i];
+		if (snap->b[i] && lo == HIST_BUCKETS)
+			lo = i;
+		if (snap->b[i])
+			hi = i;
+	}
+	return !snap->count || (sum == snap->count &&
+				snap->min_ns <= snap->max_ns &&
+				hist_index(snap->min_ns) <= lo &&
+				hist_index(snap->max_ns) >= hi &&
+				hist_percentile(snap, 50) >= snap->min_ns &&
+				hist_percentile(snap, 50) <= snap->max_ns);
+}
+
+/*
+ * The sampler's reads of a flow's histogram while its worker writes it:
+ * hist_snapshot and hist_add_snapshot (which reads only the buckets
+ * between the min and max it saw) each give a histogram whose count never
+ * goes back and that is consistent in itself.
+ */
 static void test_concurrent(void)
 {
 	struct writer w = { .h = hist_new(), .mine = hist_new(), .n = 2000000 };
-	struct hist *snap = hist_new();
-	uint64_t last = 0, snaps = 0, backwards = 0, inconsistent = 0, sum;
+	struct hist *snap = hist_new(), *sum = hist_new();
+	uint64_t last = 0, last_sum = 0, snaps = 0, backwards = 0, inconsistent = 0;
+	uint64_t sum_backwards = 0, sum_inconsistent = 0;
 	pthread_t t;
-	unsigned i, lo, hi;
 
 	if (pthread_create(&t, NULL, writer_main, &w)) {
 		ok(0, "start writer thread");
@@ -402,35 +429,36 @@ static void test_concurrent(void)
 		if (snap->count < last)
 			backwards++;
 		last = snap->count;
-		lo = HIST_BUCKETS;
-		hi = 0;
-		for (sum = 0, i = 0; i < HIST_BUCKETS; i++) {
-			sum += snap->b[i];
-			if (snap->b[i] && lo == HIST_BUCKETS)
-				lo = i;
-			if (snap->b[i])
-				hi = i;
-		}
-		if (snap->count && (sum != snap->count ||
-				    snap->min_ns > snap->max_ns ||
-				    hist_index(snap->min_ns) > lo ||
-				    hist_index(snap->max_ns) < hi ||
-				    hist_percentile(snap, 50) < snap->min_ns ||
-				    hist_percentile(snap, 50) > snap->max_ns))
+		if (!snap_consistent(snap))
 			inconsistent++;
+		hist_init(sum);
+		hist_add_snapshot(sum, w.h);
+		if (sum->count < last_sum)
+			sum_backwards++;
+		last_sum = sum->count;
+		if (!snap_consistent(sum))
+			sum_inconsistent++;
 	}
 	pthread_join(t, NULL);
 	ok(!backwards, "snapshot counts never go backwards (%llu snapshots)",
 	   (unsigned long long)snaps);
 	ok(!inconsistent, "every snapshot's buckets sum to its count, its "
 	   "min/max bound the occupied buckets and its median lies in them");
+	ok(!sum_backwards && !sum_inconsistent,
+	   "hist_add_snapshot of the same histogram: count never back (%llu times), "
+	   "consistent (%llu not)", (unsigned long long)sum_backwards,
+	   (unsigned long long)sum_inconsistent);
 	hist_snapshot(snap, w.h);
 	ok(snap->count == w.n && hist_equal(snap, w.mine),
 	   "final snapshot equals the writer's histogram (%llu values)",
 	   (unsigned long long)snap->count);
+	hist_init(sum);
+	hist_add_snapshot(sum, w.h);
+	ok(hist_equal(sum, w.mine), "and so does hist_add_snapshot of it");
 	free(w.h);
 	free(w.mine);
 	free(snap);
+	free(sum);
 }
 
 /*
