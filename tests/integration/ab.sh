@@ -119,12 +119,17 @@ ok $? "with --json the progress goes to stderr"
 # The lab's tbf halves the rate whatever else the machine is doing.  (TSO
 # off on the sender, --b local:tso=off, also halves a veth stream, but on a
 # loaded machine 1 comparison in about 8 came out "~" with 5 pairs.)
-"$TUNETOP" ab --lab "$name" -t TCP_STREAM -l 1 -n 5 --no-db \
+# -l 3, not 1: the sender's start overruns the tbf's 10 ms queue (drops
+# by the thousand), and in 1 run in 4 to 20 at 50mbit some 0.2 s is lost
+# (by its length, a retransmission timeout): 38.5-39.0 Mbit/s in a 1 s
+# run (3 such of 5 made the median once, a CI failure on 5 December),
+# 44.6 in a 3 s one, within both checks below.
+"$TUNETOP" ab --lab "$name" -t TCP_STREAM -l 3 -n 5 --no-db \
 	--a "lab-rate=100mbit" --b "lab-rate=50mbit" >"$TMP/st" 2>"$TMP/st.err"
 ok $? "ab -t TCP_STREAM --a lab-rate=100mbit --b lab-rate=50mbit -n 5 exits 0"
 grep -Eq '^B vs A: throughput -(4[5-9]|5[0-5])\.[0-9]+ % (±|\+-) [0-9.]+ % \(p=0\.00[0-9]*, n=5\+5\)$' "$TMP/st"
 ok $? "half the rate: throughput about -50 %, significant: $(grep '^B vs A' "$TMP/st")"
-grep -Eq '^throughput \(10\^6bits/s\) +9[0-9]\.[0-9]+ +4[5-9]\.[0-9]+ ' "$TMP/st"
+grep -Eq '^throughput \(10\^6bits/s\) +9[0-9]\.[0-9]+ +4[2-9]\.[0-9]+ ' "$TMP/st"
 ok $? "medians near 100 and 50: $(grep '^throughput' "$TMP/st")"
 grep -q '^local CPU (%) .*n/a (needs -c)$' "$TMP/st"
 ok $? "CPU rows say n/a without -c"
