@@ -64,7 +64,24 @@ struct knob_backend {
 		       const struct knob_value *val, char *err);
 	/* What n/a means off a lab for lab_get/lab_set knobs. */
 	const char *lab_only;
+	/*
+	 * What the catalog takes of this kind (catalog.c asks, so a new kind
+	 * needs no code there; docs/knobs.md): NULL for a good where column,
+	 * else what is expected; the types (KNOB_TYPE_BIT), and types_why
+	 * saying which for another; per_device: the knobs belong to a device
+	 * (scope "device"), else to a host or a namespace.
+	 */
+	const char *(*where_problem)(const char *where);
+	unsigned types;
+	const char *types_why;
+	bool per_device;
 };
+
+/* What a kind that holds only numbers says of another type. */
+#define KNOB_INT_ONLY "this kind of knob is int"
+
+/* The where check of link and qdisc: a lowercase attribute name. */
+const char *knob_where_lower(const char *where);
 
 /* The backend of kind k (every kind has one), NULL past KNOB_KIND_COUNT. */
 const struct knob_backend *backend_for(enum knob_kind k);

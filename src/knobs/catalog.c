@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* catalog.c - load and check the knob catalog, look knobs up, validate values. */
+/* catalog.c - load and check the knob catalog (asking the kinds' backends), look knobs up. */
 #include "config.h"
 
 #include <ctype.h>
@@ -11,6 +11,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "knobs/backend.h"
 #include "knobs/catalog.h"
 #include "core/util.h"
 
@@ -23,134 +24,6 @@ struct catalog {
 	unsigned *lines;	/* line number of each entry, for duplicate errors */
 	unsigned n, cap;
 };
-
-static const char *const kind_names[KNOB_KIND_COUNT] = {
-	[KNOB_SYSCTL] = "sysctl",
-	[KNOB_COALESCE] = "coalesce",
-	[KNOB_FEATURE] = "feature",
-	[KNOB_RING] = "ring",
-	[KNOB_CHANNEL] = "channel",
-	[KNOB_LINK] = "link",
-	[KNOB_SYSFS] = "sysfs",
-	[KNOB_QDISC] = "qdisc",
-	[KNOB_LINKINFO] = "linkinfo",
-};
-
-static const char *const type_names[KNOB_TYPE_COUNT] = {
-	[KNOB_INT] = "int",
-	[KNOB_BOOL] = "bool",
-	[KNOB_STRING] = "string",
-	[KNOB_INT3] = "int3",
-};
-
-static const char *const scope_names[KNOB_SCOPE_COUNT] = {
-	[KNOB_SCOPE_HOST] = "host",
-	[KNOB_SCOPE_NETNS] = "netns",
-	[KNOB_SCOPE_DEVICE] = "device",
-};
-
-const char *knob_kind_name(enum knob_kind k)
-{
-	return (unsigned)k < KNOB_KIND_COUNT ? kind_names[k] : "?";
-}
-
-const char *knob_type_name(enum knob_type t)
-{
-	return (unsigned)t < KNOB_TYPE_COUNT ? type_names[t] : "?";
-}
-
-const char *knob_scope_name(enum knob_scope s)
-{
-	return (unsigned)s < KNOB_SCOPE_COUNT ? scope_names[s] : "?";
-}
-
-const char *knob_scope_text(const struct knob_def *d)
-{
-	if (d->scope == KNOB_SCOPE_NETNS && (d->flags & KNOB_F_NETNS_RO))
-		return "netns-ro";
-	return knob_scope_name(d->scope);
-}
-
-/* Index of s in names[0..n), or -1. */
-static int name_index(const char *const *names, int n, const char *s)
-{
-	for (int i = 0; i < n; i++)
-		if (!strcmp(names[i], s))
-			return i;
-	return -1;
-}
-
-/* Whether every character of s is a letter, digit or one of extra. */
-static bool chars_ok(const char *s, const char *extra)
-{
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && !strchr(extra, *s))
-			return false;
-	return true;
-}
-
-/* A relative path below a root: no leading '/', no empty or ".." parts. */
-static bool rel_path_ok(const char *s)
-{
-	const char *p = s;
-
-	if (!*s || !chars_ok(s, "._-/"))
-		return false;
-	while (*p) {
-		size_t len = strcspn(p, "/");
-
-		if (len == 0 || (len == 2 && !strncmp(p, "..", 2)) ||
-		    (len == 1 && *p == '.'))
-			return false;
-		p += len;
-		if (*p == '/' && !*++p)
-			return false;
-	}
-	return true;
-}
-
-/* A comma list of netdev feature names ("tx-tcp-segmentation,rx-gro"). */
-static bool feature_list_ok(const char *s)
-{
-	if (!*s || *s == ',' || s[strlen(s) - 1] == ',' || strstr(s, ",,"))
-		return false;
-	return chars_ok(s, "-_,");
-}
-
-/* Parse a catalog number: an optional '-' and decimal digits. */
-static int parse_i64(const char *s, int64_t *out)
-{
-	char *end;
-	long long v;
-
-	if (!*s || (!isdigit((unsigned char)*s) &&
-		    !(*s == '-' && isdigit((unsigned char)s[1]))))
-		return -EINVAL;
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (errno || *end)
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
-/* Split the next whitespace-separated field off *p; NULL when none is left. */
-static char *next_field(char **p)
-{
-	char *s = *p, *start;
-
-	while (*s == ' ' || *s == '\t')
-		s++;
-	if (!*s)
-		return NULL;
-	start = s;
-	while (*s && *s != ' ' && *s != '\t')
-		s++;
-	if (*s)
-		*s++ = '\0';
-	*p = s;
-	return start;
-}
 
 static const char *const field_names[] = {
 	"name", "kind", "type", "scope", "where", "min", "max", "unit", "group",
@@ -169,74 +42,32 @@ static bool copy_field(char *dst, size_t size, const char *src)
 	return true;
 }
 
-/* Check where against the kind: a path, a feature list or an attribute name. */
-static const char *where_problem(enum knob_kind kind, const char *w)
+/* The kinds the catalog accepts, "sysctl, coalesce, ...", in enum order. */
+static void kinds_text(char *buf, size_t size)
 {
-	switch (kind) {
-	case KNOB_SYSCTL:
-	case KNOB_SYSFS:
-		return rel_path_ok(w) ? NULL :
-			"a relative path without '..' is expected (net/ipv4/tcp_sack)";
-	case KNOB_COALESCE:
-		return !strncmp(w, "ETHTOOL_A_COALESCE_", 19) && w[19] &&
-		       chars_ok(w, "_") ? NULL :
-			"an ETHTOOL_A_COALESCE_* attribute name is expected";
-	case KNOB_RING:
-		return !strncmp(w, "ETHTOOL_A_RINGS_", 16) && w[16] &&
-		       chars_ok(w, "_") ? NULL :
-			"an ETHTOOL_A_RINGS_* attribute name is expected";
-	case KNOB_CHANNEL:
-		return !strncmp(w, "ETHTOOL_A_CHANNELS_", 19) && w[19] &&
-		       chars_ok(w, "_") ? NULL :
-			"an ETHTOOL_A_CHANNELS_* attribute name is expected";
-	case KNOB_FEATURE:
-		return feature_list_ok(w) ? NULL :
-			"a comma list of kernel feature names is expected (tx-tcp-segmentation,rx-gro)";
-	case KNOB_LINKINFO:
-		return (!strncmp(w, "ETHTOOL_A_LINKMODES_", 20) ||
-			!strncmp(w, "ETHTOOL_A_LINKSTATE_", 20) ||
-			!strncmp(w, "ETHTOOL_A_LINKINFO_", 19)) &&
-		       w[strlen(w) - 1] != '_' && chars_ok(w, "_") ? NULL :
-			"an ETHTOOL_A_LINKMODES_*, _LINKSTATE_* or _LINKINFO_* attribute name is expected";
-	case KNOB_LINK:
-	case KNOB_QDISC:
-		return chars_ok(w, "_-") ? NULL :
-			"a lowercase attribute name is expected (mtu, rate)";
-	default:
-		return "unknown kind";
-	}
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int k = 0; k < KNOB_KIND_COUNT && n < size; k++)
+		n += (size_t)snprintf(buf + n, size - n, "%s%s", k ? ", " : "",
+				      knob_kind_name(k));
 }
 
-/* Which types a kind can hold, as text for errors, or NULL when t fits. */
-static const char *type_problem(enum knob_kind kind, enum knob_type t)
-{
-	switch (kind) {
-	case KNOB_SYSCTL:
-		return NULL;
-	case KNOB_COALESCE:
-		return t == KNOB_INT || t == KNOB_BOOL ? NULL :
-			"a coalesce knob is int or bool";
-	case KNOB_FEATURE:
-		return t == KNOB_BOOL ? NULL : "a feature knob is bool";
-	case KNOB_LINKINFO:
-		return t != KNOB_INT3 ? NULL :
-			"a linkinfo knob is int, bool or string";
-	default:
-		return t == KNOB_INT ? NULL : "this kind of knob is int";
-	}
-}
-
-/* Parse one non-comment line into d; 0 or -EINVAL with err set. */
+/*
+ * Parse one non-comment line into d; 0 or -EINVAL with err set.  What a
+ * kind takes (types, scope, where) is its backend's to say (backend.h).
+ */
 static int parse_line(char *line, const char *path, unsigned lineno,
 		      struct knob_def *d, char *err)
 {
 	char *f[9], *p = line, *desc;
+	const struct knob_backend *b;
 	const char *why;
 	int idx;
 
 	memset(d, 0, sizeof(*d));
 	for (unsigned i = 0; i < 9; i++) {
-		f[i] = next_field(&p);
+		f[i] = knob_next_field(&p);
 		if (!f[i])
 			return err_set(err, -EINVAL,
 				       "%s:%u: %s missing: expected %s",
@@ -251,51 +82,54 @@ static int parse_line(char *line, const char *path, unsigned lineno,
 			       "%s:%u: description missing: expected %s",
 			       path, lineno, FIELDS_USAGE);
 
-	if (!isalpha((unsigned char)f[0][0]) || !chars_ok(f[0], "._-") ||
+	if (!isalpha((unsigned char)f[0][0]) || !knob_chars_ok(f[0], "._-") ||
 	    !copy_field(d->name, sizeof(d->name), f[0]))
 		return err_set(err, -EINVAL,
 			       "%s:%u: name '%s': letters, digits, '.', '_' and '-', starting with a letter, at most %d characters",
 			       path, lineno, f[0], KNOB_NAME_MAX - 1);
 
-	idx = name_index(kind_names, KNOB_KIND_COUNT, f[1]);
-	if (idx < 0)
-		return err_set(err, -EINVAL,
-			       "%s:%u: kind '%s': accepted are sysctl, coalesce, feature, ring, channel, link, sysfs, qdisc, linkinfo",
-			       path, lineno, f[1]);
-	d->kind = idx;
+	idx = knob_kind_parse(f[1]);
+	if (idx < 0) {
+		char kinds[256];
 
-	idx = name_index(type_names, KNOB_TYPE_COUNT, f[2]);
+		kinds_text(kinds, sizeof(kinds));
+		return err_set(err, -EINVAL, "%s:%u: kind '%s': accepted are %s",
+			       path, lineno, f[1], kinds);
+	}
+	d->kind = idx;
+	b = backend_for(d->kind);
+
+	idx = knob_type_parse(f[2]);
 	if (idx < 0)
 		return err_set(err, -EINVAL,
 			       "%s:%u: type '%s': accepted are int, bool, string, int3",
 			       path, lineno, f[2]);
 	d->type = idx;
-	why = type_problem(d->kind, d->type);
-	if (why)
+	if (!(b->types & KNOB_TYPE_BIT(d->type)))
 		return err_set(err, -EINVAL, "%s:%u: type '%s': %s", path,
-			       lineno, f[2], why);
+			       lineno, f[2], b->types_why);
 
 	if (!strcmp(f[3], "netns-ro")) {
 		d->scope = KNOB_SCOPE_NETNS;
 		d->flags |= KNOB_F_NETNS_RO;
 	} else {
-		idx = name_index(scope_names, KNOB_SCOPE_COUNT, f[3]);
+		idx = knob_scope_parse(f[3]);
 		if (idx < 0)
 			return err_set(err, -EINVAL,
 				       "%s:%u: scope '%s': accepted are host, netns, netns-ro, device",
 				       path, lineno, f[3]);
 		d->scope = idx;
 	}
-	if (d->kind == KNOB_SYSCTL && d->scope == KNOB_SCOPE_DEVICE)
+	if (!b->per_device && d->scope == KNOB_SCOPE_DEVICE)
 		return err_set(err, -EINVAL,
-			       "%s:%u: scope '%s': a sysctl is host, netns or netns-ro",
-			       path, lineno, f[3]);
-	if (d->kind != KNOB_SYSCTL && d->scope != KNOB_SCOPE_DEVICE)
+			       "%s:%u: scope '%s': a %s is host, netns or netns-ro",
+			       path, lineno, f[3], b->name);
+	if (b->per_device && d->scope != KNOB_SCOPE_DEVICE)
 		return err_set(err, -EINVAL,
 			       "%s:%u: scope '%s': a %s knob belongs to a device",
-			       path, lineno, f[3], kind_names[d->kind]);
+			       path, lineno, f[3], b->name);
 
-	why = where_problem(d->kind, f[4]);
+	why = b->where_problem(f[4]);
 	if (!why && !copy_field(d->where, sizeof(d->where), f[4]))
 		why = "too long";
 	if (why)
@@ -303,11 +137,11 @@ static int parse_line(char *line, const char *path, unsigned lineno,
 			       lineno, f[4], why);
 
 	if (d->type == KNOB_INT || d->type == KNOB_INT3) {
-		if (parse_i64(f[5], &d->min))
+		if (knob_parse_i64(f[5], &d->min))
 			return err_set(err, -EINVAL,
 				       "%s:%u: min '%s': a whole number is expected",
 				       path, lineno, f[5]);
-		if (parse_i64(f[6], &d->max))
+		if (knob_parse_i64(f[6], &d->max))
 			return err_set(err, -EINVAL,
 				       "%s:%u: max '%s': a whole number is expected",
 				       path, lineno, f[6]);
@@ -321,12 +155,12 @@ static int parse_line(char *line, const char *path, unsigned lineno,
 				return err_set(err, -EINVAL,
 					       "%s:%u: %s '%s': a %s knob has no range, write '-'",
 					       path, lineno, field_names[i], f[i],
-					       type_names[d->type]);
+					       knob_type_name(d->type));
 	}
 
 	if (strcmp(f[7], "-") &&
 	    (!copy_field(d->unit, sizeof(d->unit), f[7]) ||
-	     !chars_ok(f[7], "/_-")))
+	     !knob_chars_ok(f[7], "/_-")))
 		return err_set(err, -EINVAL,
 			       "%s:%u: unit '%s': '-' or a short unit name (us, bytes, bit/s), at most %zu characters",
 			       path, lineno, f[7], sizeof(d->unit) - 1);
@@ -335,7 +169,7 @@ static int parse_line(char *line, const char *path, unsigned lineno,
 			       "%s:%u: unit '%s': only an int knob can be a rate",
 			       path, lineno, f[7]);
 
-	if (!chars_ok(f[8], "-") ||
+	if (!knob_chars_ok(f[8], "-") ||
 	    !copy_field(d->group, sizeof(d->group), f[8]))
 		return err_set(err, -EINVAL,
 			       "%s:%u: group '%s': letters, digits and '-', at most %zu characters",
@@ -554,178 +388,4 @@ const char *catalog_default_path(void)
 	}
 	snprintf(buf, sizeof(buf), "%s/knobs", PKGDATADIR);
 	return buf;
-}
-
-/* " us" for unit us, "" for none: the unit as a message suffix. */
-static void unit_suffix(const struct knob_def *d, char *buf, size_t size)
-{
-	snprintf(buf, size, "%s%s", d->unit[0] ? " " : "", d->unit);
-}
-
-/* The size suffixes parse_size takes: K/M/G binary, k/m/g decimal. */
-static bool has_size_suffix(const char *s)
-{
-	size_t len = strlen(s);
-
-	return len > 1 && strchr("KMGkmg", s[len - 1]) &&
-	       isdigit((unsigned char)s[len - 2]);
-}
-
-/* Parse one number of d (int or one of int3's three) and check its range. */
-static int parse_number(const struct knob_def *d, const char *s, int64_t *out,
-			char *err)
-{
-	char unit[24];
-	uint64_t u;
-	int rc = 0;
-
-	unit_suffix(d, unit, sizeof(unit));
-	if (!strcmp(d->unit, "bit/s")) {
-		if (!strcasecmp(s, "none"))
-			u = 0;
-		else if (s[strspn(s, "0123456789")] == '\0' && *s)
-			rc = parse_uint(s, 0, UINT64_MAX, &u);
-		else
-			rc = parse_rate(s, &u);
-		if (rc || u > INT64_MAX)
-			return err_set(err, -EINVAL,
-				       "%s '%s': not a rate; accepted is %lld..%lld bit/s, tc units (100mbit, 1gbit) or none",
-				       d->name, s, (long long)d->min,
-				       (long long)d->max);
-		*out = (int64_t)u;
-	} else if (!strcmp(d->unit, "bytes") && has_size_suffix(s)) {
-		if (parse_size(s, &u) || u > INT64_MAX)
-			return err_set(err, -EINVAL,
-				       "%s '%s': not a size; accepted is %lld..%lld bytes (suffixes K M G = 1024, k m g = 1000)",
-				       d->name, s, (long long)d->min,
-				       (long long)d->max);
-		*out = (int64_t)u;
-	} else if (parse_i64(s, out)) {
-		return err_set(err, -EINVAL,
-			       "%s '%s': not a number; accepted is %lld..%lld%s",
-			       d->name, s, (long long)d->min,
-			       (long long)d->max, unit);
-	}
-	if (*out < d->min || *out > d->max)
-		return err_set(err, -ERANGE,
-			       "%s %s: accepted is %lld..%lld%s", d->name, s,
-			       (long long)d->min, (long long)d->max, unit);
-	return 0;
-}
-
-/* Parse a bool spelling: on/off, 1/0, true/false, yes/no (any case). */
-static int parse_bool(const char *s, bool *out)
-{
-	static const char *const yes[] = { "on", "1", "true", "yes" };
-	static const char *const no[] = { "off", "0", "false", "no" };
-
-	for (unsigned i = 0; i < 4; i++) {
-		if (!strcasecmp(s, yes[i])) {
-			*out = true;
-			return 0;
-		}
-		if (!strcasecmp(s, no[i])) {
-			*out = false;
-			return 0;
-		}
-	}
-	return -EINVAL;
-}
-
-int knob_parse_value(const struct knob_def *d, const char *text,
-		     struct knob_value *out, char *err)
-{
-	char buf[KNOB_TEXT_MAX * 2], *p, *tok[4];
-	size_t len;
-	unsigned n = 0;
-	bool b;
-	int rc;
-
-	memset(out, 0, sizeof(*out));
-	while (isspace((unsigned char)*text))
-		text++;
-	len = strlen(text);
-	while (len && isspace((unsigned char)text[len - 1]))
-		len--;
-	if (len == 0)
-		return err_set(err, -EINVAL, "%s: empty value", d->name);
-	if (len >= sizeof(buf))
-		return err_set(err, -EINVAL, "%s: value too long (%zu characters)",
-			       d->name, len);
-	memcpy(buf, text, len);
-	buf[len] = '\0';
-
-	switch (d->type) {
-	case KNOB_INT:
-		rc = parse_number(d, buf, &out->num[0], err);
-		if (rc)
-			return rc;
-		snprintf(out->text, sizeof(out->text), "%lld",
-			 (long long)out->num[0]);
-		break;
-	case KNOB_BOOL:
-		if (parse_bool(buf, &b))
-			return err_set(err, -EINVAL,
-				       "%s '%s': accepted are on/off, 1/0, true/false, yes/no",
-				       d->name, buf);
-		out->num[0] = b;
-		snprintf(out->text, sizeof(out->text), "%s", b ? "on" : "off");
-		break;
-	case KNOB_INT3:
-		p = buf;
-		while (n < 4 && (tok[n] = next_field(&p)))
-			n++;
-		if (n != 3)
-			return err_set(err, -EINVAL,
-				       "%s '%s': three numbers expected: min default max",
-				       d->name, buf);
-		for (unsigned i = 0; i < 3; i++) {
-			rc = parse_number(d, tok[i], &out->num[i], err);
-			if (rc)
-				return rc;
-		}
-		if (out->num[0] > out->num[1] || out->num[1] > out->num[2])
-			return err_set(err, -ERANGE,
-				       "%s '%lld %lld %lld': min <= default <= max expected",
-				       d->name, (long long)out->num[0],
-				       (long long)out->num[1],
-				       (long long)out->num[2]);
-		snprintf(out->text, sizeof(out->text), "%lld %lld %lld",
-			 (long long)out->num[0], (long long)out->num[1],
-			 (long long)out->num[2]);
-		break;
-	case KNOB_STRING:
-		if (len >= sizeof(out->text))
-			return err_set(err, -EINVAL,
-				       "%s: value too long (at most %zu characters)",
-				       d->name, sizeof(out->text) - 1);
-		for (p = buf; *p; p++)
-			if (!isgraph((unsigned char)*p))
-				return err_set(err, -EINVAL,
-					       "%s '%s': one word of printable characters expected",
-					       d->name, buf);
-		memcpy(out->text, buf, len + 1);
-		break;
-	default:
-		return err_set(err, -EINVAL, "%s: unknown type", d->name);
-	}
-	out->present = true;
-	return 0;
-}
-
-bool knob_value_equal(const struct knob_def *d, const struct knob_value *a,
-		      const struct knob_value *b)
-{
-	if (!a->present || !b->present)
-		return a->present == b->present;
-	switch (d->type) {
-	case KNOB_INT:
-	case KNOB_BOOL:
-		return a->num[0] == b->num[0];
-	case KNOB_INT3:
-		return a->num[0] == b->num[0] && a->num[1] == b->num[1] &&
-		       a->num[2] == b->num[2];
-	default:
-		return !strcmp(a->text, b->text);
-	}
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* catalog.h - the knob catalog (data/knobs): loading, lookup, value checks. */
+/* catalog.h - the knob catalog (data/knobs): loading and lookup (values: knob.h). */
 #ifndef TT_CATALOG_H
 #define TT_CATALOG_H
 
@@ -36,22 +36,5 @@ const struct knob_def *catalog_at(const struct catalog *c, unsigned i);
  * (a build tree); else PKGDATADIR/knobs.  A static buffer.
  */
 const char *catalog_default_path(void);
-
-/*
- * Check text against d's type and range and fill out (present, canonical
- * text, numbers).  Bytes accept size suffixes (64K), bit/s accept tc
- * rate units (100mbit).  0, -EINVAL (not a value of that type) or
- * -ERANGE; err says what is accepted: "rx-usecs 70000: accepted is
- * 0..65535 us".
- */
-int knob_parse_value(const struct knob_def *d, const char *text,
-		     struct knob_value *out, char *err);
-
-/* Whether two present values of d are the same setting. */
-bool knob_value_equal(const struct knob_def *d, const struct knob_value *a,
-		      const struct knob_value *b);
-
-/* The scope as the catalog spells it: "host", "netns", "netns-ro", "device". */
-const char *knob_scope_text(const struct knob_def *d);
 
 #endif

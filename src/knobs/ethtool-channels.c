@@ -60,8 +60,19 @@ static int channels_knob_set(struct knob_ctx *c, const struct knob_def *d,
 	return knob_ctx_family_set(c, &channels_family, d, val, err);
 }
 
+/* The catalog's where column: one ETHTOOL_A_CHANNELS_* attribute. */
+static const char *channels_where_problem(const char *w)
+{
+	return knob_attr_ok(w, "ETHTOOL_A_CHANNELS_") ? NULL :
+		"an ETHTOOL_A_CHANNELS_* attribute name is expected";
+}
+
 const struct knob_backend ethtool_channels_backend = {
 	.name = "channel",
+	.where_problem = channels_where_problem,
+	.types = KNOB_TYPE_BIT(KNOB_INT),
+	.types_why = KNOB_INT_ONLY,
+	.per_device = true,
 	.get = channels_knob_get,
 	.set = channels_knob_set,
 };

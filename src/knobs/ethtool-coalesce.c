@@ -269,8 +269,19 @@ static int coalesce_knob_set(struct knob_ctx *c, const struct knob_def *d,
 	return rc;
 }
 
+/* The catalog's where column: one ETHTOOL_A_COALESCE_* attribute. */
+static const char *coalesce_where_problem(const char *w)
+{
+	return knob_attr_ok(w, "ETHTOOL_A_COALESCE_") ? NULL :
+		"an ETHTOOL_A_COALESCE_* attribute name is expected";
+}
+
 const struct knob_backend ethtool_coalesce_backend = {
 	.name = "coalesce",
+	.where_problem = coalesce_where_problem,
+	.types = KNOB_TYPE_BIT(KNOB_INT) | KNOB_TYPE_BIT(KNOB_BOOL),
+	.types_why = "a coalesce knob is int or bool",
+	.per_device = true,
 	.get = coalesce_knob_get,
 	.set = coalesce_knob_set,
 };

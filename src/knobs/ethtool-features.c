@@ -519,8 +519,21 @@ static int features_knob_set(struct knob_ctx *c, const struct knob_def *d,
 						    val->num[0] != 0, err);
 }
 
+/* The catalog's where column: a comma list of netdev feature names. */
+static const char *features_where_problem(const char *s)
+{
+	if (!*s || *s == ',' || s[strlen(s) - 1] == ',' || strstr(s, ",,") ||
+	    !knob_chars_ok(s, "-_,"))
+		return "a comma list of kernel feature names is expected (tx-tcp-segmentation,rx-gro)";
+	return NULL;
+}
+
 const struct knob_backend ethtool_features_backend = {
 	.name = "feature",
+	.where_problem = features_where_problem,
+	.types = KNOB_TYPE_BIT(KNOB_BOOL),
+	.types_why = "a feature knob is bool",
+	.per_device = true,
 	.get = features_knob_get,
 	.set = features_knob_set,
 };

@@ -266,8 +266,23 @@ static int linkinfo_knob_get(struct knob_ctx *c, const struct knob_def *d,
 	return rc ? rc : ethtool_linkinfo_get(c->et, c->dev, d->where, v, err);
 }
 
+/* The catalog's where column: a LINKMODES, LINKSTATE or LINKINFO attribute. */
+static const char *linkinfo_where_problem(const char *w)
+{
+	return (!strncmp(w, "ETHTOOL_A_LINKMODES_", 20) ||
+		!strncmp(w, "ETHTOOL_A_LINKSTATE_", 20) ||
+		!strncmp(w, "ETHTOOL_A_LINKINFO_", 19)) &&
+	       w[strlen(w) - 1] != '_' && knob_chars_ok(w, "_") ? NULL :
+		"an ETHTOOL_A_LINKMODES_*, _LINKSTATE_* or _LINKINFO_* attribute name is expected";
+}
+
 const struct knob_backend ethtool_linkinfo_backend = {
 	.name = "linkinfo",
+	.where_problem = linkinfo_where_problem,
+	.types = KNOB_TYPE_BIT(KNOB_INT) | KNOB_TYPE_BIT(KNOB_BOOL) |
+		 KNOB_TYPE_BIT(KNOB_STRING),
+	.types_why = "a linkinfo knob is int, bool or string",
+	.per_device = true,
 	.get = linkinfo_knob_get,
 	.readonly = "read-only (a link figure)",
 };

@@ -70,8 +70,19 @@ static int rings_knob_set(struct knob_ctx *c, const struct knob_def *d,
 	return knob_ctx_family_set(c, &rings_family, d, val, err);
 }
 
+/* The catalog's where column: one ETHTOOL_A_RINGS_* attribute. */
+static const char *rings_where_problem(const char *w)
+{
+	return knob_attr_ok(w, "ETHTOOL_A_RINGS_") ? NULL :
+		"an ETHTOOL_A_RINGS_* attribute name is expected";
+}
+
 const struct knob_backend ethtool_rings_backend = {
 	.name = "ring",
+	.where_problem = rings_where_problem,
+	.types = KNOB_TYPE_BIT(KNOB_INT),
+	.types_why = KNOB_INT_ONLY,
+	.per_device = true,
 	.get = rings_knob_get,
 	.set = rings_knob_set,
 };

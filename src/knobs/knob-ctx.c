@@ -148,3 +148,9 @@ void knob_value_from_u64(const struct knob_def *d, uint64_t n,
 		snprintf(v->text, sizeof(v->text), "%s", buf);
 	}
 }
+
+const char *knob_where_lower(const char *w)
+{
+	return knob_chars_ok(w, "_-") ? NULL :
+		"a lowercase attribute name is expected (mtu, rate)";
+}

@@ -72,8 +72,46 @@ struct knob_value {
 	char reason[96];
 };
 
+/* A bit per enum knob_type, for a backend's types (backend.h). */
+#define KNOB_TYPE_BIT(t) (1u << (t))
+#define KNOB_TYPES_ALL ((1u << KNOB_TYPE_COUNT) - 1)
+
 const char *knob_kind_name(enum knob_kind k);
 const char *knob_type_name(enum knob_type t);
 const char *knob_scope_name(enum knob_scope s);
+
+/* The kind, type or scope named s (the catalog's spelling), or -1. */
+int knob_kind_parse(const char *s);
+int knob_type_parse(const char *s);
+int knob_scope_parse(const char *s);
+
+/*
+ * Check text against d's type and range and fill out (present, canonical
+ * text, numbers).  Bytes accept size suffixes (64K), bit/s accept tc
+ * rate units (100mbit).  0, -EINVAL (not a value of that type) or
+ * -ERANGE; err says what is accepted: "rx-usecs 70000: accepted is
+ * 0..65535 us".
+ */
+int knob_parse_value(const struct knob_def *d, const char *text,
+		     struct knob_value *out, char *err);
+
+/* Whether two present values of d are the same setting. */
+bool knob_value_equal(const struct knob_def *d, const struct knob_value *a,
+		      const struct knob_value *b);
+
+/* The scope as the catalog spells it: "host", "netns", "netns-ro", "device". */
+const char *knob_scope_text(const struct knob_def *d);
+
+/* Whether every character of s is a letter, digit or one of extra. */
+bool knob_chars_ok(const char *s, const char *extra);
+
+/* An attribute name of one ethtool family: prefix, then [A-Za-z0-9_]+. */
+bool knob_attr_ok(const char *w, const char *prefix);
+
+/* A catalog number: an optional '-' and decimal digits; 0 or -EINVAL. */
+int knob_parse_i64(const char *s, int64_t *out);
+
+/* Split the next blank-separated field off *p; NULL when none is left. */
+char *knob_next_field(char **p);
 
 #endif

@@ -102,6 +102,10 @@ static int link_knob_set(struct knob_ctx *c, const struct knob_def *d,
 
 const struct knob_backend link_backend = {
 	.name = "link",
+	.where_problem = knob_where_lower,
+	.types = KNOB_TYPE_BIT(KNOB_INT),
+	.types_why = KNOB_INT_ONLY,
+	.per_device = true,
 	.get = link_knob_get,
 	.set = link_knob_set,
 };

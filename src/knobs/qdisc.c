@@ -42,6 +42,10 @@ static int qdisc_knob_set(const struct knob_def *d, const struct knob_target *t,
 
 const struct knob_backend qdisc_backend = {
 	.name = "qdisc",
+	.where_problem = knob_where_lower,
+	.types = KNOB_TYPE_BIT(KNOB_INT),
+	.types_why = KNOB_INT_ONLY,
+	.per_device = true,
 	.lab_get = qdisc_knob_get,
 	.lab_set = qdisc_knob_set,
 	.lab_only = QDISC_LAB_ONLY,

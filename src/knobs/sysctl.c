@@ -278,8 +278,35 @@ static int sysctl_backend_set(struct knob_ctx *c, const struct knob_def *d,
 	return sysctl_set(SYSCTL_ROOT, d, val, NULL, took, err);
 }
 
+/*
+ * The catalog's where column of a sysctl or sysfs knob: a relative path
+ * below /proc/sys or the device's folder, with no empty or ".." parts.
+ */
+static const char *sysctl_where_problem(const char *s)
+{
+	const char *p = s;
+	static const char why[] =
+		"a relative path without '..' is expected (net/ipv4/tcp_sack)";
+
+	if (!*s || !knob_chars_ok(s, "._-/"))
+		return why;
+	while (*p) {
+		size_t len = strcspn(p, "/");
+
+		if (len == 0 || (len == 2 && !strncmp(p, "..", 2)) ||
+		    (len == 1 && *p == '.'))
+			return why;
+		p += len;
+		if (*p == '/' && !*++p)
+			return why;
+	}
+	return NULL;
+}
+
 const struct knob_backend sysctl_backend = {
 	.name = "sysctl",
+	.where_problem = sysctl_where_problem,
+	.types = KNOB_TYPES_ALL,
 	.get = sysctl_backend_get,
 	.set = sysctl_backend_set,
 };
@@ -316,6 +343,10 @@ static int sysfs_backend_set(struct knob_ctx *c, const struct knob_def *d,
 
 const struct knob_backend sysfs_backend = {
 	.name = "sysfs",
+	.where_problem = sysctl_where_problem,
+	.types = KNOB_TYPE_BIT(KNOB_INT),
+	.types_why = KNOB_INT_ONLY,
+	.per_device = true,
 	.get = sysfs_backend_get,
 	.set = sysfs_backend_set,
 };

@@ -148,7 +148,21 @@ static void test_malformed(void)
 		{ "x sysctl integer netns net/x 0 1 - g desc\n",
 		  "type 'integer': accepted are int, bool, string, int3" },
 		{ "x ethtool int device ETHTOOL_A_COALESCE_RX_USECS 0 1 - g d\n",
-		  "kind 'ethtool': accepted are" },
+		  "kind 'ethtool': accepted are sysctl, coalesce, feature, ring, channel, link, sysfs, qdisc, linkinfo" },
+		{ "x ring bool device ETHTOOL_A_RINGS_RX - - - g d\n",
+		  "type 'bool': this kind of knob is int" },
+		{ "x channel int device ETHTOOL_A_RINGS_RX 0 1 - g d\n",
+		  "where 'ETHTOOL_A_RINGS_RX': an ETHTOOL_A_CHANNELS_* attribute name is expected" },
+		{ "x ring int device ETHTOOL_A_RINGS_ 0 1 - g d\n",
+		  "where 'ETHTOOL_A_RINGS_': an ETHTOOL_A_RINGS_* attribute name is expected" },
+		{ "x link int device mtu! 0 1 - g d\n",
+		  "where 'mtu!': a lowercase attribute name is expected (mtu, rate)" },
+		{ "x qdisc string device rate - - - g d\n",
+		  "type 'string': this kind of knob is int" },
+		{ "x sysfs int netns gro_flush_timeout 0 1 - g d\n",
+		  "scope 'netns': a sysfs knob belongs to a device" },
+		{ "x sysfs int device ../x 0 1 - g d\n",
+		  "where '../x': a relative path without '..' is expected (net/ipv4/tcp_sack)" },
 		{ "x sysctl int global net/x 0 1 - g desc\n",
 		  "scope 'global': accepted are" },
 		{ "x sysctl int netns net/x 0 1 - g\n", "description missing" },
@@ -427,7 +441,10 @@ static void test_default_path(void)
 	   catalog_default_path());
 }
 
-/* Every kind the catalog accepts has a backend under the same name. */
+/*
+ * Every kind the catalog accepts has a backend under the same name, which
+ * says what the catalog takes of it (where, types, scope: backend.h).
+ */
 static void test_backends(void)
 {
 	unsigned full = 0;
@@ -438,7 +455,8 @@ static void test_backends(void)
 		if (b && b->name && !strcmp(b->name, knob_kind_name(k)) &&
 		    (b->get || b->lab_get) &&
 		    (b->set || b->readonly || b->lab_set) &&
-		    (!b->lab_get || b->lab_only))
+		    (!b->lab_get || b->lab_only) && b->where_problem &&
+		    b->types && (b->types == KNOB_TYPES_ALL || b->types_why))
 			full++;
 		else
 			ok(0, "backend of kind %d (%s) missing or incomplete", k,
