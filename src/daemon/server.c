@@ -439,7 +439,7 @@ static int ss_test(struct srv_session *ss, const struct test_params *p, char *er
 		ret = err_set(err, -EPROTO, "expected GO, got %s", proto_type_name(t));
 		goto out;
 	}
-	if (p->type == TEST_TCP_CRR) {
+	if (flow_ops_for(p->type)->conn_per_trans) {
 		for (unsigned i = 0; i < ss->nflows; i++)
 			ss->flows[i].listen_fd = ss->data_lfd;
 	} else if (!test_is_udp(p->type)) {

@@ -214,4 +214,6 @@ const struct flow_ops crr_ops = {
 	.client = crr_client,
 	.server = crr_server,
 	.bufs = crr_bufs,
+	.counts = rr_counts,
+	.conn_per_trans = true,
 };

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -388,8 +389,23 @@ static size_t rr_bufs(const struct test_params *p, bool client)
 	return a + b;
 }
 
+/* Transactions and the bytes each way agree exactly (TCP_RR, TCP_CRR). */
+bool rr_counts(const struct flow_counters *l, const struct flow_counters *m,
+	       const struct test_params *p, bool netserver, uint64_t *lost,
+	       char *out, size_t n)
+{
+	(void)p, (void)netserver, (void)lost;
+	snprintf(out, n, "transactions local %llu remote %llu, bytes out %llu/%llu, back %llu/%llu",
+		 (unsigned long long)l->trans, (unsigned long long)m->trans,
+		 (unsigned long long)l->bytes_sent, (unsigned long long)m->bytes_recv,
+		 (unsigned long long)m->bytes_sent, (unsigned long long)l->bytes_recv);
+	return l->trans == m->trans && l->bytes_sent == m->bytes_recv &&
+	       l->bytes_recv == m->bytes_sent;
+}
+
 const struct flow_ops rr_ops = {
 	.client = rr_client,
 	.server = rr_server,
 	.bufs = rr_bufs,
+	.counts = rr_counts,
 };

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <netinet/in.h>
@@ -353,14 +354,53 @@ static size_t udp_stream_bufs(const struct test_params *p, bool client)
 	return client ? params_send_size(p) : udp_server_rbufsz(p, false);
 }
 
+/* Datagrams sent but not received; 0 when the receiver counted more
+ * (netserver's counts are its own, docs/netserver.md). */
+static uint64_t udp_gap(uint64_t sent, uint64_t got)
+{
+	return sent > got ? sent - got : 0;
+}
+
+/* UDP_RR: no end received more than was sent; what was not, is lost. */
+static bool udp_rr_counts(const struct flow_counters *l,
+			  const struct flow_counters *m,
+			  const struct test_params *p, bool netserver,
+			  uint64_t *lost, char *out, size_t n)
+{
+	(void)p, (void)netserver;
+	*lost = udp_gap(l->msgs_sent, m->msgs_recv) +
+		udp_gap(m->msgs_sent, l->trans);
+	snprintf(out, n, "requests sent %llu, received %llu; responses sent %llu, received %llu; %llu datagrams lost",
+		 (unsigned long long)l->msgs_sent, (unsigned long long)m->msgs_recv,
+		 (unsigned long long)m->msgs_sent, (unsigned long long)l->trans,
+		 (unsigned long long)*lost);
+	return m->msgs_recv <= l->msgs_sent && l->trans <= m->msgs_sent;
+}
+
+/* UDP_STREAM: the server received no more than the client sent. */
+static bool udp_stream_counts(const struct flow_counters *l,
+			      const struct flow_counters *m,
+			      const struct test_params *p, bool netserver,
+			      uint64_t *lost, char *out, size_t n)
+{
+	(void)p, (void)netserver;
+	*lost = udp_gap(l->msgs_sent, m->msgs_recv);
+	snprintf(out, n, "datagrams sent %llu, received %llu, %llu lost",
+		 (unsigned long long)l->msgs_sent, (unsigned long long)m->msgs_recv,
+		 (unsigned long long)*lost);
+	return m->msgs_recv <= l->msgs_sent;
+}
+
 const struct flow_ops udp_rr_ops = {
 	.client = udp_rr_client,
 	.server = udp_rr_server,
 	.bufs = udp_rr_bufs,
+	.counts = udp_rr_counts,
 };
 
 const struct flow_ops udp_stream_ops = {
 	.client = udp_stream_client,
 	.server = udp_stream_server,
 	.bufs = udp_stream_bufs,
+	.counts = udp_stream_counts,
 };

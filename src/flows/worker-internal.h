@@ -23,24 +23,17 @@
 #define FLOW_END 1
 #define FLOW_EOF 2
 
-/*
- * One test type's two ends; each returns 0, FLOW_END or -errno (errbuf
- * filled).  bufs: the bytes one worker of that end allocates for p (its
- * buffers, computed by the same rule the worker uses), for the memory
- * budget of flows_mem_need().
- */
-struct flow_ops {
-	int (*client)(struct flow *f);
-	int (*server)(struct flow *f);
-	size_t (*bufs)(const struct test_params *p, bool client);
-};
-
 extern const struct flow_ops rr_ops;
 extern const struct flow_ops crr_ops;
 extern const struct flow_ops stream_ops;
 extern const struct flow_ops maerts_ops;
 extern const struct flow_ops udp_rr_ops;
 extern const struct flow_ops udp_stream_ops;
+
+/* The counts check of TCP_RR and TCP_CRR (struct flow_ops.counts). */
+bool rr_counts(const struct flow_counters *local,
+	       const struct flow_counters *remote, const struct test_params *p,
+	       bool netserver, uint64_t *lost, char *out, size_t n);
 
 /* Stop set, or (a client) its end time reached at now_ns() t. */
 static inline bool flow_stopping_at(const struct flow *f, uint64_t t)

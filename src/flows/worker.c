@@ -26,6 +26,11 @@ static const struct flow_ops *const flow_table[TEST_COUNT] = {
 	[TEST_UDP_STREAM] = &udp_stream_ops,
 };
 
+const struct flow_ops *flow_ops_for(enum test_type t)
+{
+	return flow_table[t];
+}
+
 uint64_t flows_mem_need(const struct test_params *p, bool client)
 {
 	const struct flow_ops *ops = flow_table[p->type];

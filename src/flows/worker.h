@@ -107,6 +107,46 @@ struct flow {
 };
 
 /*
+ * One test type: its two ends and what the session and the server ask of
+ * it, so they hold no code per type (docs/HACKING.md, "How to add ...").
+ * One per type in the file of its concern, in flow_table of worker.c.
+ */
+struct flow_ops {
+	/* The worker of each end: 0, FLOW_END or -errno (errbuf filled). */
+	int (*client)(struct flow *f);
+	int (*server)(struct flow *f);
+	/*
+	 * The bytes one worker of that end allocates for p (its buffers,
+	 * computed by the same rule the worker uses), for the memory budget
+	 * of flows_mem_need().
+	 */
+	size_t (*bufs)(const struct test_params *p, bool client);
+	/*
+	 * Whether the client's totals (local) and the server's (remote)
+	 * agree, with both written into out for the run's counts line;
+	 * *lost set to the datagrams lost (UDP only).  netserver: the server
+	 * is netperf's, whose counts are its own (docs/netserver.md).
+	 */
+	bool (*counts)(const struct flow_counters *local,
+		       const struct flow_counters *remote,
+		       const struct test_params *p, bool netserver,
+		       uint64_t *lost, char *out, size_t n);
+	/*
+	 * A connection per transaction (TCP_CRR): a client's worker connects
+	 * and closes its own, the server's share the listener and accept.
+	 */
+	bool conn_per_trans;
+	/*
+	 * The server end sends (TCP_MAERTS): the client does not stop by
+	 * itself at the end of -l; the server hears of the stop first.
+	 */
+	bool server_sends;
+};
+
+/* The ops of test type t (every type has them). */
+const struct flow_ops *flow_ops_for(enum test_type t);
+
+/*
  * Apply the socket options of the test to fd (-s/-S, -D); client selects
  * local/remote.  Call before connect() or listen().  0 or -errno.
  */

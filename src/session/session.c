@@ -507,7 +507,7 @@ static int session_open_flows(struct session *s, const uint16_t *ports, char *er
 		wire_set_port(&a, udp ? ports[i] : ports[0]);
 		memcpy(&f->peer, &a, sizeof(a));
 		f->peerlen = s->raddrlen;
-		if (s->p.type == TEST_TCP_CRR)
+		if (flow_ops_for(s->p.type)->conn_per_trans)
 			continue;
 		f->fd = socket(s->p.family, (udp ? SOCK_DGRAM : SOCK_STREAM) | SOCK_CLOEXEC, 0);
 		if (f->fd < 0)
@@ -591,69 +591,15 @@ static int session_send_stop(struct session *s, const struct flow_counters *c,
 	return ret;
 }
 
-/* Datagrams sent but not received; 0 when the receiver counted more
- * (netserver's counts are its own, docs/netserver.md). */
-static uint64_t session_gap(uint64_t sent, uint64_t got)
-{
-	return sent > got ? sent - got : 0;
-}
-
 /* Compare both ends' counts; they must agree exactly (UDP: loss is named). */
 static void session_check_counts(struct session *s)
 {
 	struct session_result *r = &s->res;
-	const struct flow_counters *l = &r->local.total, *m = &r->remote.total;
 	char *out = r->counts;
 	size_t n = sizeof(r->counts);
 
-	switch (s->p.type) {
-	case TEST_TCP_RR:
-	case TEST_TCP_CRR:
-		r->counts_agree = l->trans == m->trans && l->bytes_sent == m->bytes_recv &&
-				  l->bytes_recv == m->bytes_sent;
-		snprintf(out, n, "transactions local %llu remote %llu, bytes out %llu/%llu, back %llu/%llu",
-			 (unsigned long long)l->trans, (unsigned long long)m->trans,
-			 (unsigned long long)l->bytes_sent, (unsigned long long)m->bytes_recv,
-			 (unsigned long long)m->bytes_sent, (unsigned long long)l->bytes_recv);
-		break;
-	case TEST_TCP_STREAM:
-		r->counts_agree = l->bytes_sent == m->bytes_recv;
-		snprintf(out, n, "bytes sent %llu, received by the remote end %llu",
-			 (unsigned long long)l->bytes_sent, (unsigned long long)m->bytes_recv);
-		break;
-	case TEST_TCP_MAERTS:
-		r->counts_agree = m->bytes_sent == l->bytes_recv;
-		snprintf(out, n, "bytes sent by the remote end %llu, received %llu",
-			 (unsigned long long)m->bytes_sent, (unsigned long long)l->bytes_recv);
-		/* netserver does not count the send its timer cut short, whose
-		 * bytes still arrive: less than one send more (docs/netserver.md) */
-		if (s->o.netserver && l->bytes_recv > m->bytes_sent &&
-		    l->bytes_recv - m->bytes_sent < params_send_size(&s->p)) {
-			size_t w = strnlen(out, n);
-
-			r->counts_agree = true;
-			snprintf(out + w, n - w, " (%llu of netserver's last send, which it does not count)",
-				 (unsigned long long)(l->bytes_recv - m->bytes_sent));
-		}
-		break;
-	case TEST_UDP_RR:
-		r->counts_agree = m->msgs_recv <= l->msgs_sent && l->trans <= m->msgs_sent;
-		r->udp_lost = session_gap(l->msgs_sent, m->msgs_recv) +
-			      session_gap(m->msgs_sent, l->trans);
-		snprintf(out, n, "requests sent %llu, received %llu; responses sent %llu, received %llu; %llu datagrams lost",
-			 (unsigned long long)l->msgs_sent, (unsigned long long)m->msgs_recv,
-			 (unsigned long long)m->msgs_sent, (unsigned long long)l->trans,
-			 (unsigned long long)r->udp_lost);
-		break;
-	case TEST_UDP_STREAM:
-	default:
-		r->counts_agree = m->msgs_recv <= l->msgs_sent;
-		r->udp_lost = session_gap(l->msgs_sent, m->msgs_recv);
-		snprintf(out, n, "datagrams sent %llu, received %llu, %llu lost",
-			 (unsigned long long)l->msgs_sent, (unsigned long long)m->msgs_recv,
-			 (unsigned long long)r->udp_lost);
-		break;
-	}
+	r->counts_agree = flow_ops_for(s->p.type)->counts(&r->local.total,
+		&r->remote.total, &s->p, s->o.netserver, &r->udp_lost, out, n);
 	if (!r->counts_agree) {
 		static const char pre[] = "COUNTS DISAGREE: ";
 		size_t len = strnlen(out, n - sizeof(pre));
@@ -699,8 +645,9 @@ static void session_derive(struct session *s)
 		r->throughput = e > 0 ? units / e : 0;
 	} else {
 		/* netperf reports what the receiving end got. */
-		uint64_t bytes = s->p.type == TEST_TCP_MAERTS ? r->local.total.bytes_recv
-							      : r->remote.total.bytes_recv;
+		uint64_t bytes = flow_ops_for(s->p.type)->server_sends ?
+				 r->local.total.bytes_recv :
+				 r->remote.total.bytes_recv;
 
 		r->units = "10^6bits/s";
 		r->sd_units = "us/KB";
@@ -862,7 +809,7 @@ static int session_measure(struct session *s, const struct msg_ready *ready, cha
 	/* Clients stop by themselves at the end of -l (not MAERTS: there the
 	 * server sends and hears of the stop from us). */
 	ret = flows_start(s->flows, s->nflows, &s->gate,
-			  s->p.type == TEST_TCP_MAERTS ? 0 :
+			  flow_ops_for(s->p.type)->server_sends ? 0 :
 			  (uint64_t)(s->p.duration * 1e9), &s->abort, &t0, err);
 	if (ret) {
 		session_join(s, ferr);
@@ -876,7 +823,7 @@ static int session_measure(struct session *s, const struct msg_ready *ready, cha
 		session_abort_flows(s);
 	/* MAERTS: the server is the sender and must hear of the stop first
 	 * (netserver stops on its own timer and closes). */
-	if (!ret && s->p.type == TEST_TCP_MAERTS && !s->o.netserver)
+	if (!ret && flow_ops_for(s->p.type)->server_sends && !s->o.netserver)
 		ret = session_send_stop(s, &(struct flow_counters){ 0 },
 					(double)(now_ns() - t0) / 1e9, err);
 	__atomic_store_n(&s->stop, 1, __ATOMIC_RELEASE);
@@ -927,7 +874,7 @@ static int session_run(struct session *s, char *err)
 		return ret;
 
 	ltot = s->res.local.total;
-	if (s->p.type != TEST_TCP_MAERTS) {
+	if (!flow_ops_for(s->p.type)->server_sends) {
 		ret = session_send_stop(s, &ltot, s->res.elapsed, err);
 		if (ret)
 			return ret;
