@@ -701,8 +701,76 @@ static void test_fd_room(void)
 	   "300 flows over a hard limit of 200: %d (%s)", ret, err);
 }
 
+/*
+ * Every test type has complete ops (docs/HACKING.md, "a test type"), and
+ * their counts checks say what the session printed before they moved
+ * there: agreement, the text, and UDP's loss.
+ */
+static void test_ops_counts(void)
+{
+	struct test_params p;
+	struct flow_counters l = { 0 }, m = { 0 };
+	uint64_t lost = 7;
+	char out[256];
+	unsigned full = 0;
+	bool agree;
+
+	for (int t = 0; t < TEST_COUNT; t++) {
+		const struct flow_ops *o = flow_ops_for(t);
+
+		if (o && o->client && o->server && o->bufs && o->counts)
+			full++;
+		else
+			ok(0, "%s: ops incomplete", test_type_name(t));
+	}
+	ok(full == TEST_COUNT, "flow ops: all %u test types have client, server, bufs, counts",
+	   full);
+	ok(flow_ops_for(TEST_TCP_CRR)->conn_per_trans &&
+	   !flow_ops_for(TEST_TCP_RR)->conn_per_trans,
+	   "flow ops: only TCP_CRR connects per transaction");
+	ok(flow_ops_for(TEST_TCP_MAERTS)->server_sends &&
+	   !flow_ops_for(TEST_TCP_STREAM)->server_sends,
+	   "flow ops: only TCP_MAERTS has the server send");
+
+	params_default(&p);
+	l.trans = m.trans = 10;
+	l.bytes_sent = m.bytes_recv = 10;
+	l.bytes_recv = m.bytes_sent = 20;
+	agree = flow_ops_for(TEST_TCP_CRR)->counts(&l, &m, &p, false, &lost, out, sizeof(out));
+	ok(agree && lost == 7 &&
+	   !strcmp(out, "transactions local 10 remote 10, bytes out 10/10, back 20/20"),
+	   "TCP_CRR counts agree, loss untouched: %s", out);
+
+	p.type = TEST_TCP_MAERTS;
+	p.send_size = 1000;
+	m.bytes_sent = 5000;
+	l.bytes_recv = 5400;
+	agree = flow_ops_for(TEST_TCP_MAERTS)->counts(&l, &m, &p, false, &lost, out, sizeof(out));
+	ok(!agree && !strcmp(out, "bytes sent by the remote end 5000, received 5400"),
+	   "TCP_MAERTS: 400 bytes more received than sent disagree: %s", out);
+	agree = flow_ops_for(TEST_TCP_MAERTS)->counts(&l, &m, &p, true, &lost, out, sizeof(out));
+	ok(agree && !strcmp(out, "bytes sent by the remote end 5000, received 5400 (400 of netserver's last send, which it does not count)"),
+	   "TCP_MAERTS: less than one send more from netserver agrees: %s", out);
+	l.bytes_recv = 6000;
+	agree = flow_ops_for(TEST_TCP_MAERTS)->counts(&l, &m, &p, true, &lost, out, sizeof(out));
+	ok(!agree, "TCP_MAERTS: a whole send more from netserver disagrees: %s", out);
+
+	l.msgs_sent = 100;
+	m.msgs_recv = 97;
+	agree = flow_ops_for(TEST_UDP_STREAM)->counts(&l, &m, &p, false, &lost, out, sizeof(out));
+	ok(agree && lost == 3 && !strcmp(out, "datagrams sent 100, received 97, 3 lost"),
+	   "UDP_STREAM: loss named, counts agree: %s", out);
+	m.msgs_sent = 97;
+	l.trans = 95;
+	agree = flow_ops_for(TEST_UDP_RR)->counts(&l, &m, &p, false, &lost, out, sizeof(out));
+	ok(agree && lost == 5 &&
+	   !strcmp(out, "requests sent 100, received 97; responses sent 97, received 95; 5 datagrams lost"),
+	   "UDP_RR: loss both ways: %s", out);
+}
+
 int main(void)
 {
+	test_ops_counts();
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	test_sockopts();
 	test_every_type_both_families();
