@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "session/sample.h"
+#include "capture/segcap.h"
 #include "core/util.h"
 
 struct capture_opts {

@@ -24,7 +24,7 @@
 #include "knobs/txn.h"
 #include "proto/msg.h"
 #include "proto/proto.h"
-#include "session/sampler.h"
+#include "sample/sampler.h"
 #include "daemon/server.h"
 #include "flows/sockinfo.h"
 #include "proto/wire.h"

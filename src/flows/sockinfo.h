@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "session/sample.h"
+#include "sample/sample.h"
 
 /*
  * Fill out's sndbuf, rcvbuf, outq, inq and (for tcp) tcp from the socket;

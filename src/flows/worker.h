@@ -10,7 +10,7 @@
 
 #include "stats/hist.h"
 #include "core/params.h"
-#include "session/sample.h"
+#include "sample/sample.h"
 #include "core/util.h"
 
 /*

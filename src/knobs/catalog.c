@@ -13,11 +13,9 @@
 
 #include "knobs/backend.h"
 #include "knobs/catalog.h"
+#include "core/datadir.h"
 #include "core/util.h"
 
-#ifndef PKGDATADIR
-#define PKGDATADIR "/usr/local/share/tunetop"
-#endif
 
 struct catalog {
 	struct knob_def *defs;
@@ -340,52 +338,10 @@ const struct knob_def *catalog_at(const struct catalog *c, unsigned i)
 	return c && i < c->n ? &c->defs[i] : NULL;
 }
 
-/* Whether path names a readable file. */
-static bool readable(const char *path)
-{
-	return access(path, R_OK) == 0;
-}
-
 const char *catalog_default_path(void)
 {
 	static char buf[PATH_MAX];
-	char exe[PATH_MAX - 16];	/* room for "/data/knobs" in buf */
-	const char *env;
-	ssize_t len;
 
-	env = getenv("TUNETOP_DATADIR");
-	if (env && *env) {
-		snprintf(buf, sizeof(buf), "%s/knobs", env);
-		return buf;
-	}
-	env = getenv("top_srcdir");
-	if (env && *env) {
-		snprintf(buf, sizeof(buf), "%s/data/knobs", env);
-		if (readable(buf))
-			return buf;
-	}
-	snprintf(buf, sizeof(buf), "%s/knobs", PKGDATADIR);
-	if (readable(buf))
-		return buf;
-
-	/*
-	 * Running uninstalled: the program is in a build tree (build/, or
-	 * build/tests/unit/ for a test) somewhere below the source tree.
-	 */
-	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (len > 0) {
-		exe[len] = '\0';
-		for (int up = 0; up < 5; up++) {
-			char *slash = strrchr(exe, '/');
-
-			if (!slash || slash == exe)
-				break;
-			*slash = '\0';
-			snprintf(buf, sizeof(buf), "%s/data/knobs", exe);
-			if (readable(buf))
-				return buf;
-		}
-	}
-	snprintf(buf, sizeof(buf), "%s/knobs", PKGDATADIR);
+	snprintf(buf, sizeof(buf), "%s/knobs", datadir_path());
 	return buf;
 }

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "session/cpustat.h"
+#include "core/procstat.h"
 #include "knobs/journal.h"
 #include "core/util.h"
 

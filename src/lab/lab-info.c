@@ -15,7 +15,7 @@
 #include <linux/sockios.h>
 
 #include "core/netlink.h"
-#include "session/cpustat.h"
+#include "core/procstat.h"
 #include "lab/lab-internal.h"
 #include "lab/lab.h"
 #include "core/util.h"

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "session/cpustat.h"
+#include "core/procstat.h"
 #include "lab/lab-internal.h"
 #include "lab/lab.h"
 #include "core/util.h"

@@ -8,7 +8,7 @@
 
 #include "knobs/knob.h"
 #include "core/params.h"
-#include "session/sample.h"
+#include "sample/sample.h"
 #include "core/util.h"
 
 /*

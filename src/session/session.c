@@ -20,7 +20,7 @@
 #include "proto/msg.h"
 #include "proto/netserver.h"
 #include "proto/proto.h"
-#include "session/sampler.h"
+#include "sample/sampler.h"
 #include "flows/sockinfo.h"
 #include "daemon/server.h"
 #include "session/session.h"

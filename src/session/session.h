@@ -10,7 +10,7 @@
 #include "knobs/knobs.h"
 #include "lab/lab.h"
 #include "core/params.h"
-#include "session/sample.h"
+#include "sample/sample.h"
 #include "session/why.h"
 #include "core/util.h"
 

@@ -10,7 +10,7 @@
 
 #include "core/params.h"
 #include "knobs/knobs.h"
-#include "session/sample.h"
+#include "sample/sample.h"
 
 #define WHY_MAX 8		/* verdicts kept per run */
 #define WHY_EVIDENCE_MAX 200

@@ -3,22 +3,18 @@
 #include "config.h"
 
 #include <errno.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "core/datadir.h"
 #include "core/util.h"
-#include "knobs/catalog.h"
 #include "stats/sweep-preset.h"
 
 #define KINDS_ACCEPTED "size, burst, knob, send-size"
 
 const char *sweep_preset_path(char *buf, size_t len)
 {
-	char dir[4096];
-
-	snprintf(dir, sizeof(dir), "%s", catalog_default_path());
-	snprintf(buf, len, "%s/sweeps", dirname(dir));
+	snprintf(buf, len, "%s/sweeps", datadir_path());
 	return buf;
 }
 

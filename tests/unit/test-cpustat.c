@@ -13,7 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "session/cpustat.h"
+#include "core/procstat.h"
+#include "sample/cpustat.h"
 #include "core/util.h"
 #include "tap.h"
 

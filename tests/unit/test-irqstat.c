@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "session/irqstat.h"
+#include "sample/irqstat.h"
 #include "core/util.h"
 #include "tap.h"
 

@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "session/cpustat.h"
+#include "core/procstat.h"
 #include "knobs/journal.h"
 #include "core/util.h"
 #include "tap.h"

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "tap.h"
-#include "session/sampler.h"
+#include "sample/sampler.h"
 
 #define TICK_MS 20
 #define NTICKS 6

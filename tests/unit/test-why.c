@@ -12,7 +12,7 @@
 #include <jansson.h>
 
 #include "proto/msg.h"
-#include "session/irqstat.h"
+#include "sample/irqstat.h"
 #include "session/session.h"
 #include "session/why.h"
 #include "session/why-change.h"

@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "session/sample.h"
+#include "sample/sample.h"
 
 /* Room for one name to match against /proc/interrupts (IFNAMSIZ is 16). */
 #define IRQSTAT_NAME_MAX 32

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "stats/hist.h"
-#include "capture/seghist.h"
+#include "capture/segcap.h"
 #include "core/util.h"
 
 #define TT_MAX_CPUS 256
@@ -69,30 +69,6 @@ struct irq_sample {
 	double tx_rate[TT_MAX_CPUS];	/* NET_TX softirqs/s */
 	double irq_total, rx_total, tx_total;
 	unsigned nlines;		/* 0: no IRQ figures this tick */
-};
-
-enum { CAP_OUT, CAP_IN, CAP_NDIRS };	/* sent by this end, received by it */
-
-/* Counts of one capture: ours, and the kernel's from pcap_stats. */
-struct cap_counts {
-	uint64_t seen;			/* packets our callback got */
-	uint64_t counted;		/* of those, parsed and counted */
-	uint64_t unparsed;		/* not TCP/UDP over IP, or cut short */
-	uint64_t kernel_recv;		/* pcap_stats ps_recv (only arriving ones when in_only) */
-	uint64_t kernel_drop;		/* ps_drop: the ring was full */
-	uint64_t if_drop;		/* ps_ifdrop */
-	uint64_t table_full;		/* segments whose size found no histogram slot */
-};
-
-/* One end's capture at one moment (a tick, or the end of the run). */
-struct seg_capture {
-	char dev[32];			/* interface captured on */
-	char filter[256];		/* the BPF filter in force */
-	struct cap_counts n;
-	struct seghist dir[CAP_NDIRS];	/* compact copies */
-	uint32_t mss[CAP_NDIRS];	/* MSS of each direction's sender (TCP_INFO); 0 unknown */
-	uint32_t syn_mss[CAP_NDIRS];	/* the same from the SYNs captured; 0 none seen */
-	char warning[ERR_MAX];		/* pcap_activate's warning, or "" */
 };
 
 /* Counters one worker keeps; written by it alone, read by the sampler. */
@@ -165,11 +141,5 @@ void sample_free(struct end_sample *s);
 void result_free(struct end_result *r);
 /* Deep copy (socks, cap). 0 or -ENOMEM. */
 int sample_copy(struct end_sample *dst, const struct end_sample *src);
-
-/* Deep copy / free of a snapshot. */
-int seg_capture_copy(struct seg_capture *dst, const struct seg_capture *src);
-void seg_capture_free(struct seg_capture *sc);
-/* A heap copy of src, or NULL when out of memory. */
-struct seg_capture *seg_capture_dup(const struct seg_capture *src);
 
 #endif

@@ -14,9 +14,9 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
-#include "session/cpustat.h"
-#include "session/irqstat.h"
-#include "session/sampler.h"
+#include "sample/cpustat.h"
+#include "sample/irqstat.h"
+#include "sample/sampler.h"
 #include "flows/sockinfo.h"
 
 struct sampler {

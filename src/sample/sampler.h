@@ -4,7 +4,7 @@
 #define TT_SAMPLER_H
 
 #include "capture/capture.h"
-#include "session/sample.h"
+#include "sample/sample.h"
 #include "flows/worker.h"
 
 typedef void (*sampler_cb)(const struct end_sample *s, void *arg);

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "session/irqstat.h"
+#include "sample/irqstat.h"
 #include "core/util.h"
 
 /* Buffer sizes that held the last whole files; they grow on big machines. */

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "session/sample.h"
+#include "sample/sample.h"
 
 /* The jiffy counters of /proc/stat: user nice system idle iowait irq softirq steal. */
 #define CPUSTAT_FIELDS 8
@@ -30,15 +30,6 @@ void cpustat_delta(const struct cpustat_raw *before, const struct cpustat_raw *a
 /* Voluntary and involuntary context switches of thread tid of process pid,
  * from <proc_root>/<pid>/task/<tid>/status.  0 or -errno. */
 int taskstat_ctx(const char *proc_root, pid_t pid, pid_t tid, uint64_t *vol, uint64_t *invol);
-
-/* Field n (>= 3, numbered as in proc(5)) of a /proc/.../stat file at path,
- * as text.  0, or -errno (-EINVAL when the file has no such field). */
-int procstat_field(const char *path, unsigned n, char *out, size_t len);
-
-/* State (field 3) and start time (field 22) of /proc/<pid>/stat.  0 or -errno. */
-int procstat_start(pid_t pid, char *state, unsigned long long *start);
-/* True when pid runs (not a zombie) and started at start: the same process. */
-bool procstat_alive(pid_t pid, unsigned long long start);
 
 /* The CPU thread tid last ran on (field 39 of <proc_root>/<pid>/task/<tid>/stat).
  * 0 or -errno. */
