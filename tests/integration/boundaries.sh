@@ -94,6 +94,13 @@ ok $? "no angle-bracket include names a header of the tree"
 ok $? "the engine includes no header of src/cli or ui/"
 [ -s "$TMP/ef" ] && diag "$TMP/ef"
 
+# engine.h is the public face: not the server end, the flows' workers,
+# the sampler and its /proc readers, live capture, netlink or the wire.
+! grep -nE '^#include "(daemon/|flows/|sample/(sampler|cpustat|irqstat)\.h|capture/capture\.h|core/netlink\.h|proto/wire\.h|[a-z]+/[a-z-]*internal\.h)' \
+	src/engine.h >"$TMP/eh"
+ok $? "engine.h includes none of the engine's own parts"
+[ -s "$TMP/eh" ] && diag "$TMP/eh"
+
 # HACKING's recipes name every file that knows a knob kind or a test type
 # by its constant: a case on one, or a test for one, elsewhere would be a
 # step the recipe does not say.  (The tables of knob.c, backend.c,
