@@ -12,6 +12,7 @@
 #include "knobs/knob.h"
 #include "core/util.h"
 
+/* The catalog's kind column, one name per enum knob_kind (docs/knobs.md). */
 static const char *const kind_names[KNOB_KIND_COUNT] = {
 	[KNOB_SYSCTL] = "sysctl",
 	[KNOB_COALESCE] = "coalesce",
