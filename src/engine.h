@@ -26,6 +26,8 @@
 #include "proto/proto.h"
 #include "session/sample.h"
 #include "session/iterate.h"
+#include "session/result-doc.h"
+#include "session/selector.h"
 #include "session/session.h"
 #include "session/target.h"
 #include "session/why.h"

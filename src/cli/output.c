@@ -94,168 +94,10 @@ static void sanitize(char *s, bool csv)
 	}
 }
 
-/*
- * The summary as the options let it be reported: service demand needs -c
- * (local) or -C (remote), as in netperf.  Shallow: shares r's pointers.
- */
-static struct run_summary *masked(const struct cli_opts *o,
-				  const struct run_summary *r)
-{
-	struct run_summary *m = malloc(sizeof(*m));
-
-	if (!m)
-		return NULL;
-	*m = *r;
-	if (!o->local_cpu)
-		m->res.local_sd = -1;
-	if (!o->remote_cpu)
-		m->res.remote_sd = -1;
-	return m;
-}
-
-/* A member msg.c could not write (a NaN in it, say) becomes null. */
-static json_t *or_null(json_t *j)
-{
-	return j ? j : json_null();
-}
-
-static json_t *json_num(double d)
-{
-	return isfinite(d) ? json_real(d) : json_null();
-}
-
-/* A selector value as JSON, rounded the way the text output rounds it. */
-static json_t *sel_json(const struct sel_value *v)
-{
-	char buf[64];
-
-	switch (v->kind) {
-	case SEL_INT:
-		return json_integer(v->i);
-	case SEL_REAL:
-		snprintf(buf, sizeof(buf), "%.*f", v->prec, v->d);
-		return json_num(strtod(buf, NULL));
-	case SEL_STR:
-		return json_string_lossy(v->s);
-	default:
-		return json_null();
-	}
-}
-
-static json_t *ci_json(const struct ci *c)
-{
-	return json_pack("{s:I, s:o, s:o, s:o, s:o}",
-			 "n", (json_int_t)c->n,
-			 "mean", json_num(c->mean),
-			 "stddev", json_num(c->stddev),
-			 "half_width", json_num(c->half_width),
-			 "width_pct", json_num(c->width_pct));
-}
-
-/* result_to_json of one end, with its service demand beside it and its
- * capture with the size classes. */
-static json_t *end_json(const struct end_result *e, double sd, bool udp, bool local)
-{
-	json_t *j = result_to_json(e);
-
-	if (!j)
-		return json_null();
-	json_object_set_new(j, "service_demand", sd >= 0 ? json_num(sd) : json_null());
-	/* Counted where tunetop sends (the local end); the protocol does not
-	 * carry the remote end's. */
-	json_object_set_new(j, "send_errors", local ? json_integer((json_int_t)e->send_errors) : json_null());
-	json_object_set_new(j, "capture", output_capture_json(e, udp));
-	return j;
-}
-
-static json_t *result_selectors_json(const struct run_summary *r)
-{
-	json_t *res = json_object();
-	const struct selector *tab;
-	unsigned n;
-
-	if (!res)
-		return NULL;
-	tab = selector_table(&n);
-	for (unsigned i = 0; i < n; i++) {
-		struct sel_value v;
-		char key[64];
-		size_t k;
-
-		for (k = 0; tab[i].name[k] && k < sizeof(key) - 1; k++)
-			key[k] = (char)tolower((unsigned char)tab[i].name[k]);
-		key[k] = '\0';
-		selector_eval(i, r, &v);
-		if (json_object_set_new(res, key, sel_json(&v))) {
-			json_decref(res);
-			return NULL;
-		}
-	}
-	return res;
-}
-
-/* Both ends' knob snapshots: {local, remote, note}; null where not read. */
-static json_t *knobs_json(const struct session_result *res)
-{
-	return json_pack("{s:o, s:o, s:o}",
-			 "local", res->knobs_local ?
-				or_null(knobs_snapshot_to_json(res->catalog, res->knobs_local)) : json_null(),
-			 "remote", res->knobs_remote ?
-				or_null(knobs_snapshot_to_json(res->catalog, res->knobs_remote)) : json_null(),
-			 "note", res->knobs_note[0] ? json_string_lossy(res->knobs_note) : json_null());
-}
-
 json_t *output_result_json(const struct cli_opts *o,
 			   const struct run_summary *r)
 {
-	struct run_summary *m = masked(o, r);
-	const struct session_result *res;
-	json_t *doc = NULL, *conf;
-
-	if (!m)
-		return NULL;
-	res = &m->res;
-	if (m->iterating)
-		conf = json_pack("{s:o, s:o, s:I, s:I, s:b, s:o, s:o, s:o, s:o, s:o}",
-				 "level", json_num(m->it.level),
-				 "width_pct", json_num(m->it.width_pct),
-				 "min_iter", (json_int_t)m->it.min_iter,
-				 "max_iter", (json_int_t)m->it.max_iter,
-				 "reached", m->ci_reached,
-				 "throughput", ci_json(&m->thr),
-				 "local_cpu", m->lcpu.n ? ci_json(&m->lcpu) : json_null(),
-				 "remote_cpu", m->rcpu.n ? ci_json(&m->rcpu) : json_null(),
-				 "local_sd", m->lsd.n ? ci_json(&m->lsd) : json_null(),
-				 "remote_sd", m->rsd.n ? ci_json(&m->rsd) : json_null());
-	else
-		conf = json_null();
-	if (!conf)
-		goto out;
-	doc = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:b, s:o, s:b, s:o, s:o}",
-			"test", test_type_name(res->p.type),
-			"params", or_null(params_to_json(&res->p)),
-			"target", json_string_lossy(res->target),
-			"target_short", json_string_lossy(res->target_short),
-			"tcp_metrics", or_null(json_pack("{s:s?, s:s?, s:s?}",
-				"local", res->metrics_local, "remote", res->metrics_remote,
-				"note", res->state_note[0] ? res->state_note : NULL)),
-			"result", result_selectors_json(m),
-			"local", end_json(&res->local, res->local_sd, test_is_udp(res->p.type), true),
-			"remote", end_json(&res->remote, res->remote_sd, test_is_udp(res->p.type), false),
-			"iterations", (json_int_t)m->iterations,
-			"confidence", conf,
-			"counts_agree", res->counts_agree,
-			"counts", json_string_lossy(res->counts),
-			"failed", m->failed,
-			"failure", m->failed ? json_string_lossy(m->failure) : json_null(),
-			"knobs", knobs_json(res));
-	if (doc && output_why_json(doc, res)) {
-		json_decref(doc);
-		doc = NULL;
-	}
-out:
-	free(m);
-	return doc;
+	return result_doc(r, o->local_cpu, o->remote_cpu);
 }
 
 /* Print j on one line (stream) or indented, then a newline. */
@@ -915,7 +757,7 @@ int output_result(FILE *f, const struct cli_opts *o,
 
 	if (o->fmt == OUT_JSON || o->fmt == OUT_JSON_STREAM)
 		return output_json(f, o, r, o->fmt == OUT_JSON_STREAM);
-	m = masked(o, r);
+	m = result_doc_masked(r, o->local_cpu, o->remote_cpu);
 	if (!m)
 		return -ENOMEM;
 	switch (o->fmt) {
@@ -969,16 +811,19 @@ static void interim_human(FILE *f, const struct cli_opts *o,
 int output_interim(FILE *f, const struct cli_opts *o,
 		   const struct session_event *ev)
 {
-	json_t *line;
+	json_t *line, *l, *r;
 
 	if (ev->kind != SESSION_EV_SAMPLE)
 		return 0;
 	if (o->fmt == OUT_JSON_STREAM) {
+		/* A member msg.c could not write (a NaN in it, say) is null. */
+		l = sample_to_json(&ev->local);
+		r = ev->has_remote ? sample_to_json(&ev->remote) : NULL;
 		line = json_pack("{s:s, s:o, s:o, s:o}",
 				 "type", "interval",
-				 "t", json_num(ev->local.t),
-				 "local", or_null(sample_to_json(&ev->local)),
-				 "remote", ev->has_remote ? or_null(sample_to_json(&ev->remote)) : json_null());
+				 "t", isfinite(ev->local.t) ? json_real(ev->local.t) : json_null(),
+				 "local", l ? l : json_null(),
+				 "remote", r ? r : json_null());
 		return print_json(f, line, true);
 	}
 	if (o->fmt == OUT_HUMAN && o->interim > 0)
