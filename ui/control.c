@@ -340,7 +340,8 @@ static void store_run_of(struct ui *u, struct model_run *r, struct session_resul
 
 	/* The document is kept for what moved (docs/why.md) and a plan's
 	 * columns, stored or not. */
-	f.result = c->front->result_json(res, failed, why, c->lcpu, c->rcpu);
+	f.result = result_doc_one(res, failed, why, c->rq.local_cpu || c->lcpu,
+				  c->rq.remote_cpu || c->rcpu);
 	if (f.result)
 		model_keep_doc(&u->model, r, f.result, c->series, u->compare);
 	else
@@ -669,7 +670,5 @@ void ctl_cpu_opts(const struct ui *u, bool *lcpu, bool *rcpu)
 
 int ctl_columns_check(const struct ui *u, const char *list, enum test_type t, char *err)
 {
-	const struct ctl *c = u->ctl;
-
-	return c->front->columns_check(list, t, err) ? -EINVAL : 0;
+	return sweep_cols_check(list, t, false, err);
 }

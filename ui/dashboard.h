@@ -20,8 +20,7 @@ struct dash_request {
 
 /*
  * What the dashboard takes from `tunetop run`'s front end, given by
- * tunetop's main(): the dashboard neither parses those options nor writes
- * the result document itself.
+ * tunetop's main(): the dashboard does not parse those options itself.
  */
 struct dash_front_ops {
 	/*
@@ -31,17 +30,6 @@ struct dash_front_ops {
 	 */
 	int (*parse)(int argc, char **argv, bool test_only, struct dash_request *rq,
 		     FILE *out, char *err);
-	/* The result document of a finished run, as `tunetop run --json` has
-	 * it (failed, and why), with -c / -C turned on also when lcpu / rcpu
-	 * (a sweep's CPU columns); NULL when out of memory. */
-	json_t *(*result_json)(const struct session_result *res, bool failed, const char *why,
-			       bool lcpu, bool rcpu);
-	/*
-	 * Check a list of output selectors (a sweep's --columns) as `tunetop
-	 * sweep --columns` does for a test of type t: 0, or 2 with a one-line
-	 * err naming the column and what is accepted.
-	 */
-	int (*columns_check)(const char *list, enum test_type t, char *err);
 };
 
 /*

@@ -285,6 +285,26 @@ out:
 	return doc;
 }
 
+json_t *result_doc_one(const struct session_result *res, bool failed, const char *why,
+		       bool lcpu, bool rcpu)
+{
+	struct run_summary *sum = calloc(1, sizeof(*sum));
+	json_t *doc;
+
+	if (!sum)
+		return NULL;
+	sum->res = *res;
+	sum->iterations = 1;
+	sum->mean_throughput = res->throughput;
+	sum->mean_lcpu = res->local.cpu.total.busy;
+	sum->mean_rcpu = res->remote.cpu.total.busy;
+	sum->failed = failed;
+	snprintf(sum->failure, sizeof(sum->failure), "%s", why ? why : "");
+	doc = result_doc(sum, lcpu, rcpu);
+	free(sum);
+	return doc;
+}
+
 static const json_t *result_member(const json_t *doc)
 {
 	return json_object_get(doc, "result");

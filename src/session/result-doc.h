@@ -22,6 +22,15 @@
 json_t *result_doc(const struct run_summary *r, bool lcpu, bool rcpu);
 
 /*
+ * The document of one run of one iteration (as `tunetop run` without -i
+ * writes it): failed, and why, with lcpu / rcpu as for result_doc.  The
+ * dashboard's runs and plan points are stored with it.  NULL when out of
+ * memory.
+ */
+json_t *result_doc_one(const struct session_result *res, bool failed, const char *why,
+		       bool lcpu, bool rcpu);
+
+/*
  * r as it is reported: service demand needs -c (lcpu, local) or -C (rcpu,
  * remote), as in netperf.  Shallow (shares r's pointers); free() it.
  * NULL when out of memory.
