@@ -26,6 +26,7 @@
 #include "proto/proto.h"
 #include "session/sample.h"
 #include "session/iterate.h"
+#include "session/options.h"
 #include "session/result-doc.h"
 #include "session/selector.h"
 #include "session/session.h"

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * main.c - tunetop's entry point, above the CLI and the dashboard: a
- * subcommand goes to the CLI, none to the dashboard, given the CLI's
- * option parser (the dashboard includes nothing of the CLI, the CLI
- * nothing of ui/).
+ * subcommand goes to the CLI (its table below), none to the dashboard
+ * (the dashboard includes nothing of the CLI, the CLI nothing of ui/).
  */
 #include "config.h"
 
@@ -22,42 +21,6 @@
 #include "run.h"
 #include "runs-cmd.h"
 #include "sweep-cmd.h"
-
-/* `tunetop run`'s options into what the dashboard takes (struct dash_front_ops). */
-static int dash_parse(int argc, char **argv, bool test_only, struct dash_request *rq,
-		      FILE *out, char *err)
-{
-	struct cli_opts *o = calloc(1, sizeof(*o));
-	int rc;
-
-	if (!o)
-		return err_set(err, 2, "out of memory");
-	rc = options_parse_to(argc, argv, o, out, err);
-	if (rc == 0 && test_only && (o->so.host || o->lab_name[0] || o->loopback ||
-				     o->lab_opts_given || o->nset || o->capture_file[0]))
-		rc = err_set(err, 2, "the target, --set and -w are chosen when tunetop starts; "
-			     "accepted here: the test and its options");
-	if (rc == 0) {
-		memset(rq, 0, sizeof(*rq));
-		options_target_opts(o, &rq->target);
-		rq->so = o->so;
-		rq->so.host = rq->so.port = NULL;
-		rq->so.lab = NULL;
-		rq->so.why = NULL;
-		rq->so.capture_file = NULL;
-		snprintf(rq->db_path, sizeof(rq->db_path), "%s", o->db_path);
-		rq->no_db = o->no_db;
-		rq->local_cpu = o->local_cpu;
-		rq->remote_cpu = o->remote_cpu;
-		rq->capture_given = o->capture_given;
-	}
-	free(o);
-	return rc;
-}
-
-static const struct dash_front_ops dash_front = {
-	.parse = dash_parse,
-};
 
 /*
  * A subcommand: its name, the words it takes first (NULL none), what it
@@ -134,6 +97,8 @@ static const struct cmd_entry *cmd_find(const char *name)
 int main(int argc, char **argv)
 {
 	const struct cmd_entry *cmd;
+	enum options_help help;
+	int rc;
 
 	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
 			 !strcmp(argv[1], "help"))) {
@@ -143,7 +108,7 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "--help-dashboard")) {
 		char *h[] = { argv[0], "--help", NULL };
 
-		return dashboard_main(2, h, &dash_front);
+		return dashboard_main(2, h, &help);
 	}
 	if (argc > 1 && (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version"))) {
 		printf("tunetop %s\n", PACKAGE_VERSION);
@@ -164,6 +129,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, " (see tunetop -h)\n");
 		return 2;
 	}
-	/* No subcommand: the dashboard, with `tunetop run`'s options. */
-	return dashboard_main(argc, argv, &dash_front);
+	/* No subcommand: the dashboard, with `tunetop run`'s options; the
+	 * help they ask for is `tunetop run`'s. */
+	rc = dashboard_main(argc, argv, &help);
+	if (help)
+		options_help(stdout, help);
+	return rc;
 }
