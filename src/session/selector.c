@@ -980,37 +980,37 @@ const char *sel_value_format(const struct sel_value *v, char *buf, size_t len)
 }
 
 /* Default -o sets: what a netperf user looks at first for each kind of test. */
-static const char *const default_rr[] = {
-	"TEST", "REQUEST_SIZE", "RESPONSE_SIZE", "BURST_SIZE", "NUM_FLOWS",
-	"ELAPSED_TIME", "THROUGHPUT", "THROUGHPUT_UNITS", "P50_LATENCY",
-	"P90_LATENCY", "P99_LATENCY", "LOCAL_CPU_UTIL", "REMOTE_CPU_UTIL",
-	"LOCAL_SD", "REMOTE_SD", "SD_UNITS", NULL
+static const enum sel_id default_rr[] = {
+	SEL_TEST, SEL_REQUEST_SIZE, SEL_RESPONSE_SIZE, SEL_BURST_SIZE,
+	SEL_NUM_FLOWS, SEL_ELAPSED_TIME, SEL_THROUGHPUT, SEL_THROUGHPUT_UNITS,
+	SEL_P50_LATENCY, SEL_P90_LATENCY, SEL_P99_LATENCY, SEL_LOCAL_CPU_UTIL,
+	SEL_REMOTE_CPU_UTIL, SEL_LOCAL_SD, SEL_REMOTE_SD, SEL_SD_UNITS, SEL_NIDS
 };
 
-static const char *const default_stream[] = {
-	"TEST", "LOCAL_SEND_SIZE", "REMOTE_RECV_SIZE", "NUM_FLOWS",
-	"ELAPSED_TIME", "THROUGHPUT", "THROUGHPUT_UNITS", "LOCAL_CPU_UTIL",
-	"REMOTE_CPU_UTIL", "LOCAL_SD", "REMOTE_SD", "SD_UNITS", NULL
+static const enum sel_id default_stream[] = {
+	SEL_TEST, SEL_LOCAL_SEND_SIZE, SEL_REMOTE_RECV_SIZE, SEL_NUM_FLOWS,
+	SEL_ELAPSED_TIME, SEL_THROUGHPUT, SEL_THROUGHPUT_UNITS,
+	SEL_LOCAL_CPU_UTIL, SEL_REMOTE_CPU_UTIL, SEL_LOCAL_SD, SEL_REMOTE_SD,
+	SEL_SD_UNITS, SEL_NIDS
 };
 
-static const char *const default_maerts[] = {
-	"TEST", "REMOTE_SEND_SIZE", "LOCAL_RECV_SIZE", "NUM_FLOWS",
-	"ELAPSED_TIME", "THROUGHPUT", "THROUGHPUT_UNITS", "LOCAL_CPU_UTIL",
-	"REMOTE_CPU_UTIL", "LOCAL_SD", "REMOTE_SD", "SD_UNITS", NULL
+static const enum sel_id default_maerts[] = {
+	SEL_TEST, SEL_REMOTE_SEND_SIZE, SEL_LOCAL_RECV_SIZE, SEL_NUM_FLOWS,
+	SEL_ELAPSED_TIME, SEL_THROUGHPUT, SEL_THROUGHPUT_UNITS,
+	SEL_LOCAL_CPU_UTIL, SEL_REMOTE_CPU_UTIL, SEL_LOCAL_SD, SEL_REMOTE_SD,
+	SEL_SD_UNITS, SEL_NIDS
 };
 
-static const char *const default_iterating[] = {
-	"CONFIDENCE_ITERATION", "CONFIDENCE_REACHED", "THROUGHPUT_CONFID", NULL
+static const enum sel_id default_iterating[] = {
+	SEL_CONFIDENCE_ITERATION, SEL_CONFIDENCE_REACHED,
+	SEL_THROUGHPUT_CONFID, SEL_NIDS
 };
 
-static void sel_add_names(struct selector_list *out, const char *const *names)
+/* Add the ids of a SEL_NIDS-ended list. */
+static void sel_add_ids(struct selector_list *out, const enum sel_id *ids)
 {
-	for (; *names && out->n < SEL_MAX; names++) {
-		int i = selector_find(*names);
-
-		if (i >= 0)
-			out->idx[out->n++] = (unsigned)i;
-	}
+	for (; *ids != SEL_NIDS && out->n < SEL_MAX; ids++)
+		out->idx[out->n++] = (unsigned)*ids;
 }
 
 void selectors_default(enum test_type t, bool iterating,
@@ -1018,15 +1018,15 @@ void selectors_default(enum test_type t, bool iterating,
 {
 	out->n = 0;
 	if (test_is_rr(t))
-		sel_add_names(out, default_rr);
+		sel_add_ids(out, default_rr);
 	else if (test_client_sends(t))
-		sel_add_names(out, default_stream);
+		sel_add_ids(out, default_stream);
 	else
-		sel_add_names(out, default_maerts);
+		sel_add_ids(out, default_maerts);
 	if (test_is_udp(t))
-		sel_add_names(out, (const char *const[]){ "UDP_LOST", NULL });
+		sel_add_ids(out, (const enum sel_id[]){ SEL_UDP_LOST, SEL_NIDS });
 	if (iterating)
-		sel_add_names(out, default_iterating);
+		sel_add_ids(out, default_iterating);
 }
 
 int selectors_parse(const char *list, char opt, enum test_type t,
