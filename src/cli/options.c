@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* options.c - `tunetop run`'s options as the CLI takes them: the engine's parse, the help printed. */
+/* options.c - `tunetop run`'s options in the CLI: the engine's parse, its help printed. */
 #include "config.h"
 
 #include <errno.h>
