@@ -16,7 +16,6 @@
 struct ctl {
 	struct dash_request rq;		/* the test and the history; rq.so points into target */
 	struct target target;
-	const struct dash_front_ops *front;
 	struct session *s;		/* the run in flight */
 	struct model_run *r;
 	json_t *series;			/* its ticks, as the history keeps them */
@@ -148,8 +147,42 @@ int ctl_mark_baseline(struct ui *u, struct model_run *r)
 	return rc;
 }
 
-int ctl_open(struct ui *u, const struct dash_request *rq, const struct dash_front_ops *front,
-	     char *err)
+int ctl_request(int argc, char **argv, bool test_only, struct dash_request *rq,
+		enum options_help *help, char *err)
+{
+	struct cli_opts *o = calloc(1, sizeof(*o));
+	int rc;
+
+	if (!o)
+		return err_set(err, 2, "out of memory");
+	rc = options_argv(argc, argv, o, err);
+	if (rc < 0)
+		rc = 2;
+	if (rc == 1 && help)
+		*help = o->help;
+	if (rc == 0 && test_only && (o->so.host || o->lab_name[0] || o->loopback ||
+				     o->lab_opts_given || o->nset || o->capture_file[0]))
+		rc = err_set(err, 2, "the target, --set and -w are chosen when tunetop starts; "
+			     "accepted here: the test and its options");
+	if (rc == 0) {
+		memset(rq, 0, sizeof(*rq));
+		options_target_opts(o, &rq->target);
+		rq->so = o->so;
+		rq->so.host = rq->so.port = NULL;
+		rq->so.lab = NULL;
+		rq->so.why = NULL;
+		rq->so.capture_file = NULL;
+		snprintf(rq->db_path, sizeof(rq->db_path), "%s", o->db_path);
+		rq->no_db = o->no_db;
+		rq->local_cpu = o->local_cpu;
+		rq->remote_cpu = o->remote_cpu;
+		rq->capture_given = o->capture_given;
+	}
+	free(o);
+	return rc;
+}
+
+int ctl_open(struct ui *u, const struct dash_request *rq, char *err)
 {
 	struct ctl *c = calloc(1, sizeof(*c));
 	int rc;
@@ -158,7 +191,6 @@ int ctl_open(struct ui *u, const struct dash_request *rq, const struct dash_fron
 		return err_set(err, -ENOMEM, "out of memory");
 	u->ctl = c;
 	c->rq = *rq;
-	c->front = front;
 	/* The dashboard captures where it can unless told otherwise (tunetop(1)). */
 	if (!c->rq.capture_given)
 		c->rq.so.p.capture = CAPTURE_AUTO;
@@ -340,7 +372,8 @@ static void store_run_of(struct ui *u, struct model_run *r, struct session_resul
 
 	/* The document is kept for what moved (docs/why.md) and a plan's
 	 * columns, stored or not. */
-	f.result = c->front->result_json(res, failed, why, c->lcpu, c->rcpu);
+	f.result = result_doc_one(res, failed, why, c->rq.local_cpu || c->lcpu,
+				  c->rq.remote_cpu || c->rcpu);
 	if (f.result)
 		model_keep_doc(&u->model, r, f.result, c->series, u->compare);
 	else
@@ -621,9 +654,8 @@ int ctl_set_test(struct ui *u, const char *args, char *err)
 	struct dash_request *rq = calloc(1, sizeof(*rq));
 	char *copy = strdup(args), *argv[64], *save = NULL;
 	int argc = 0, rc;
-	FILE *null = fopen("/dev/null", "w");
 
-	if (!rq || !copy || !null) {
+	if (!rq || !copy) {
 		rc = err_set(err, -ENOMEM, "out of memory");
 		goto out;
 	}
@@ -631,7 +663,7 @@ int ctl_set_test(struct ui *u, const char *args, char *err)
 	for (char *w = strtok_r(copy, " \t", &save); w && argc < 63; w = strtok_r(NULL, " \t", &save))
 		argv[argc++] = w;
 	argv[argc] = NULL;
-	rc = c->front->parse(argc, argv, true, rq, null, err);
+	rc = ctl_request(argc, argv, true, rq, NULL, err);
 	if (rc == 0) {
 		enum capture_mode cap = u->p.capture;
 
@@ -643,8 +675,6 @@ int ctl_set_test(struct ui *u, const char *args, char *err)
 		rc = err_set(err, 2, "help is `tunetop run -h`");
 	}
 out:
-	if (null)
-		fclose(null);
 	free(copy);
 	free(rq);
 	return rc > 0 ? -EINVAL : rc;
@@ -669,7 +699,5 @@ void ctl_cpu_opts(const struct ui *u, bool *lcpu, bool *rcpu)
 
 int ctl_columns_check(const struct ui *u, const char *list, enum test_type t, char *err)
 {
-	const struct ctl *c = u->ctl;
-
-	return c->front->columns_check(list, t, err) ? -EINVAL : 0;
+	return sweep_cols_check(list, t, false, err);
 }

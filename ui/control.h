@@ -10,11 +10,17 @@
  * Open the target the way `tunetop run` does (target_open: -H, --lab,
  * --loopback, else a lab of the dashboard's own when privileged, else
  * loopback), load the history, the catalog and every knob on both ends.
- * The test comes from rq; front writes the runs' result documents.
- * 0, or -errno with err.
+ * The test comes from rq.  0, or -errno with err.
  */
-int ctl_open(struct ui *u, const struct dash_request *rq, const struct dash_front_ops *front,
-	     char *err);
+int ctl_open(struct ui *u, const struct dash_request *rq, char *err);
+/*
+ * `tunetop run`'s options (argv[0] is "run") into rq, by the engine's
+ * parser (session/options.h).  With test_only (the t key) only the test
+ * and its options are accepted.  0; 1 when help was asked for (*help, when
+ * not NULL, says which: the caller prints it); 2 with a one-line err.
+ */
+int ctl_request(int argc, char **argv, bool test_only, struct dash_request *rq,
+		enum options_help *help, char *err);
 /* Stop any run, free the session and the lab (the lab's knobs go with it). */
 void ctl_close(struct ui *u);
 

@@ -638,7 +638,7 @@ static void dash_free(struct dash *d)
 	free(d);
 }
 
-int dashboard_main(int argc, char **argv, const struct dash_front_ops *front)
+int dashboard_main(int argc, char **argv, enum options_help *help)
 {
 	struct dash *d = calloc(1, sizeof(*d));
 	struct term_opts to = { .force_colours = -1, .force_ascii = -1 };
@@ -657,9 +657,10 @@ int dashboard_main(int argc, char **argv, const struct dash_front_ops *front)
 		free(rq);
 		return 1;
 	}
+	*help = OPTIONS_HELP_NONE;
 	rc = dash_options(argc, argv, d, &to, rest, &nrest);
 	if (!rc) {
-		rc = front->parse(nrest, rest, false, rq, stdout, err);
+		rc = ctl_request(nrest, rest, false, rq, help, err);
 		if (rc > 1)
 			fprintf(stderr, "tunetop: %s\n", err);
 	}
@@ -674,7 +675,7 @@ int dashboard_main(int argc, char **argv, const struct dash_front_ops *front)
 		return rc == 1 ? 0 : 2;
 	}
 	model_init(&d->u.model);
-	rc = ctl_open(&d->u, rq, front, err);
+	rc = ctl_open(&d->u, rq, err);
 	free(rq);
 	if (rc) {
 		fprintf(stderr, "tunetop: %s\n", err);

@@ -19,37 +19,13 @@ struct dash_request {
 };
 
 /*
- * What the dashboard takes from `tunetop run`'s front end, given by
- * tunetop's main(): the dashboard neither parses those options nor writes
- * the result document itself.
- */
-struct dash_front_ops {
-	/*
-	 * Parse `tunetop run`'s options (argv[0] is "run") into rq.  With
-	 * test_only (the t key) only the test and its options are accepted.
-	 * 0; 1 when help was printed to out; 2 with a one-line err.
-	 */
-	int (*parse)(int argc, char **argv, bool test_only, struct dash_request *rq,
-		     FILE *out, char *err);
-	/* The result document of a finished run, as `tunetop run --json` has
-	 * it (failed, and why), with -c / -C turned on also when lcpu / rcpu
-	 * (a sweep's CPU columns); NULL when out of memory. */
-	json_t *(*result_json)(const struct session_result *res, bool failed, const char *why,
-			       bool lcpu, bool rcpu);
-	/*
-	 * Check a list of output selectors (a sweep's --columns) as `tunetop
-	 * sweep --columns` does for a test of type t: 0, or 2 with a one-line
-	 * err naming the column and what is accepted.
-	 */
-	int (*columns_check)(const char *list, enum test_type t, char *err);
-};
-
-/*
  * argv[0] is the program; the rest are the dashboard's own options
- * (--frames N, --ascii, --colours N) and `tunetop run`'s, which front
- * parses.  Returns the exit status: 0, 1 when something failed, 2 for bad
- * options or no terminal.
+ * (--frames N, --ascii, --colours N) and `tunetop run`'s (the engine's
+ * options_argv).  Returns the exit status: 0, 1 when something failed, 2
+ * for bad options or no terminal.  When `tunetop run`'s options asked for
+ * help, *help says which and nothing ran: tunetop's main prints it as
+ * `tunetop run` does.
  */
-int dashboard_main(int argc, char **argv, const struct dash_front_ops *front);
+int dashboard_main(int argc, char **argv, enum options_help *help);
 
 #endif

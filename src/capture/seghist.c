@@ -358,3 +358,23 @@ void seghist_classify(const struct seghist *h, uint32_t mss,
 		}
 	}
 }
+
+struct seg_bin *seghist_bins_sorted(const struct seghist *h, uint32_t *n)
+{
+	uint32_t slots = h->cap ? h->cap : h->nbins, k = 0;
+	struct seg_bin *v;
+
+	*n = 0;
+	if (!h->nbins || !h->bins)
+		return NULL;
+	v = malloc(h->nbins * sizeof(*v));
+	if (!v)
+		return NULL;
+	for (uint32_t i = 0; i < slots && k < h->nbins; i++)
+		if (h->bins[i].count)
+			v[k++] = h->bins[i];
+	if (h->cap)
+		qsort(v, k, sizeof(*v), seg_bin_cmp);
+	*n = k;
+	return v;
+}

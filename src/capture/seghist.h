@@ -98,4 +98,8 @@ struct seg_classes {
 
 void seghist_classify(const struct seghist *h, uint32_t mss, struct seg_classes *c);
 
+/* The non-empty bins of h in size order, in a new array (*n of them); NULL
+ * with *n 0 when h is empty or out of memory. */
+struct seg_bin *seghist_bins_sorted(const struct seghist *h, uint32_t *n);
+
 #endif

@@ -12,14 +12,6 @@
 /* Size rows per direction in the human form; --json has them all. */
 #define CAPTURE_HUMAN_ROWS 12
 
-/* Where the MSS of direction d came from, for the reader. */
-static const char *mss_note(const struct seg_capture *c, int d)
-{
-	if (!c->mss[d])
-		return NULL;
-	return c->mss[d] == c->syn_mss[d] ? "SYN" : "TCP_INFO";
-}
-
 /* The four directions of a run: each end's sent and received. */
 static unsigned capture_dirs(const struct session_result *res, struct segout_dir *d)
 {
@@ -35,7 +27,7 @@ static unsigned capture_dirs(const struct session_result *res, struct segout_dir
 
 		for (int k = 0; c && k < CAP_NDIRS; k++)
 			d[n++] = (struct segout_dir){
-				.label = labels[e][k], .mss_note = mss_note(c, k),
+				.label = labels[e][k], .mss_note = result_doc_mss_note(c, k),
 				.h = &c->dir[k], .mss = c->mss[k], .udp = udp,
 			};
 	}
@@ -85,33 +77,4 @@ void output_capture_human(FILE *f, const struct session_result *res)
 	fprintf(f, "\nSegment sizes (payload bytes, from the IP and %s headers):\n",
 		test_is_udp(res->p.type) ? "UDP" : "TCP");
 	segout_human(f, d, n, CAPTURE_HUMAN_ROWS);
-}
-
-json_t *output_capture_json(const struct end_result *e, bool udp)
-{
-	const struct seg_capture *c = e->cap;
-	json_t *j, *dirs[CAP_NDIRS];
-
-	if (!c)
-		return json_null();
-	for (int k = 0; k < CAP_NDIRS; k++) {
-		struct segout_dir d = {
-			.label = k == CAP_OUT ? "sent" : "received", .mss_note = mss_note(c, k),
-			.h = &c->dir[k], .mss = c->mss[k], .udp = udp,
-		};
-
-		dirs[k] = segout_json(&d);
-	}
-	j = json_pack("{s:s, s:s, s:s, s:{s:I, s:I, s:I, s:I, s:I, s:I, s:I}, s:b, s:o?, s:o?}",
-		      "dev", c->dev, "filter", c->filter, "warning", c->warning,
-		      "counts",
-		      "seen", (json_int_t)c->n.seen, "counted", (json_int_t)c->n.counted,
-		      "unparsed", (json_int_t)c->n.unparsed,
-		      "kernel_recv", (json_int_t)c->n.kernel_recv,
-		      "kernel_drop", (json_int_t)c->n.kernel_drop,
-		      "if_drop", (json_int_t)c->n.if_drop,
-		      "table_full", (json_int_t)c->n.table_full,
-		      "dropped", c->n.kernel_drop + c->n.if_drop > 0,
-		      "sent", dirs[CAP_OUT], "received", dirs[CAP_IN]);
-	return j ? j : json_null();
 }

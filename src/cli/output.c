@@ -26,36 +26,29 @@ struct vbufs {
 	char s[VBUF_N][SEL_STR_MAX];
 };
 
-/* The text of the named selector for r ("n/a" when absent). */
-static const char *sv(struct vbufs *b, const struct run_summary *r,
-		      const char *name)
+/* The text of field id for r ("n/a" when absent). */
+static const char *sv(struct vbufs *b, const struct run_summary *r, enum sel_id id)
 {
 	char *buf = b->s[b->next++ % VBUF_N];
-	int i = selector_find(name);
 	struct sel_value v;
 
-	if (i < 0)
-		return strcpy(buf, "n/a");
-	selector_eval((unsigned)i, r, &v);
+	selector_eval(id, r, &v);
 	return sel_value_format(&v, buf, SEL_STR_MAX);
 }
 
-static bool sv_na(const struct run_summary *r, const char *name)
+static bool sv_na(const struct run_summary *r, enum sel_id id)
 {
-	int i = selector_find(name);
 	struct sel_value v;
 
-	if (i < 0)
-		return true;
-	selector_eval((unsigned)i, r, &v);
+	selector_eval(id, r, &v);
 	return v.kind == SEL_NA;
 }
 
-/* The named value with its unit ("45.50%", "25.300 us/Tran"), or "n/a". */
+/* Field id with its unit ("45.50%", "25.300 us/Tran"), or "n/a". */
 static const char *sv_unit(struct vbufs *b, const struct run_summary *r,
-			   const char *name, const char *sep, const char *unit)
+			   enum sel_id id, const char *sep, const char *unit)
 {
-	const char *x = sv(b, r, name);
+	const char *x = sv(b, r, id);
 	char *buf = b->s[b->next++ % VBUF_N];
 
 	if (!strcmp(x, "n/a"))
@@ -94,168 +87,10 @@ static void sanitize(char *s, bool csv)
 	}
 }
 
-/*
- * The summary as the options let it be reported: service demand needs -c
- * (local) or -C (remote), as in netperf.  Shallow: shares r's pointers.
- */
-static struct run_summary *masked(const struct cli_opts *o,
-				  const struct run_summary *r)
-{
-	struct run_summary *m = malloc(sizeof(*m));
-
-	if (!m)
-		return NULL;
-	*m = *r;
-	if (!o->local_cpu)
-		m->res.local_sd = -1;
-	if (!o->remote_cpu)
-		m->res.remote_sd = -1;
-	return m;
-}
-
-/* A member msg.c could not write (a NaN in it, say) becomes null. */
-static json_t *or_null(json_t *j)
-{
-	return j ? j : json_null();
-}
-
-static json_t *json_num(double d)
-{
-	return isfinite(d) ? json_real(d) : json_null();
-}
-
-/* A selector value as JSON, rounded the way the text output rounds it. */
-static json_t *sel_json(const struct sel_value *v)
-{
-	char buf[64];
-
-	switch (v->kind) {
-	case SEL_INT:
-		return json_integer(v->i);
-	case SEL_REAL:
-		snprintf(buf, sizeof(buf), "%.*f", v->prec, v->d);
-		return json_num(strtod(buf, NULL));
-	case SEL_STR:
-		return json_string_lossy(v->s);
-	default:
-		return json_null();
-	}
-}
-
-static json_t *ci_json(const struct ci *c)
-{
-	return json_pack("{s:I, s:o, s:o, s:o, s:o}",
-			 "n", (json_int_t)c->n,
-			 "mean", json_num(c->mean),
-			 "stddev", json_num(c->stddev),
-			 "half_width", json_num(c->half_width),
-			 "width_pct", json_num(c->width_pct));
-}
-
-/* result_to_json of one end, with its service demand beside it and its
- * capture with the size classes. */
-static json_t *end_json(const struct end_result *e, double sd, bool udp, bool local)
-{
-	json_t *j = result_to_json(e);
-
-	if (!j)
-		return json_null();
-	json_object_set_new(j, "service_demand", sd >= 0 ? json_num(sd) : json_null());
-	/* Counted where tunetop sends (the local end); the protocol does not
-	 * carry the remote end's. */
-	json_object_set_new(j, "send_errors", local ? json_integer((json_int_t)e->send_errors) : json_null());
-	json_object_set_new(j, "capture", output_capture_json(e, udp));
-	return j;
-}
-
-static json_t *result_selectors_json(const struct run_summary *r)
-{
-	json_t *res = json_object();
-	const struct selector *tab;
-	unsigned n;
-
-	if (!res)
-		return NULL;
-	tab = selector_table(&n);
-	for (unsigned i = 0; i < n; i++) {
-		struct sel_value v;
-		char key[64];
-		size_t k;
-
-		for (k = 0; tab[i].name[k] && k < sizeof(key) - 1; k++)
-			key[k] = (char)tolower((unsigned char)tab[i].name[k]);
-		key[k] = '\0';
-		selector_eval(i, r, &v);
-		if (json_object_set_new(res, key, sel_json(&v))) {
-			json_decref(res);
-			return NULL;
-		}
-	}
-	return res;
-}
-
-/* Both ends' knob snapshots: {local, remote, note}; null where not read. */
-static json_t *knobs_json(const struct session_result *res)
-{
-	return json_pack("{s:o, s:o, s:o}",
-			 "local", res->knobs_local ?
-				or_null(knobs_snapshot_to_json(res->catalog, res->knobs_local)) : json_null(),
-			 "remote", res->knobs_remote ?
-				or_null(knobs_snapshot_to_json(res->catalog, res->knobs_remote)) : json_null(),
-			 "note", res->knobs_note[0] ? json_string_lossy(res->knobs_note) : json_null());
-}
-
 json_t *output_result_json(const struct cli_opts *o,
 			   const struct run_summary *r)
 {
-	struct run_summary *m = masked(o, r);
-	const struct session_result *res;
-	json_t *doc = NULL, *conf;
-
-	if (!m)
-		return NULL;
-	res = &m->res;
-	if (m->iterating)
-		conf = json_pack("{s:o, s:o, s:I, s:I, s:b, s:o, s:o, s:o, s:o, s:o}",
-				 "level", json_num(m->it.level),
-				 "width_pct", json_num(m->it.width_pct),
-				 "min_iter", (json_int_t)m->it.min_iter,
-				 "max_iter", (json_int_t)m->it.max_iter,
-				 "reached", m->ci_reached,
-				 "throughput", ci_json(&m->thr),
-				 "local_cpu", m->lcpu.n ? ci_json(&m->lcpu) : json_null(),
-				 "remote_cpu", m->rcpu.n ? ci_json(&m->rcpu) : json_null(),
-				 "local_sd", m->lsd.n ? ci_json(&m->lsd) : json_null(),
-				 "remote_sd", m->rsd.n ? ci_json(&m->rsd) : json_null());
-	else
-		conf = json_null();
-	if (!conf)
-		goto out;
-	doc = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:b, s:o, s:b, s:o, s:o}",
-			"test", test_type_name(res->p.type),
-			"params", or_null(params_to_json(&res->p)),
-			"target", json_string_lossy(res->target),
-			"target_short", json_string_lossy(res->target_short),
-			"tcp_metrics", or_null(json_pack("{s:s?, s:s?, s:s?}",
-				"local", res->metrics_local, "remote", res->metrics_remote,
-				"note", res->state_note[0] ? res->state_note : NULL)),
-			"result", result_selectors_json(m),
-			"local", end_json(&res->local, res->local_sd, test_is_udp(res->p.type), true),
-			"remote", end_json(&res->remote, res->remote_sd, test_is_udp(res->p.type), false),
-			"iterations", (json_int_t)m->iterations,
-			"confidence", conf,
-			"counts_agree", res->counts_agree,
-			"counts", json_string_lossy(res->counts),
-			"failed", m->failed,
-			"failure", m->failed ? json_string_lossy(m->failure) : json_null(),
-			"knobs", knobs_json(res));
-	if (doc && output_why_json(doc, res)) {
-		json_decref(doc);
-		doc = NULL;
-	}
-out:
-	free(m);
-	return doc;
+	return result_doc(r, o->local_cpu, o->remote_cpu);
 }
 
 /* Print j on one line (stream) or indented, then a newline. */
@@ -306,10 +141,8 @@ static const char *sel_text(const struct cli_opts *o, const struct run_summary *
 
 	tab = selector_table(&n);
 	selector_eval(idx, r, &v);
-	if ((!o->local_cpu && (!strcmp(tab[idx].name, "LOCAL_CPU_UTIL") ||
-			       !strcmp(tab[idx].name, "LOCAL_CPU_CONFID"))) ||
-	    (!o->remote_cpu && (!strcmp(tab[idx].name, "REMOTE_CPU_UTIL") ||
-				!strcmp(tab[idx].name, "REMOTE_CPU_CONFID"))))
+	if ((!o->local_cpu && (idx == SEL_LOCAL_CPU_UTIL || idx == SEL_LOCAL_CPU_CONFID)) ||
+	    (!o->remote_cpu && (idx == SEL_REMOTE_CPU_UTIL || idx == SEL_REMOTE_CPU_CONFID)))
 		v.kind = SEL_NA;
 	return np_sel_format(&tab[idx], &v, buf, len);
 }
@@ -469,23 +302,20 @@ static double ci_width(const struct ci *c)
 	return c->n >= 2 ? c->width_pct : NAN;
 }
 
-/* The number the named selector holds, or -1 (netperf's "no figure"). */
-static double nv(const struct run_summary *r, const char *name)
+/* The number field id holds, or -1 (netperf's "no figure"). */
+static double nv(const struct run_summary *r, enum sel_id id)
 {
-	int i = selector_find(name);
 	struct sel_value v;
 
-	if (i < 0)
-		return -1;
-	selector_eval((unsigned)i, r, &v);
+	selector_eval(id, r, &v);
 	if (v.kind == SEL_INT)
 		return (double)v.i;
 	return v.kind == SEL_REAL ? v.d : -1;
 }
 
-static int nvi(const struct run_summary *r, const char *name)
+static int nvi(const struct run_summary *r, enum sel_id id)
 {
-	return (int)llround(nv(r, name));
+	return (int)llround(nv(r, id));
 }
 
 /* netperf's loud warning when -i/-I did not reach the asked-for width. */
@@ -508,7 +338,7 @@ static double cpu_col(const struct cli_opts *o, const struct run_summary *r, boo
 {
 	if (local ? !o->local_cpu : !o->remote_cpu)
 		return -1;
-	return nv(r, local ? "LOCAL_CPU_UTIL" : "REMOTE_CPU_UTIL");
+	return nv(r, local ? SEL_LOCAL_CPU_UTIL : SEL_REMOTE_CPU_UTIL);
 }
 
 /* netperf's RR table (TCP_RR, TCP_CRR, UDP_RR): initial socket sizes. */
@@ -531,19 +361,19 @@ static void print_rr_block(FILE *f, const struct cli_opts *o,
 			t == TEST_TCP_CRR ? "%  " : "% S", t == TEST_TCP_CRR ? "%  " : "% S");
 	if (!cpu)
 		fprintf(f, "%-6d %-6d %-6d   %-6d  %-6.2f   %7.2f   \n",
-			nvi(r, "LSS_SIZE"), nvi(r, "LSR_SIZE"), nvi(r, "REQUEST_SIZE"),
-			nvi(r, "RESPONSE_SIZE"), nv(r, "ELAPSED_TIME"), nv(r, "THROUGHPUT"));
+			nvi(r, SEL_LSS_SIZE), nvi(r, SEL_LSR_SIZE), nvi(r, SEL_REQUEST_SIZE),
+			nvi(r, SEL_RESPONSE_SIZE), nv(r, SEL_ELAPSED_TIME), nv(r, SEL_THROUGHPUT));
 	else
 		fprintf(f, t == TEST_TCP_RR ?
 			"%-6d %-6d %-6d  %-6d %-6.2f  %-6.2f  %-6.2f %-6.2f %-6.3f  %-6.3f \n" :
 			t == TEST_UDP_RR ?
 			"%-6d %-6d %-6d  %-6d %-6.2f  %-6.2f   %-6.2f %-6.2f %-6.3f  %-6.3f \n" :
 			"%-6d %-6d %-6d  %-6d %-6.2f  %-6.2f   %-6.2f %-6.2f %-6.3f  %-6.3f\n",
-			nvi(r, "LSS_SIZE"), nvi(r, "LSR_SIZE"), nvi(r, "REQUEST_SIZE"),
-			nvi(r, "RESPONSE_SIZE"), nv(r, "ELAPSED_TIME"), nv(r, "THROUGHPUT"),
+			nvi(r, SEL_LSS_SIZE), nvi(r, SEL_LSR_SIZE), nvi(r, SEL_REQUEST_SIZE),
+			nvi(r, SEL_RESPONSE_SIZE), nv(r, SEL_ELAPSED_TIME), nv(r, SEL_THROUGHPUT),
 			cpu_col(o, r, true), cpu_col(o, r, false),
-			nv(r, "LOCAL_SD"), nv(r, "REMOTE_SD"));
-	fprintf(f, "%-6d %-6d\n", nvi(r, "RSS_SIZE"), nvi(r, "RSR_SIZE"));
+			nv(r, SEL_LOCAL_SD), nv(r, SEL_REMOTE_SD));
+	fprintf(f, "%-6d %-6d\n", nvi(r, SEL_RSS_SIZE), nvi(r, SEL_RSR_SIZE));
 }
 
 /* netperf's TCP_STREAM / TCP_MAERTS table: the receiver's and the sender's
@@ -567,18 +397,18 @@ static void print_stream_block(FILE *f, const struct cli_opts *o,
 			maerts ? "Recv     Send     Recv    Send" : "Send     Recv     Send    Recv");
 	if (!cpu)
 		fprintf(f, "%6d %6d %6d    %-6.2f   %7.2f   \n",
-			nvi(r, maerts ? "LSR_SIZE" : "RSR_SIZE"),
-			nvi(r, maerts ? "RSS_SIZE" : "LSS_SIZE"),
-			nvi(r, maerts ? "REMOTE_SEND_SIZE" : "LOCAL_SEND_SIZE"),
-			nv(r, "ELAPSED_TIME"), nv(r, "THROUGHPUT"));
+			nvi(r, maerts ? SEL_LSR_SIZE : SEL_RSR_SIZE),
+			nvi(r, maerts ? SEL_RSS_SIZE : SEL_LSS_SIZE),
+			nvi(r, maerts ? SEL_REMOTE_SEND_SIZE : SEL_LOCAL_SEND_SIZE),
+			nv(r, SEL_ELAPSED_TIME), nv(r, SEL_THROUGHPUT));
 	else
 		fprintf(f, "%6d %6d %6d    %-6.2f     %7.2f   %-6.2f   %-6.2f   %-6.3f  %-6.3f \n",
-			nvi(r, maerts ? "LSR_SIZE" : "RSR_SIZE"),
-			nvi(r, maerts ? "RSS_SIZE" : "LSS_SIZE"),
-			nvi(r, maerts ? "REMOTE_SEND_SIZE" : "LOCAL_SEND_SIZE"),
-			nv(r, "ELAPSED_TIME"), nv(r, "THROUGHPUT"),
+			nvi(r, maerts ? SEL_LSR_SIZE : SEL_RSR_SIZE),
+			nvi(r, maerts ? SEL_RSS_SIZE : SEL_LSS_SIZE),
+			nvi(r, maerts ? SEL_REMOTE_SEND_SIZE : SEL_LOCAL_SEND_SIZE),
+			nv(r, SEL_ELAPSED_TIME), nv(r, SEL_THROUGHPUT),
 			cpu_col(o, r, true), cpu_col(o, r, false),
-			nv(r, "LOCAL_SD"), nv(r, "REMOTE_SD"));
+			nv(r, SEL_LOCAL_SD), nv(r, SEL_REMOTE_SD));
 }
 
 /* Megabits per second of bytes over secs, or -1. */
@@ -606,23 +436,23 @@ static void print_udp_stream_block(FILE *f, const struct cli_opts *o,
 			"bytes   bytes    secs            #      #   10^6bits/sec %% SS     us/KB\n\n");
 	if (!cpu) {
 		fprintf(f, "%6d  %6d   %-7.2f   %7" PRIu64 " %6" PRIu64 "    %7.2f\n",
-			nvi(r, "LSS_SIZE"), nvi(r, "LOCAL_SEND_SIZE"), el,
+			nvi(r, SEL_LSS_SIZE), nvi(r, SEL_LOCAL_SEND_SIZE), el,
 			res->local.total.msgs_sent, res->local.send_errors,
 			mbits(res->local.total.bytes_sent, el));
 		fprintf(f, "%6d           %-7.2f   %7" PRIu64 "           %7.2f\n\n",
-			nvi(r, "RSR_SIZE"), el, res->remote.total.msgs_recv,
+			nvi(r, SEL_RSR_SIZE), el, res->remote.total.msgs_recv,
 			mbits(res->remote.total.bytes_recv, el));
 		return;
 	}
 	fprintf(f, "%6d  %6d   %-7.2f   %7" PRIu64 " %6" PRIu64 "    %7.1f     %-6.2f   %-6.3f\n",
-		nvi(r, "LSS_SIZE"), nvi(r, "LOCAL_SEND_SIZE"), el,
+		nvi(r, SEL_LSS_SIZE), nvi(r, SEL_LOCAL_SEND_SIZE), el,
 		res->local.total.msgs_sent, res->local.send_errors,
 		mbits(res->local.total.bytes_sent, el), cpu_col(o, r, true),
-		nv(r, "LOCAL_SD"));
+		nv(r, SEL_LOCAL_SD));
 	fprintf(f, "%6d           %-7.2f   %7" PRIu64 "           %7.1f     %-6.2f   %-6.3f\n\n",
-		nvi(r, "RSR_SIZE"), el, res->remote.total.msgs_recv,
+		nvi(r, SEL_RSR_SIZE), el, res->remote.total.msgs_recv,
 		mbits(res->remote.total.bytes_recv, el), cpu_col(o, r, false),
-		nv(r, "REMOTE_SD"));
+		nv(r, SEL_REMOTE_SD));
 }
 
 /* netperf's whole block: the -i warning, the titles, the rows. */
@@ -682,17 +512,17 @@ static const char *cpu_util(struct vbufs *b, const struct run_summary *r,
 			    int end)
 {
 	bool l = end == END_LOCAL;
-	const char *util = sv_unit(b, r, l ? "LOCAL_CPU_UTIL" :
-					     "REMOTE_CPU_UTIL", "", "%");
+	const char *util = sv_unit(b, r, l ? SEL_LOCAL_CPU_UTIL :
+					     SEL_REMOTE_CPU_UTIL, "", "%");
 	char *buf = b->s[b->next++ % VBUF_N];
 
 	if (!strcmp(util, "n/a") ||
-	    sv_na(r, l ? "LOCAL_CPU_PEAK_ID" : "REMOTE_CPU_PEAK_ID"))
+	    sv_na(r, l ? SEL_LOCAL_CPU_PEAK_ID : SEL_REMOTE_CPU_PEAK_ID))
 		return util;
 	snprintf(buf, SEL_STR_MAX, "%s (busiest CPU %s at %s)", util,
-		 sv(b, r, l ? "LOCAL_CPU_PEAK_ID" : "REMOTE_CPU_PEAK_ID"),
-		 sv_unit(b, r, l ? "LOCAL_CPU_PEAK_UTIL" :
-				   "REMOTE_CPU_PEAK_UTIL", "", "%"));
+		 sv(b, r, l ? SEL_LOCAL_CPU_PEAK_ID : SEL_REMOTE_CPU_PEAK_ID),
+		 sv_unit(b, r, l ? SEL_LOCAL_CPU_PEAK_UTIL :
+				   SEL_REMOTE_CPU_PEAK_UTIL, "", "%"));
 	return buf;
 }
 
@@ -719,7 +549,7 @@ static void print_knobs(FILE *f, const struct session_result *res)
 static void print_cpu(FILE *f, const struct cli_opts *o,
 		      const struct run_summary *r, struct vbufs *b)
 {
-	const char *sd = sv(b, r, "SD_UNITS");
+	const char *sd = sv(b, r, SEL_SD_UNITS);
 
 	if (o->local_cpu || o->remote_cpu) {
 		fprintf(f, "CPU utilisation:");
@@ -730,26 +560,26 @@ static void print_cpu(FILE *f, const struct cli_opts *o,
 			fprintf(f, " remote %s", cpu_util(b, r, END_REMOTE));
 		fprintf(f, "\nService demand:");
 		if (o->local_cpu)
-			fprintf(f, " local %s%s", sv_unit(b, r, "LOCAL_SD", " ", sd),
+			fprintf(f, " local %s%s", sv_unit(b, r, SEL_LOCAL_SD, " ", sd),
 				o->remote_cpu ? "," : "");
 		if (o->remote_cpu)
-			fprintf(f, " remote %s", sv_unit(b, r, "REMOTE_SD", " ", sd));
+			fprintf(f, " remote %s", sv_unit(b, r, SEL_REMOTE_SD, " ", sd));
 		fprintf(f, "\nContext switches/s: local %s, remote %s\n",
-			sv(b, r, "LOCAL_CTX_PER_SEC"), sv(b, r, "REMOTE_CTX_PER_SEC"));
+			sv(b, r, SEL_LOCAL_CTX_PER_SEC), sv(b, r, SEL_REMOTE_CTX_PER_SEC));
 		/* What watching took, beside what the test took. */
 		fprintf(f, "Sampler CPU: local %s, remote %s of one CPU (test threads %s, %s)\n",
-			sv_unit(b, r, "LOCAL_SAMPLER_CPU", " ", "%"),
-			sv_unit(b, r, "REMOTE_SAMPLER_CPU", " ", "%"),
-			sv_unit(b, r, "LOCAL_FLOWS_CPU", " ", "%"),
-			sv_unit(b, r, "REMOTE_FLOWS_CPU", " ", "%"));
+			sv_unit(b, r, SEL_LOCAL_SAMPLER_CPU, " ", "%"),
+			sv_unit(b, r, SEL_REMOTE_SAMPLER_CPU, " ", "%"),
+			sv_unit(b, r, SEL_LOCAL_FLOWS_CPU, " ", "%"),
+			sv_unit(b, r, SEL_REMOTE_FLOWS_CPU, " ", "%"));
 	}
 	print_knobs(f, &r->res);
 	/* Coalescing only means something next to the interrupts it causes. */
 	fprintf(f, "Interrupts/s: local %s IRQs %s, NET_RX %s, NET_TX %s; remote %s IRQs %s, NET_RX %s, NET_TX %s\n",
-		sv(b, r, "LOCAL_IRQ_DEV"), sv(b, r, "LOCAL_IRQ_RATE"),
-		sv(b, r, "LOCAL_NET_RX_RATE"), sv(b, r, "LOCAL_NET_TX_RATE"),
-		sv(b, r, "REMOTE_IRQ_DEV"), sv(b, r, "REMOTE_IRQ_RATE"),
-		sv(b, r, "REMOTE_NET_RX_RATE"), sv(b, r, "REMOTE_NET_TX_RATE"));
+		sv(b, r, SEL_LOCAL_IRQ_DEV), sv(b, r, SEL_LOCAL_IRQ_RATE),
+		sv(b, r, SEL_LOCAL_NET_RX_RATE), sv(b, r, SEL_LOCAL_NET_TX_RATE),
+		sv(b, r, SEL_REMOTE_IRQ_DEV), sv(b, r, SEL_REMOTE_IRQ_RATE),
+		sv(b, r, SEL_REMOTE_NET_RX_RATE), sv(b, r, SEL_REMOTE_NET_TX_RATE));
 	print_placement(f, r);
 }
 
@@ -776,21 +606,21 @@ static void print_buffer_growth(FILE *f, const struct run_summary *r,
 				struct vbufs *b)
 {
 	fprintf(f, "Socket buffers (before connect -> after connect -> final): local send %s -> %s -> %s, recv %s -> %s -> %s; remote send %s -> %s -> %s, recv %s -> %s -> %s\n",
-		sv(b, r, "LSS_SIZE"), sv(b, r, "LSS_SIZE_CONN"), sv(b, r, "LSS_SIZE_END"),
-		sv(b, r, "LSR_SIZE"), sv(b, r, "LSR_SIZE_CONN"), sv(b, r, "LSR_SIZE_END"),
-		sv(b, r, "RSS_SIZE"), sv(b, r, "RSS_SIZE_CONN"), sv(b, r, "RSS_SIZE_END"),
-		sv(b, r, "RSR_SIZE"), sv(b, r, "RSR_SIZE_CONN"), sv(b, r, "RSR_SIZE_END"));
+		sv(b, r, SEL_LSS_SIZE), sv(b, r, SEL_LSS_SIZE_CONN), sv(b, r, SEL_LSS_SIZE_END),
+		sv(b, r, SEL_LSR_SIZE), sv(b, r, SEL_LSR_SIZE_CONN), sv(b, r, SEL_LSR_SIZE_END),
+		sv(b, r, SEL_RSS_SIZE), sv(b, r, SEL_RSS_SIZE_CONN), sv(b, r, SEL_RSS_SIZE_END),
+		sv(b, r, SEL_RSR_SIZE), sv(b, r, SEL_RSR_SIZE_CONN), sv(b, r, SEL_RSR_SIZE_END));
 }
 
 static void print_latency(FILE *f, const struct run_summary *r, struct vbufs *b)
 {
-	if (sv_na(r, "MEAN_LATENCY"))
+	if (sv_na(r, SEL_MEAN_LATENCY))
 		return;
 	fprintf(f, "Latency (us): min %s, mean %s, p50 %s, p90 %s, p99 %s, p99.9 %s, max %s, stddev %s\n",
-		sv(b, r, "MIN_LATENCY"), sv(b, r, "MEAN_LATENCY"),
-		sv(b, r, "P50_LATENCY"), sv(b, r, "P90_LATENCY"),
-		sv(b, r, "P99_LATENCY"), sv(b, r, "P999_LATENCY"),
-		sv(b, r, "MAX_LATENCY"), sv(b, r, "STDDEV_LATENCY"));
+		sv(b, r, SEL_MIN_LATENCY), sv(b, r, SEL_MEAN_LATENCY),
+		sv(b, r, SEL_P50_LATENCY), sv(b, r, SEL_P90_LATENCY),
+		sv(b, r, SEL_P99_LATENCY), sv(b, r, SEL_P999_LATENCY),
+		sv(b, r, SEL_MAX_LATENCY), sv(b, r, SEL_STDDEV_LATENCY));
 }
 
 static void print_segments(FILE *f, const struct run_summary *r, struct vbufs *b)
@@ -799,18 +629,18 @@ static void print_segments(FILE *f, const struct run_summary *r, struct vbufs *b
 
 	if (test_is_rr(t) && !test_is_udp(t))
 		fprintf(f, "Segments per transaction (TCP_INFO, data segments in brackets): client out %s (%s), in %s (%s); server out %s (%s), in %s (%s)\n",
-			sv(b, r, "SEGS_OUT_PER_TRANS"), sv(b, r, "DATA_SEGS_OUT_PER_TRANS"),
-			sv(b, r, "SEGS_IN_PER_TRANS"), sv(b, r, "DATA_SEGS_IN_PER_TRANS"),
-			sv(b, r, "REMOTE_SEGS_OUT_PER_TRANS"), sv(b, r, "REMOTE_DATA_SEGS_OUT_PER_TRANS"),
-			sv(b, r, "REMOTE_SEGS_IN_PER_TRANS"), sv(b, r, "REMOTE_DATA_SEGS_IN_PER_TRANS"));
+			sv(b, r, SEL_SEGS_OUT_PER_TRANS), sv(b, r, SEL_DATA_SEGS_OUT_PER_TRANS),
+			sv(b, r, SEL_SEGS_IN_PER_TRANS), sv(b, r, SEL_DATA_SEGS_IN_PER_TRANS),
+			sv(b, r, SEL_REMOTE_SEGS_OUT_PER_TRANS), sv(b, r, SEL_REMOTE_DATA_SEGS_OUT_PER_TRANS),
+			sv(b, r, SEL_REMOTE_SEGS_IN_PER_TRANS), sv(b, r, SEL_REMOTE_DATA_SEGS_IN_PER_TRANS));
 	if (!test_is_udp(t))
 		fprintf(f, "Retransmitted segments: local %s, remote %s\n",
-			sv(b, r, "LOCAL_TRANSPORT_RETRANS"),
-			sv(b, r, "REMOTE_TRANSPORT_RETRANS"));
+			sv(b, r, SEL_LOCAL_TRANSPORT_RETRANS),
+			sv(b, r, SEL_REMOTE_TRANSPORT_RETRANS));
 	else
 		fprintf(f, "UDP datagrams lost: %s; sends refused: %s\n"
 			"Stray datagrams at the server (other senders; not answered, not counted): %llu\n",
-			sv(b, r, "UDP_LOST"), sv(b, r, "LOCAL_SEND_ERRORS"),
+			sv(b, r, SEL_UDP_LOST), sv(b, r, SEL_LOCAL_SEND_ERRORS),
 			(unsigned long long)r->res.remote.strays);
 }
 
@@ -915,7 +745,7 @@ int output_result(FILE *f, const struct cli_opts *o,
 
 	if (o->fmt == OUT_JSON || o->fmt == OUT_JSON_STREAM)
 		return output_json(f, o, r, o->fmt == OUT_JSON_STREAM);
-	m = masked(o, r);
+	m = result_doc_masked(r, o->local_cpu, o->remote_cpu);
 	if (!m)
 		return -ENOMEM;
 	switch (o->fmt) {
@@ -969,16 +799,19 @@ static void interim_human(FILE *f, const struct cli_opts *o,
 int output_interim(FILE *f, const struct cli_opts *o,
 		   const struct session_event *ev)
 {
-	json_t *line;
+	json_t *line, *l, *r;
 
 	if (ev->kind != SESSION_EV_SAMPLE)
 		return 0;
 	if (o->fmt == OUT_JSON_STREAM) {
+		/* A member msg.c could not write (a NaN in it, say) is null. */
+		l = sample_to_json(&ev->local);
+		r = ev->has_remote ? sample_to_json(&ev->remote) : NULL;
 		line = json_pack("{s:s, s:o, s:o, s:o}",
 				 "type", "interval",
-				 "t", json_num(ev->local.t),
-				 "local", or_null(sample_to_json(&ev->local)),
-				 "remote", ev->has_remote ? or_null(sample_to_json(&ev->remote)) : json_null());
+				 "t", isfinite(ev->local.t) ? json_real(ev->local.t) : json_null(),
+				 "local", l ? l : json_null(),
+				 "remote", r ? r : json_null());
 		return print_json(f, line, true);
 	}
 	if (o->fmt == OUT_HUMAN && o->interim > 0)

@@ -44,16 +44,11 @@ json_t *output_result_json(const struct cli_opts *o,
  * each end's sent and received directions.  Nothing without --capture.
  */
 void output_capture_human(FILE *f, const struct session_result *res);
-/* One end's capture with classes per direction ("sent", "received"), or
- * JSON null when it had none. */
-json_t *output_capture_json(const struct end_result *e, bool udp);
-
 /*
  * What limits the run (output-why.c): the ranked verdicts of the engine's
  * why rules, one line each, after the figures; in --json the "limits"
  * array of [{rule, tier, strength, evidence}].  0 or -ENOMEM.
  */
 void output_why_human(FILE *f, const struct session_result *res);
-int output_why_json(json_t *doc, const struct session_result *res);
 
 #endif

@@ -265,71 +265,38 @@ void run_summary_free(struct run_summary *sum)
 	sum->series = NULL;
 }
 
+/* iter_run's ops for a run_ctx: run_once with its signals. */
+static int run_iter_once(void *arg, struct run_summary *sum, char *err)
+{
+	struct run_ctx *c = arg;
+
+	sum->series = store_series_new();
+	return run_once(c->o, c->sfd, &c->signals, &sum->res, sum->series, err);
+}
+
+static bool run_iter_stopped(void *arg, bool take)
+{
+	struct run_ctx *c = arg;
+
+	if (take)
+		c->signals += run_take_signals(c->sfd);
+	return c->signals != 0;
+}
+
+static const struct iter_ops run_iter_ops = {
+	.once = run_iter_once,
+	.stopped = run_iter_stopped,
+};
+
 int run_iterate(struct run_ctx *c, struct run_summary *sum)
 {
 	const struct cli_opts *o = c->o;
-	struct iter_set *set = calloc(1, sizeof(*set));
-	char err[ERR_MAX] = "";
-	unsigned max_iter;
-	int ret = 0;
+	int ret = iter_run(sum, o->iterating, &o->it, o->local_cpu, o->remote_cpu,
+			   o->so.p.type, &run_iter_ops, c);
 
-	memset(sum, 0, sizeof(*sum));
-	sum->iterating = o->iterating;
-	sum->it = o->it;
-	sum->started = wall_time();
-	if (!set) {
-		sum->failed = true;
-		snprintf(sum->failure, sizeof(sum->failure), "out of memory");
-		return 1;
-	}
-	max_iter = o->iterating ? o->it.max_iter : 1;
-	for (unsigned n = 0; n < max_iter && n < ITER_MAX; n++) {
-		if (n)
-			session_result_free(&sum->res);
-		memset(&sum->res, 0, sizeof(sum->res));
-		json_decref(sum->series);
-		sum->series = store_series_new();
-		c->signals += run_take_signals(c->sfd);
-		if (n && c->signals)
-			break;
-		ret = run_once(o, c->sfd, &c->signals, &sum->res, sum->series, err);
-		sum->iterations = n + 1;
-		if (ret) {
-			sum->failed = true;
-			snprintf(sum->failure, sizeof(sum->failure), "%s", err);
-			break;
-		}
-		iter_add(set, &sum->res);
-		if (c->signals || !o->iterating)
-			break;
-		if (iter_done(set, &o->it, o->local_cpu, o->remote_cpu))
-			break;
-	}
-	sum->mean_throughput = sum->res.throughput;
-	sum->mean_lcpu = sum->res.local.cpu.total.busy;
-	sum->mean_rcpu = sum->res.remote.cpu.total.busy;
-	if (o->iterating && set->n) {
-		struct iter_result ir;
-
-		/* Every figure over the same completed iterations (iterate.h). */
-		iter_finish(set, &o->it, o->local_cpu, o->remote_cpu, o->so.p.type,
-			    sum->res.local.cpu.ncpu, sum->res.remote.cpu.ncpu, &ir);
-		sum->thr = ir.ci[ITER_THR];
-		sum->lcpu = ir.ci[ITER_LCPU];
-		sum->rcpu = ir.ci[ITER_RCPU];
-		sum->lsd = ir.ci[ITER_LSD];
-		sum->rsd = ir.ci[ITER_RSD];
-		sum->mean_throughput = ir.throughput;
-		sum->mean_lcpu = ir.lcpu;
-		sum->mean_rcpu = ir.rcpu;
-		sum->res.local_sd = ir.lsd;
-		sum->res.remote_sd = ir.rsd;
-		sum->ci_reached = ir.reached;
-	}
-	free(set);
 	/* One control connection per run: its iterations, not the next run. */
 	session_link_release(&c->link);
-	return sum->failed ? 1 : 0;
+	return ret;
 }
 
 int run_store(const struct run_ctx *c, const struct run_summary *sum, const char *source,

@@ -14,26 +14,6 @@ struct catalog;
 
 struct cli_opts;
 
-/* What `tunetop run` reports: the last iteration's figures and, with -i,
- * the means and confidence intervals over the iterations (iterate.h);
- * res.local_sd and res.remote_sd are then those of the means. */
-struct run_summary {
-	struct session_result res;	/* the last iteration; throughput etc. */
-	unsigned iterations;		/* run so far */
-	bool iterating;			/* -i/-I given */
-	struct iterate it;
-	struct ci thr;			/* throughput over the iterations */
-	struct ci lcpu, rcpu;		/* CPU util, when -c / -C */
-	struct ci lsd, rsd;		/* the iterations' own service demands */
-	bool ci_reached;
-	double mean_throughput;		/* reported throughput (mean with -i) */
-	double mean_lcpu, mean_rcpu;
-	bool failed;			/* a run failed: figures are partial */
-	char failure[ERR_MAX];		/* which end failed and why */
-	json_t *series;			/* the last iteration's ticks (store.h's layout), or NULL */
-	double started;			/* wall clock of the first iteration's start */
-};
-
 /*
  * What sweeps and A/B comparisons share with `tunetop run`: the target
  * (a lab made once for all their runs), the signals, and one run with its

@@ -26,28 +26,6 @@ static int bin_count_cmp(const void *a, const void *b)
 	return bin_size_cmp(a, b);
 }
 
-/* The non-empty bins of h in size order, in a new array (*n of them); NULL
- * with *n 0 when h is empty or out of memory. */
-static struct seg_bin *bins_sorted(const struct seghist *h, uint32_t *n)
-{
-	uint32_t slots = h->cap ? h->cap : h->nbins, k = 0;
-	struct seg_bin *v;
-
-	*n = 0;
-	if (!h->nbins || !h->bins)
-		return NULL;
-	v = malloc(h->nbins * sizeof(*v));
-	if (!v)
-		return NULL;
-	for (uint32_t i = 0; i < slots && k < h->nbins; i++)
-		if (h->bins[i].count)
-			v[k++] = h->bins[i];
-	if (h->cap)
-		qsort(v, k, sizeof(*v), bin_size_cmp);
-	*n = k;
-	return v;
-}
-
 static double pct_of(uint64_t part, uint64_t whole)
 {
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
@@ -146,7 +124,7 @@ static void human_table(FILE *f, const struct segout_dir *d, unsigned max_rows)
 	uint64_t shown = 0;
 	uint32_t n, rows;
 
-	v = bins_sorted(h, &n);
+	v = seghist_bins_sorted(h, &n);
 	if (!v) {
 		if (h->nbins)
 			fprintf(f, "  (size table: out of memory)\n");
@@ -215,7 +193,7 @@ void segout_csv(FILE *f, const struct segout_dir *d, unsigned n,
 		fprintf(f, "direction,size,count,class\n");
 	for (unsigned i = 0; i < n; i++) {
 		uint32_t nb;
-		struct seg_bin *v = bins_sorted(d[i].h, &nb);
+		struct seg_bin *v = seghist_bins_sorted(d[i].h, &nb);
 		uint32_t mss = d[i].udp ? 0 : d[i].mss;
 
 		for (uint32_t k = 0; k < nb; k++) {
@@ -227,55 +205,7 @@ void segout_csv(FILE *f, const struct segout_dir *d, unsigned n,
 	}
 }
 
-static json_t *uint_or_null(uint64_t v)
-{
-	return v ? json_integer((json_int_t)v) : json_null();
-}
-
 json_t *segout_json(const struct segout_dir *d)
 {
-	uint32_t mss = d->udp ? 0 : d->mss, nb;
-	json_t *classes = json_object(), *sizes = json_array(), *j;
-	struct seg_bin *v;
-	struct seg_classes c;
-
-	if (!classes || !sizes)
-		goto fail;
-	seghist_classify(d->h, mss, &c);
-	for (int k = 0; k < SEG_NCLASSES; k++)
-		if (json_object_set_new(classes, seg_class_name(k),
-					json_pack("{s:I, s:I}",
-						  "segments", (json_int_t)c.segs[k],
-						  "bytes", (json_int_t)c.bytes[k])))
-			goto fail;
-	v = bins_sorted(d->h, &nb);
-	if (!v && d->h->nbins)
-		goto fail;
-	for (uint32_t k = 0; k < nb; k++)
-		if (json_array_append_new(sizes, json_pack("[I, I]",
-							   (json_int_t)v[k].size,
-							   (json_int_t)v[k].count))) {
-			free(v);
-			goto fail;
-		}
-	free(v);
-	j = json_pack("{s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o}",
-		      "label", json_string_lossy(d->label),
-		      "mss", uint_or_null(mss),
-		      "mss_source", mss ? json_string_lossy(d->mss_note) : json_null(),
-		      "packets", (json_int_t)d->h->packets,
-		      "acks", (json_int_t)d->h->acks,
-		      "ctl", (json_int_t)d->h->ctl,
-		      "data", (json_int_t)d->h->data,
-		      "bytes", (json_int_t)d->h->bytes,
-		      "lost_bins", (json_int_t)d->h->lost_bins,
-		      "classes", classes,
-		      "largest", uint_or_null(c.largest),
-		      "commonest", uint_or_null(c.commonest),
-		      "sizes", sizes);
-	return j;
-fail:
-	json_decref(classes);
-	json_decref(sizes);
-	return NULL;
+	return result_doc_segs(d->h, d->label, d->mss_note, d->mss, d->udp);
 }

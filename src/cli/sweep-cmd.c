@@ -234,21 +234,6 @@ static int sweep_add_values(struct sweep *sw, const uint64_t *v, unsigned n, cha
 	return 0;
 }
 
-int sweep_columns_check(const char *list, enum test_type t, bool iterating, char *err)
-{
-	struct selector_list sl;
-	char why[ERR_MAX];
-	const char *rest;
-
-	if (!selectors_parse(list, 'O', t, iterating, &sl, err))
-		return 0;
-	/* "option -O NAME: why" as "option --columns NAME: why". */
-	snprintf(why, sizeof(why), "%s", err);
-	rest = strchr(why, ' ');
-	rest = rest ? strchr(rest + 1, ' ') : NULL;
-	return err_set(err, 2, "option --columns%s", rest ? rest : why);
-}
-
 /*
  * The table's columns: the selectors of -o/-O/-k, else --columns (checked
  * against the same table), else the engine's default; then what they need
@@ -267,7 +252,7 @@ static int sweep_columns(struct sweep *sw, char *err)
 			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
 				 i ? "," : "", tab[o->sel.idx[i]].name);
 	} else if (sw->columns[0]) {
-		if (sweep_columns_check(sw->columns, o->so.p.type, o->iterating, err))
+		if (sweep_cols_check(sw->columns, o->so.p.type, o->iterating, err))
 			return 2;
 		snprintf(list, sizeof(list), "%s", sw->columns);
 	}

@@ -16,11 +16,4 @@
  */
 int sweep_main(int argc, char **argv);
 
-/*
- * Check a --columns list (output selector names) for a test of type t:
- * 0, or 2 with err "option --columns NAME: why; accepted: ...".  The
- * dashboard's sweeps check theirs here too (through ui/main.c).
- */
-int sweep_columns_check(const char *list, enum test_type t, bool iterating, char *err);
-
 #endif

@@ -61,6 +61,30 @@ void iter_finish(const struct iter_set *s, const struct iterate *it,
 		 bool lcpu, bool rcpu, enum test_type type, unsigned ncpu_l,
 		 unsigned ncpu_r, struct iter_result *out);
 
+struct run_summary;
+
+/* How a front end runs one iteration of iter_run (its events, its signals). */
+struct iter_ops {
+	/*
+	 * Run one iteration into sum->res, its ticks into a new sum->series
+	 * (store.h's layout); 0, or -errno with err.
+	 */
+	int (*once)(void *arg, struct run_summary *sum, char *err);
+	/* Whether a signal asked to stop (no further iteration starts); take:
+	 * count the signals pending first (before an iteration starts). */
+	bool (*stopped)(void *arg, bool take);
+};
+
+/*
+ * A run into sum (selector.h): one iteration, or with iterating netperf's
+ * -i/-I loop over it (max_iter at most, until iter_done), then the means,
+ * intervals and service demands of the iterations that completed.  lcpu,
+ * rcpu: -c, -C.  0, or 1 when an iteration failed (sum->failed,
+ * sum->failure say which end and why; the figures are partial).
+ */
+int iter_run(struct run_summary *sum, bool iterating, const struct iterate *it, bool lcpu,
+	     bool rcpu, enum test_type type, const struct iter_ops *ops, void *arg);
+
 /*
  * Service demand in netperf's units from rates: util_pct of ncpu CPUs
  * spent on throughput (Trans/s for RR, 10^6 bits/s for streams), in

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "session/result-doc.h"
 #include "session/why-change.h"
 #include "stats/sweep-policy.h"
 #include "store/store.h"
@@ -43,7 +44,7 @@ enum why_mech_kind {
 static const struct why_mech {
 	const char *what;
 	enum why_mech_kind kind;
-	const char *name;		/* selector of "result" */
+	enum sel_id sel;		/* the field of "result" it reads; SEL_NIDS none */
 	const char *end;		/* "local", "remote", or NULL */
 	double min;
 	int prec;
@@ -52,37 +53,43 @@ static const struct why_mech {
 					 * on one host (a lab, loopback) the remote
 					 * row repeats the local one and is left out */
 } why_mechs[] = {
-	{ "transactions in flight (rate x latency)", WM_INFLIGHT, "mean_latency", NULL, 0.3, 2, 1, false },
+	{ "transactions in flight (rate x latency)", WM_INFLIGHT, SEL_MEAN_LATENCY, NULL, 0.3, 2, 1, false },
 	/* before the segments of TCP_INFO: GRO shows only in the capture */
-	{ "segment size received, remote end (capture)", WM_CAP_SIZE, NULL, "remote", 0.2, 0, 1, false },
-	{ "segment size received, local end (capture)", WM_CAP_SIZE, NULL, "local", 0.2, 0, 1, false },
-	{ "segments per transaction, client out", WM_SEL, "segs_out_per_trans", NULL, 0.1, 2, 1, false },
-	{ "segments per transaction, client in", WM_SEL, "segs_in_per_trans", NULL, 0.1, 2, 1, false },
-	{ "segments per transaction, server out", WM_SEL, "remote_segs_out_per_trans", NULL, 0.1, 2, 1, false },
-	{ "segments per transaction, server in", WM_SEL, "remote_segs_in_per_trans", NULL, 0.1, 2, 1, false },
-	{ "interrupts", WM_IRQ, "remote_irq_rate", "remote", 0.2, 2, 1, false },
-	{ "interrupts", WM_IRQ, "local_irq_rate", "local", 0.2, 2, 1, false },
-	{ "NET_RX", WM_PER_WORK, "local_net_rx_rate", "local", 0.2, 2, 1, true },
-	{ "NET_RX", WM_PER_WORK, "remote_net_rx_rate", "remote", 0.2, 2, 1, true },
-	{ "softirq share, local host", WM_SOFTIRQ, NULL, "local", 0.1, 0, 1, true },
-	{ "softirq share, remote host", WM_SOFTIRQ, NULL, "remote", 0.1, 0, 1, true },
-	{ "receive-window-limited share, local sender", WM_RWND, NULL, "local", 0.1, 0, 1, false },
-	{ "receive-window-limited share, remote sender", WM_RWND, NULL, "remote", 0.1, 0, 1, false },
-	{ "send-buffer-limited share, local sender", WM_SNDBUF, NULL, "local", 0.1, 0, 1, false },
-	{ "send-buffer-limited share, remote sender", WM_SNDBUF, NULL, "remote", 0.1, 0, 1, false },
-	{ "retransmits, local end", WM_RETRANS, "local_transport_retrans", "local", 0.5, 2, 1, false },
-	{ "retransmits, remote end", WM_RETRANS, "remote_transport_retrans", "remote", 0.5, 2, 1, false },
+	{ "segment size received, remote end (capture)", WM_CAP_SIZE, SEL_NIDS, "remote", 0.2, 0, 1, false },
+	{ "segment size received, local end (capture)", WM_CAP_SIZE, SEL_NIDS, "local", 0.2, 0, 1, false },
+	{ "segments per transaction, client out", WM_SEL, SEL_SEGS_OUT_PER_TRANS, NULL, 0.1, 2, 1, false },
+	{ "segments per transaction, client in", WM_SEL, SEL_SEGS_IN_PER_TRANS, NULL, 0.1, 2, 1, false },
+	{ "segments per transaction, server out", WM_SEL, SEL_REMOTE_SEGS_OUT_PER_TRANS, NULL, 0.1, 2, 1, false },
+	{ "segments per transaction, server in", WM_SEL, SEL_REMOTE_SEGS_IN_PER_TRANS, NULL, 0.1, 2, 1, false },
+	{ "interrupts", WM_IRQ, SEL_REMOTE_IRQ_RATE, "remote", 0.2, 2, 1, false },
+	{ "interrupts", WM_IRQ, SEL_LOCAL_IRQ_RATE, "local", 0.2, 2, 1, false },
+	{ "NET_RX", WM_PER_WORK, SEL_LOCAL_NET_RX_RATE, "local", 0.2, 2, 1, true },
+	{ "NET_RX", WM_PER_WORK, SEL_REMOTE_NET_RX_RATE, "remote", 0.2, 2, 1, true },
+	{ "softirq share, local host", WM_SOFTIRQ, SEL_NIDS, "local", 0.1, 0, 1, true },
+	{ "softirq share, remote host", WM_SOFTIRQ, SEL_NIDS, "remote", 0.1, 0, 1, true },
+	{ "receive-window-limited share, local sender", WM_RWND, SEL_NIDS, "local", 0.1, 0, 1, false },
+	{ "receive-window-limited share, remote sender", WM_RWND, SEL_NIDS, "remote", 0.1, 0, 1, false },
+	{ "send-buffer-limited share, local sender", WM_SNDBUF, SEL_NIDS, "local", 0.1, 0, 1, false },
+	{ "send-buffer-limited share, remote sender", WM_SNDBUF, SEL_NIDS, "remote", 0.1, 0, 1, false },
+	{ "retransmits, local end", WM_RETRANS, SEL_LOCAL_TRANSPORT_RETRANS, "local", 0.5, 2, 1, false },
+	{ "retransmits, remote end", WM_RETRANS, SEL_REMOTE_TRANSPORT_RETRANS, "remote", 0.5, 2, 1, false },
 	/* autotuning moves buffers far for small causes: a quarter weight */
-	{ "send buffer at the end, local", WM_SEL, "lss_size_end", NULL, 0.2, 0, 0.25, false },
-	{ "receive buffer at the end, remote", WM_SEL, "rsr_size_end", NULL, 0.2, 0, 0.25, false },
-	{ "context switches/s, local", WM_SEL, "local_ctx_per_sec", NULL, 0.3, 0, 0.5, false },
-	{ "CPU the local end ran on", WM_CPU, "local_cpu_ran", NULL, 0, 0, 1, false },
-	{ "CPU the remote end ran on", WM_CPU, "remote_cpu_ran", NULL, 0, 0, 1, false },
+	{ "send buffer at the end, local", WM_SEL, SEL_LSS_SIZE_END, NULL, 0.2, 0, 0.25, false },
+	{ "receive buffer at the end, remote", WM_SEL, SEL_RSR_SIZE_END, NULL, 0.2, 0, 0.25, false },
+	{ "context switches/s, local", WM_SEL, SEL_LOCAL_CTX_PER_SEC, NULL, 0.3, 0, 0.5, false },
+	{ "CPU the local end ran on", WM_CPU, SEL_LOCAL_CPU_RAN, NULL, 0, 0, 1, false },
+	{ "CPU the remote end ran on", WM_CPU, SEL_REMOTE_CPU_RAN, NULL, 0, 0, 1, false },
 };
 
 static double why_num(const json_t *j)
 {
 	return json_is_number(j) ? json_number_value(j) : NAN;
+}
+
+/* end names the local end ("local"), else the remote one. */
+static bool why_is_local(const char *end)
+{
+	return !strcmp(end, "local");
 }
 
 /*
@@ -92,17 +99,16 @@ static double why_num(const json_t *j)
  */
 static double why_doc_work(const json_t *doc, const char **unit)
 {
-	const json_t *res = json_object_get(doc, "result");
-	const char *u = json_string_value(json_object_get(res, "throughput_units"));
+	const char *u = result_doc_str(doc, SEL_THROUGHPUT_UNITS);
 
 	*unit = "unit of work";
 	if (u && !strcmp(u, "Trans/s")) {
 		*unit = "transaction";
-		return why_num(json_object_get(res, "transaction_rate"));
+		return result_doc_num(doc, SEL_TRANSACTION_RATE);
 	}
 	if (u && !strcmp(u, "10^6bits/s")) {
 		*unit = "MB";
-		return why_num(json_object_get(res, "throughput")) / 8;
+		return result_doc_num(doc, SEL_THROUGHPUT) / 8;
 	}
 	return NAN;
 }
@@ -132,17 +138,15 @@ static bool why_doc_cap_dropped(const json_t *doc, const char *end)
  */
 static double why_doc_segs_per_work(const json_t *doc, const char *end)
 {
-	const json_t *res = json_object_get(doc, "result");
 	const char *unit;
 	double data, bytes, trans;
-	char sel[32];
 
 	if (!why_doc_received(doc, end, &data, &bytes) || !isfinite(why_doc_work(doc, &unit)))
 		return NAN;
 	if (strcmp(unit, "transaction"))
 		return bytes > 0 ? data / (bytes / 1e6) : NAN;
-	snprintf(sel, sizeof(sel), "%s_transactions", end);
-	trans = why_num(json_object_get(res, sel));
+	trans = result_doc_num(doc, why_is_local(end) ? SEL_LOCAL_TRANSACTIONS :
+							SEL_REMOTE_TRANSACTIONS);
 	return trans > 0 ? data / trans : NAN;
 }
 
@@ -175,17 +179,16 @@ static double why_doc_share(const json_t *doc, const char *end, bool rwnd)
 /* The mechanism's value in doc; NAN n/a. */
 static double why_mech_value(const struct why_mech *m, const json_t *doc)
 {
-	const json_t *res = json_object_get(doc, "result");
 	const char *unit;
 	double v, data, bytes;
 
 	switch (m->kind) {
 	case WM_SEL:
 	case WM_CPU:
-		return why_num(json_object_get(res, m->name));
+		return result_doc_num(doc, m->sel);
 	case WM_PER_WORK:
 	case WM_IRQ:
-		v = why_num(json_object_get(res, m->name));
+		v = result_doc_num(doc, m->sel);
 		return v / why_doc_work(doc, &unit);
 	case WM_SOFTIRQ:
 		return why_num(json_object_get(json_object_get(json_object_get(
@@ -194,11 +197,11 @@ static double why_mech_value(const struct why_mech *m, const json_t *doc)
 	case WM_SNDBUF:
 		return why_doc_share(doc, m->end, m->kind == WM_RWND);
 	case WM_INFLIGHT:
-		return why_num(json_object_get(res, "transaction_rate")) *
-		       why_num(json_object_get(res, m->name)) / 1e6;
+		return result_doc_num(doc, SEL_TRANSACTION_RATE) *
+		       result_doc_num(doc, m->sel) / 1e6;
 	case WM_RETRANS:
 		v = why_doc_segs_out(doc, m->end);
-		return v > 0 ? why_num(json_object_get(res, m->name)) / v * 100 : NAN;
+		return v > 0 ? result_doc_num(doc, m->sel) / v * 100 : NAN;
 	case WM_CAP_SIZE:
 		return why_doc_received(doc, m->end, &data, &bytes) ? bytes / data : NAN;
 	}
@@ -235,7 +238,6 @@ static void why_mech_what(const struct why_mech *m, const json_t *b, bool one_ho
 			  char *buf, size_t len)
 {
 	const char *unit;
-	char sel[32];
 	const char *dev;
 
 	if (m->kind == WM_SOFTIRQ && one_host) {
@@ -247,8 +249,7 @@ static void why_mech_what(const struct why_mech *m, const json_t *b, bool one_ho
 		return;
 	}
 	why_doc_work(b, &unit);
-	snprintf(sel, sizeof(sel), "%s_irq_dev", m->end);
-	dev = json_string_value(json_object_get(json_object_get(b, "result"), sel));
+	dev = result_doc_str(b, why_is_local(m->end) ? SEL_LOCAL_IRQ_DEV : SEL_REMOTE_IRQ_DEV);
 	if (m->kind == WM_IRQ && dev && *dev)
 		snprintf(buf, len, "%s per %s, %s end (%s)", m->what, unit, m->end, dev);
 	else if (one_host)
@@ -281,9 +282,9 @@ static void why_mech_more(const struct why_mech *m, const json_t *a, const json_
 	}
 	if (m->kind == WM_RETRANS) {
 		snprintf(text + used, len - used, " (%.0f of %.0f -> %.0f of %.0f)",
-			 why_num(json_object_get(json_object_get(a, "result"), m->name)),
+			 result_doc_num(a, m->sel),
 			 why_doc_segs_out(a, m->end),
-			 why_num(json_object_get(json_object_get(b, "result"), m->name)),
+			 result_doc_num(b, m->sel),
 			 why_doc_segs_out(b, m->end));
 		return;
 	}
@@ -469,10 +470,9 @@ static void why_change_note(const json_t *a, const json_t *b, struct why_change 
 void why_change(const json_t *a, const json_t *b, double ci_a, double sd_a,
 		double ci_b, double sd_b, struct why_change *out)
 {
-	const json_t *ra = json_object_get(a, "result"), *rb = json_object_get(b, "result");
-	struct sweep_policy_pt pa = { .rate = why_num(json_object_get(ra, "throughput")),
+	struct sweep_policy_pt pa = { .rate = result_doc_num(a, SEL_THROUGHPUT),
 				      .ci = ci_a, .tick_sd = sd_a };
-	struct sweep_policy_pt pb = { .rate = why_num(json_object_get(rb, "throughput")),
+	struct sweep_policy_pt pb = { .rate = result_doc_num(b, SEL_THROUGHPUT),
 				      .ci = ci_b, .tick_sd = sd_b };
 	enum sweep_noise_src src;
 	double na, nb;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "proto/msg.h"
+#include "session/result-doc.h"
 #include "store/store-save.h"
 
 void store_series_add_event(json_t *series, const struct session_event *ev, enum test_type type)
@@ -31,14 +32,6 @@ void store_series_add_event(json_t *series, const struct session_event *ev, enum
 	store_series_append(series, v);
 }
 
-/* A figure of the result document's "result" member, NAN when it has none. */
-static double result_num(const json_t *result, const char *name)
-{
-	const json_t *v = json_object_get(json_object_get(result, "result"), name);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
 int store_save(const char *path, const struct store_finished *f, int64_t *id, char *err)
 {
 	const struct session_result *res = f->res;
@@ -61,8 +54,8 @@ int store_save(const char *path, const struct store_finished *f, int64_t *id, ch
 	r.limits = f->failed ? NULL : why_report_to_json(&res->why);
 	r.throughput = f->failed && !res->elapsed ? NAN : f->throughput;
 	snprintf(r.units, sizeof(r.units), "%s", res->units ? res->units : "");
-	r.p50_us = result_num(r.result, "p50_latency");
-	r.p99_us = result_num(r.result, "p99_latency");
+	r.p50_us = result_doc_num(r.result, SEL_P50_LATENCY);
+	r.p99_us = result_doc_num(r.result, SEL_P99_LATENCY);
 	r.lcpu = res->local.cpu.ncpu ? f->lcpu : NAN;
 	r.rcpu = res->remote.cpu.ncpu ? f->rcpu : NAN;
 	r.lsd = res->local_sd >= 0 ? res->local_sd : NAN;

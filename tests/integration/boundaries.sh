@@ -57,6 +57,22 @@ includes ui ui/main.c | while read -r f h; do [ -e "src/cli/$h" ] || echo "$f $h
 ok $? "ui/main.c includes from the engine only engine.h"
 [ -s "$TMP/um" ] && diag "$TMP/um"
 
+# Any include of a CLI header by the dashboard, by name, quoted or in angle
+# brackets, with or without a path (ui/main.c, tunetop's main, dispatches).
+cli_h=$(cd src/cli && ls *.h | sed 's/\./[.]/g' | paste -sd'|')
+grep -nE "^#[[:space:]]*include[[:space:]]*[<\"]([^>\"]*/)?($cli_h)[>\"]" \
+	$(ls ui/*.c ui/*.h | grep -v '^ui/main.c$') >"$TMP/uh"
+[ ! -s "$TMP/uh" ]
+ok $? "no file of ui/ but ui/main.c includes a header of src/cli"
+[ -s "$TMP/uh" ] && diag "$TMP/uh"
+
+# The layers by nm (tests/integration/layers.py): the engine takes no
+# symbol of the CLI or ui/, the dashboard none of the CLI, and ui/main.c
+# from the CLI only the subcommands' mains (and the help of the options).
+python3 "$top_srcdir/tests/integration/layers.py" "$top_srcdir" "$top_builddir" >"$TMP/ly"
+ok $? "the engine uses nothing of src/cli or ui/, ui/ nothing of src/cli but to dispatch (nm)"
+diag "$TMP/ly"
+
 # No cycle between files (docs/HACKING.md): from nm on the built objects, file A
 # uses file B when A's object takes a symbol B's object defines.
 python3 "$top_srcdir/tests/integration/cycles.py" "$top_srcdir" "$top_builddir" >"$TMP/cy"

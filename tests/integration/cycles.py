@@ -95,11 +95,15 @@ def sccs(nodes, edges):
     return out
 
 
-def main():
-    if len(sys.argv) != 3:
-        print("usage: cycles.py SRCDIR BUILDDIR", file=sys.stderr)
-        return 2
-    srcdir, builddir = sys.argv[1], sys.argv[2]
+def read_tree(argv, prog):
+    """From argv's SRCDIR BUILDDIR, (defs, uses, owner) of every source's
+    objects: the symbols each file defines and takes, and the files
+    defining each symbol; None (said) on bad usage or a source with no
+    object."""
+    if len(argv) != 3:
+        print("usage: %s SRCDIR BUILDDIR" % prog, file=sys.stderr)
+        return None
+    srcdir, builddir = argv[1], argv[2]
     defs, uses, missing = {}, {}, []
     for src in sources(srcdir):
         objs = objects(builddir, src)
@@ -113,11 +117,19 @@ def main():
             uses[src] |= u
     if missing:
         print("no object for: " + " ".join(missing) + " (build first)")
-        return 2
+        return None
     owner = {}
     for src, names in defs.items():
         for n in names:
             owner.setdefault(n, set()).add(src)
+    return defs, uses, owner
+
+
+def main():
+    tree = read_tree(sys.argv, "cycles.py")
+    if tree is None:
+        return 2
+    defs, uses, owner = tree
     edges = {s: set() for s in defs}
     why = {}
     for a, names in uses.items():

@@ -9,7 +9,7 @@
 #include <jansson.h>
 
 #include "core/util.h"
-#include "stats/sweep-cols.h"
+#include "session/sweep-cols.h"
 #include "tap.h"
 
 static void make(void)
@@ -45,10 +45,10 @@ static void make(void)
 
 static void values(void)
 {
-	json_t *doc = json_pack("{s:{s:I, s:f, s:f, s:s, s:n, s:s}}", "result",
+	json_t *doc = json_pack("{s:{s:I, s:f, s:f, s:s, s:n, s:s, s:i}}", "result",
 				"lss_size_end", (json_int_t)2626560, "p50_latency", 45.25,
 				"data_segs_out_per_trans", 1.0, "limit", "cpu-local,x",
-				"local_sd", "ctrl", "a\x01z");
+				"local_sd", "target", "a\x01z", "not_a_selector", 1);
 	struct sweep_cols c = { 0 }, d = { 0 };
 	char buf[SWEEP_COL_TEXT];
 	json_t *spec = json_object();
@@ -60,8 +60,10 @@ static void values(void)
 	ok(!strcmp(sweep_cols_text(doc, "DATA_SEGS_OUT_PER_TRANS", buf, sizeof(buf)), "1.000"),
 	   "below 10 with 3: %s", buf);
 	ok(!strcmp(sweep_cols_text(doc, "LIMIT", buf, sizeof(buf)), "cpu-local?x") &&
-	   !strcmp(sweep_cols_text(doc, "CTRL", buf, sizeof(buf)), "a?z"),
+	   !strcmp(sweep_cols_text(doc, "TARGET", buf, sizeof(buf)), "a?z"),
 	   "a string, commas and control characters as ?");
+	ok(!strcmp(sweep_cols_text(doc, "NOT_A_SELECTOR", buf, sizeof(buf)), "n/a"),
+	   "a name the selector table lacks reads n/a, whatever the document holds");
 	ok(!strcmp(sweep_cols_text(doc, "LOCAL_SD", buf, sizeof(buf)), "n/a") &&
 	   !strcmp(sweep_cols_text(doc, "NOSUCH", buf, sizeof(buf)), "n/a") &&
 	   !strcmp(sweep_cols_text(NULL, "LSS_SIZE_END", buf, sizeof(buf)), "n/a"),

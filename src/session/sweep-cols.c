@@ -10,17 +10,27 @@
 #include <string.h>
 
 #include "core/util.h"
-#include "stats/sweep-cols.h"
+#include "session/result-doc.h"
+#include "session/sweep-cols.h"
 
 /* Short titles of the columns a sweep shows by default. */
 static const struct {
-	const char *name, *title;
+	enum sel_id id;
+	const char *title;
 } sweep_col_titles[] = {
-	{ "P50_LATENCY", "p50 us" },
-	{ "P99_LATENCY", "p99 us" },
-	{ "LOCAL_CPU_UTIL", "lCPU %" },
-	{ "REMOTE_CPU_UTIL", "rCPU %" },
+	{ SEL_P50_LATENCY, "p50 us" },
+	{ SEL_P99_LATENCY, "p99 us" },
+	{ SEL_LOCAL_CPU_UTIL, "lCPU %" },
+	{ SEL_REMOTE_CPU_UTIL, "rCPU %" },
 };
+
+/* The name of field id, as a column is named. */
+static const char *sweep_col_name(enum sel_id id)
+{
+	unsigned n;
+
+	return selector_table(&n)[id].name;
+}
 
 /* Add name (len bytes) upper-cased, once; THROUGHPUT is the rate column. */
 static int sweep_cols_add(struct sweep_cols *c, const char *name, size_t len, char *err)
@@ -33,7 +43,7 @@ static int sweep_cols_add(struct sweep_cols *c, const char *name, size_t len, ch
 	for (size_t i = 0; i < len; i++)
 		up[i] = (char)toupper((unsigned char)name[i]);
 	up[len] = '\0';
-	if (!strcmp(up, "THROUGHPUT"))
+	if (selector_find(up) == SEL_THROUGHPUT)
 		return 0;
 	for (unsigned i = 0; i < c->n; i++)
 		if (!strcmp(c->name[i], up))
@@ -45,6 +55,29 @@ static int sweep_cols_add(struct sweep_cols *c, const char *name, size_t len, ch
 	return 0;
 }
 
+/* Add field id, once. */
+static void sweep_cols_add_id(struct sweep_cols *c, enum sel_id id, char *err)
+{
+	const char *name = sweep_col_name(id);
+
+	sweep_cols_add(c, name, strlen(name), err);
+}
+
+int sweep_cols_check(const char *list, enum test_type t, bool iterating, char *err)
+{
+	struct selector_list sl;
+	char why[ERR_MAX];
+	const char *rest;
+
+	if (!selectors_parse(list, 'O', t, iterating, &sl, err))
+		return 0;
+	/* "option -O NAME: why" as "option --columns NAME: why". */
+	snprintf(why, sizeof(why), "%s", err);
+	rest = strchr(why, ' ');
+	rest = rest ? strchr(rest + 1, ' ') : NULL;
+	return err_set(err, -EINVAL, "option --columns%s", rest ? rest : why);
+}
+
 int sweep_cols_make(const char *list, bool rr, bool lcpu, bool rcpu, struct sweep_cols *c,
 		    char *err)
 {
@@ -53,13 +86,13 @@ int sweep_cols_make(const char *list, bool rr, bool lcpu, bool rcpu, struct swee
 	memset(c, 0, sizeof(*c));
 	if (!p || !p[strspn(p, " \t,")]) {
 		if (rr) {
-			sweep_cols_add(c, "P50_LATENCY", 11, err);
-			sweep_cols_add(c, "P99_LATENCY", 11, err);
+			sweep_cols_add_id(c, SEL_P50_LATENCY, err);
+			sweep_cols_add_id(c, SEL_P99_LATENCY, err);
 		}
 		if (lcpu)
-			sweep_cols_add(c, "LOCAL_CPU_UTIL", 14, err);
+			sweep_cols_add_id(c, SEL_LOCAL_CPU_UTIL, err);
 		if (rcpu)
-			sweep_cols_add(c, "REMOTE_CPU_UTIL", 15, err);
+			sweep_cols_add_id(c, SEL_REMOTE_CPU_UTIL, err);
 		return 0;
 	}
 	while (*p) {
@@ -130,21 +163,20 @@ const char *sweep_cols_rate_title(const char *units, bool rr)
 const char *sweep_cols_title(const char *name)
 {
 	for (size_t i = 0; i < sizeof(sweep_col_titles) / sizeof(sweep_col_titles[0]); i++)
-		if (!strcmp(sweep_col_titles[i].name, name))
+		if (!strcmp(sweep_col_name(sweep_col_titles[i].id), name))
 			return sweep_col_titles[i].title;
 	return name;
 }
 
 json_t *sweep_cols_value(const json_t *result, const char *name)
 {
-	char key[SWEEP_COL_NAME];
+	int id = selector_find(name);
 	json_t *v;
-	size_t i;
 
-	for (i = 0; name[i] && i < sizeof(key) - 1; i++)
-		key[i] = (char)tolower((unsigned char)name[i]);
-	key[i] = '\0';
-	v = json_object_get(json_object_get(result, "result"), key);
+	/* A column a stored spec names that this tunetop does not know. */
+	if (id < 0)
+		return json_null();
+	v = (json_t *)result_doc_field(result, (enum sel_id)id);
 	if (json_is_number(v) || json_is_string(v))
 		return json_incref(v);
 	return json_null();

@@ -39,6 +39,13 @@ int sweep_cols_make(const char *list, bool rr, bool lcpu, bool rcpu, struct swee
 		    char *err);
 
 /*
+ * Check a --columns list (output selector names) for a test of type t,
+ * as every front end takes it: 0, or -EINVAL with err "option --columns
+ * NAME: why; accepted: ...".
+ */
+int sweep_cols_check(const char *list, enum test_type t, bool iterating, char *err);
+
+/*
  * What the columns need of the runs: the local CPU figures (-c), the
  * remote ones (-C), a capture of the segments on the wire.
  */

@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* result-doc.c - a run's result document: built once for every front end, read by id. */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "knobs/knobs.h"
+#include "proto/msg.h"
+#include "proto/proto.h"
+#include "session/result-doc.h"
+#include "session/why.h"
+
+static json_t *uint_or_null(uint64_t v)
+{
+	return v ? json_integer((json_int_t)v) : json_null();
+}
+
+json_t *result_doc_segs(const struct seghist *h, const char *label, const char *mss_note,
+			uint32_t mss, bool udp)
+{
+	json_t *classes = json_object(), *sizes = json_array(), *j;
+	struct seg_bin *v;
+	struct seg_classes c;
+	uint32_t nb;
+
+	if (udp)
+		mss = 0;
+	if (!classes || !sizes)
+		goto fail;
+	seghist_classify(h, mss, &c);
+	for (int k = 0; k < SEG_NCLASSES; k++)
+		if (json_object_set_new(classes, seg_class_name(k),
+					json_pack("{s:I, s:I}",
+						  "segments", (json_int_t)c.segs[k],
+						  "bytes", (json_int_t)c.bytes[k])))
+			goto fail;
+	v = seghist_bins_sorted(h, &nb);
+	if (!v && h->nbins)
+		goto fail;
+	for (uint32_t k = 0; k < nb; k++)
+		if (json_array_append_new(sizes, json_pack("[I, I]",
+							   (json_int_t)v[k].size,
+							   (json_int_t)v[k].count))) {
+			free(v);
+			goto fail;
+		}
+	free(v);
+	j = json_pack("{s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o}",
+		      "label", json_string_lossy(label),
+		      "mss", uint_or_null(mss),
+		      "mss_source", mss ? json_string_lossy(mss_note) : json_null(),
+		      "packets", (json_int_t)h->packets,
+		      "acks", (json_int_t)h->acks,
+		      "ctl", (json_int_t)h->ctl,
+		      "data", (json_int_t)h->data,
+		      "bytes", (json_int_t)h->bytes,
+		      "lost_bins", (json_int_t)h->lost_bins,
+		      "classes", classes,
+		      "largest", uint_or_null(c.largest),
+		      "commonest", uint_or_null(c.commonest),
+		      "sizes", sizes);
+	return j;
+fail:
+	json_decref(classes);
+	json_decref(sizes);
+	return NULL;
+}
+
+const char *result_doc_mss_note(const struct seg_capture *c, int d)
+{
+	if (!c->mss[d])
+		return NULL;
+	return c->mss[d] == c->syn_mss[d] ? "SYN" : "TCP_INFO";
+}
+
+/* One end's capture with classes per direction ("sent", "received"), or
+ * JSON null when it had none. */
+static json_t *capture_json(const struct end_result *e, bool udp)
+{
+	const struct seg_capture *c = e->cap;
+	json_t *j, *dirs[CAP_NDIRS];
+
+	if (!c)
+		return json_null();
+	for (int k = 0; k < CAP_NDIRS; k++)
+		dirs[k] = result_doc_segs(&c->dir[k], k == CAP_OUT ? "sent" : "received",
+					  result_doc_mss_note(c, k), c->mss[k], udp);
+	j = json_pack("{s:s, s:s, s:s, s:{s:I, s:I, s:I, s:I, s:I, s:I, s:I}, s:b, s:o?, s:o?}",
+		      "dev", c->dev, "filter", c->filter, "warning", c->warning,
+		      "counts",
+		      "seen", (json_int_t)c->n.seen, "counted", (json_int_t)c->n.counted,
+		      "unparsed", (json_int_t)c->n.unparsed,
+		      "kernel_recv", (json_int_t)c->n.kernel_recv,
+		      "kernel_drop", (json_int_t)c->n.kernel_drop,
+		      "if_drop", (json_int_t)c->n.if_drop,
+		      "table_full", (json_int_t)c->n.table_full,
+		      "dropped", c->n.kernel_drop + c->n.if_drop > 0,
+		      "sent", dirs[CAP_OUT], "received", dirs[CAP_IN]);
+	return j ? j : json_null();
+}
+
+/* What limits the run: "limits" (the ranked verdicts of the why rules),
+ * and each end's limiter figures, per flow, under "local" and "remote". */
+static int why_json(json_t *doc, const struct session_result *res)
+{
+	json_t *a = why_report_to_json(&res->why);
+	struct why_input in;
+
+	if (!a || json_object_set_new(doc, "limits", a))
+		return -ENOMEM;
+	/* each end's limiter figures, per flow, under "local" and "remote" */
+	why_input_result(&in, &res->p, res, 0);
+	for (unsigned i = 0; i < 2; i++) {
+		json_t *end = json_object_get(doc, i ? "remote" : "local");
+
+		if (!json_is_object(end))
+			continue;
+		a = why_end_to_json(i ? &in.remote : &in.local);
+		if (!a || json_object_set_new(end, "limiter", a))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+struct run_summary *result_doc_masked(const struct run_summary *r, bool lcpu, bool rcpu)
+{
+	struct run_summary *m = malloc(sizeof(*m));
+
+	if (!m)
+		return NULL;
+	*m = *r;
+	if (!lcpu)
+		m->res.local_sd = -1;
+	if (!rcpu)
+		m->res.remote_sd = -1;
+	return m;
+}
+
+/* A member msg.c could not write (a NaN in it, say) becomes null. */
+static json_t *or_null(json_t *j)
+{
+	return j ? j : json_null();
+}
+
+static json_t *json_num(double d)
+{
+	return isfinite(d) ? json_real(d) : json_null();
+}
+
+/* A selector value as JSON, rounded the way the text output rounds it. */
+static json_t *sel_json(const struct sel_value *v)
+{
+	char buf[64];
+
+	switch (v->kind) {
+	case SEL_INT:
+		return json_integer(v->i);
+	case SEL_REAL:
+		snprintf(buf, sizeof(buf), "%.*f", v->prec, v->d);
+		return json_num(strtod(buf, NULL));
+	case SEL_STR:
+		return json_string_lossy(v->s);
+	default:
+		return json_null();
+	}
+}
+
+static json_t *ci_json(const struct ci *c)
+{
+	return json_pack("{s:I, s:o, s:o, s:o, s:o}",
+			 "n", (json_int_t)c->n,
+			 "mean", json_num(c->mean),
+			 "stddev", json_num(c->stddev),
+			 "half_width", json_num(c->half_width),
+			 "width_pct", json_num(c->width_pct));
+}
+
+/* result_to_json of one end, with its service demand beside it and its
+ * capture with the size classes. */
+static json_t *end_json(const struct end_result *e, double sd, bool udp, bool local)
+{
+	json_t *j = result_to_json(e);
+
+	if (!j)
+		return json_null();
+	json_object_set_new(j, "service_demand", sd >= 0 ? json_num(sd) : json_null());
+	/* Counted where tunetop sends (the local end); the protocol does not
+	 * carry the remote end's. */
+	json_object_set_new(j, "send_errors", local ? json_integer((json_int_t)e->send_errors) : json_null());
+	json_object_set_new(j, "capture", capture_json(e, udp));
+	return j;
+}
+
+static json_t *result_selectors_json(const struct run_summary *r)
+{
+	json_t *res = json_object();
+	const struct selector *tab;
+	unsigned n;
+
+	if (!res)
+		return NULL;
+	tab = selector_table(&n);
+	for (unsigned i = 0; i < n; i++) {
+		struct sel_value v;
+		char key[64];
+		size_t k;
+
+		for (k = 0; tab[i].name[k] && k < sizeof(key) - 1; k++)
+			key[k] = (char)tolower((unsigned char)tab[i].name[k]);
+		key[k] = '\0';
+		selector_eval(i, r, &v);
+		if (json_object_set_new(res, key, sel_json(&v))) {
+			json_decref(res);
+			return NULL;
+		}
+	}
+	return res;
+}
+
+/* Both ends' knob snapshots: {local, remote, note}; null where not read. */
+static json_t *knobs_json(const struct session_result *res)
+{
+	return json_pack("{s:o, s:o, s:o}",
+			 "local", res->knobs_local ?
+				or_null(knobs_snapshot_to_json(res->catalog, res->knobs_local)) : json_null(),
+			 "remote", res->knobs_remote ?
+				or_null(knobs_snapshot_to_json(res->catalog, res->knobs_remote)) : json_null(),
+			 "note", res->knobs_note[0] ? json_string_lossy(res->knobs_note) : json_null());
+}
+
+json_t *result_doc(const struct run_summary *r, bool lcpu, bool rcpu)
+{
+	struct run_summary *m = result_doc_masked(r, lcpu, rcpu);
+	const struct session_result *res;
+	json_t *doc = NULL, *conf;
+
+	if (!m)
+		return NULL;
+	res = &m->res;
+	if (m->iterating)
+		conf = json_pack("{s:o, s:o, s:I, s:I, s:b, s:o, s:o, s:o, s:o, s:o}",
+				 "level", json_num(m->it.level),
+				 "width_pct", json_num(m->it.width_pct),
+				 "min_iter", (json_int_t)m->it.min_iter,
+				 "max_iter", (json_int_t)m->it.max_iter,
+				 "reached", m->ci_reached,
+				 "throughput", ci_json(&m->thr),
+				 "local_cpu", m->lcpu.n ? ci_json(&m->lcpu) : json_null(),
+				 "remote_cpu", m->rcpu.n ? ci_json(&m->rcpu) : json_null(),
+				 "local_sd", m->lsd.n ? ci_json(&m->lsd) : json_null(),
+				 "remote_sd", m->rsd.n ? ci_json(&m->rsd) : json_null());
+	else
+		conf = json_null();
+	if (!conf)
+		goto out;
+	doc = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:b, s:o, s:b, s:o, s:o}",
+			"test", test_type_name(res->p.type),
+			"params", or_null(params_to_json(&res->p)),
+			"target", json_string_lossy(res->target),
+			"target_short", json_string_lossy(res->target_short),
+			"tcp_metrics", or_null(json_pack("{s:s?, s:s?, s:s?}",
+				"local", res->metrics_local, "remote", res->metrics_remote,
+				"note", res->state_note[0] ? res->state_note : NULL)),
+			"result", result_selectors_json(m),
+			"local", end_json(&res->local, res->local_sd, test_is_udp(res->p.type), true),
+			"remote", end_json(&res->remote, res->remote_sd, test_is_udp(res->p.type), false),
+			"iterations", (json_int_t)m->iterations,
+			"confidence", conf,
+			"counts_agree", res->counts_agree,
+			"counts", json_string_lossy(res->counts),
+			"failed", m->failed,
+			"failure", m->failed ? json_string_lossy(m->failure) : json_null(),
+			"knobs", knobs_json(res));
+	if (doc && why_json(doc, res)) {
+		json_decref(doc);
+		doc = NULL;
+	}
+out:
+	free(m);
+	return doc;
+}
+
+json_t *result_doc_one(const struct session_result *res, bool failed, const char *why,
+		       bool lcpu, bool rcpu)
+{
+	struct run_summary *sum = calloc(1, sizeof(*sum));
+	json_t *doc;
+
+	if (!sum)
+		return NULL;
+	sum->res = *res;
+	sum->iterations = 1;
+	sum->mean_throughput = res->throughput;
+	sum->mean_lcpu = res->local.cpu.total.busy;
+	sum->mean_rcpu = res->remote.cpu.total.busy;
+	sum->failed = failed;
+	snprintf(sum->failure, sizeof(sum->failure), "%s", why ? why : "");
+	doc = result_doc(sum, lcpu, rcpu);
+	free(sum);
+	return doc;
+}
+
+static const json_t *result_member(const json_t *doc)
+{
+	return json_object_get(doc, "result");
+}
+
+const json_t *result_doc_field(const json_t *doc, enum sel_id id)
+{
+	unsigned n;
+	const struct selector *tab = selector_table(&n);
+	char key[64];
+	size_t k;
+
+	if ((unsigned)id >= n)
+		return NULL;
+	for (k = 0; tab[id].name[k] && k < sizeof(key) - 1; k++)
+		key[k] = (char)tolower((unsigned char)tab[id].name[k]);
+	key[k] = '\0';
+	return json_object_get(result_member(doc), key);
+}
+
+double result_doc_num(const json_t *doc, enum sel_id id)
+{
+	const json_t *v = result_doc_field(doc, id);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+const char *result_doc_str(const json_t *doc, enum sel_id id)
+{
+	return json_string_value(result_doc_field(doc, id));
+}
