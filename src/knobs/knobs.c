@@ -124,7 +124,7 @@ static int run_enter(const struct knob_target *t, char *err)
 /*
  * Thread body: enter the lab side (or other namespace), then run the
  * operation there, as a thread of that namespace (host-only knobs n/a,
- * a sysfs of its own).
+ * a sysfs of its own) unless it is the host's.
  */
 static void *run_thread(void *p)
 {
@@ -133,6 +133,14 @@ static void *run_thread(void *p)
 
 	target_dev(ra->t, c.dev, sizeof(c.dev));
 	ra->rc = run_enter(ra->t, ra->err);
+	if (!ra->rc && ra->t->where == KT_LOCAL) {
+		struct journal_netns ns;
+
+		/* Back in the host's (a restore run inside another): its
+		 * host-only knobs are there. */
+		journal_netns_here(&ns);
+		c.in_lab = ns.ino != 0;
+	}
 	if (!ra->rc)
 		ra->rc = ra->op(&c, ra->arg, ra->err);
 	knob_ctx_close(&c);

@@ -67,12 +67,25 @@ ok $? "the host's own $K is untouched ($host0)"
 
 # The same from a third namespace: an entry of side a restored from side b.
 nsx "$A" "$TUNETOP" knobs set $K=17 >"$TMP/set" 2>&1
-TUNETOP_STATE_DIR="$TUNETOP_STATE_DIR" nsx "$B" "$TUNETOP" restore >"$TMP/r2" 2>&1
+nsx "$B" "$TUNETOP" restore >"$TMP/r2" 2>&1
 rc=$?
 [ $rc -eq 0 ] && [ "$(nsx "$A" sysctl -n $K)" = "$a0" ] && [ "$(nsx "$B" sysctl -n $K)" = "$b0" ] &&
 	[ "$(sysctl -n $K)" = "$host0" ]
 ok $? "an entry of $A restored from inside $B goes back to $A, $B and the host untouched (rc $rc)"
 [ $? -eq 0 ] || diag "$TMP/r2"
+
+# An entry of the host's (a v2 file, as an older tunetop wrote) restored
+# from inside side b is the host's: side b keeps its own value.  Its
+# original is the host's value now, so nothing of the host changes.
+nsx "$B" sysctl -qw $K=19
+printf '# tunetop knob journal v2\nlocal - - %s 0 0 0 - %s\n' $K "$host0" >"$J"
+nsx "$B" "$TUNETOP" restore >"$TMP/r2b" 2>&1
+rc=$?
+[ $rc -eq 0 ] && grep -q "restored 1 knob value" "$TMP/r2b" && [ "$(nsx "$B" sysctl -n $K)" = 19 ] &&
+	[ "$(sysctl -n $K)" = "$host0" ] && [ ! -s "$J" ]
+ok $? "a v2 host entry restored from inside $B goes to the host, not $B (rc $rc, $B reads $(nsx "$B" sysctl -n $K))"
+[ $? -eq 0 ] || diag "$TMP/r2b"
+nsx "$B" sysctl -qw $K="$b0"
 
 # (b) tunetopd --knobs in side b, SIGKILLed while a client holds a knob.
 "$TUNETOPD" --gen-key "$TMP/key" >/dev/null 2>&1
