@@ -751,7 +751,7 @@ int knobs_restore_report(FILE *f, const char *who)
 		fprintf(f, "%s: %u value%s held by tunetop runs still going (each puts its own back when it ends)\n",
 			who, held, held == 1 ? "" : "s");
 	if (rc == -EIO && *failed) {
-		fprintf(f, "%s: could not restore: %s\n", who, failed);
+		fprintf(f, "%s: could not restore, kept in the journal: %s\n", who, failed);
 		return 1;
 	}
 	if (rc) {

@@ -2,6 +2,7 @@
 /* journal.c - original knob values, synced to disk before the first change. */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -109,7 +110,8 @@ static const char *field(const char *s)
 	return *s ? s : "-";
 }
 
-#define JOURNAL_HEADER "# tunetop knob journal v2"
+#define JOURNAL_HEADER_V "# tunetop knob journal v"
+#define JOURNAL_VERSION 3
 
 /* who as a field: spaces become '_', nothing empty. */
 static void who_field(const char *who, char *out, size_t len)
@@ -122,11 +124,29 @@ static void who_field(const char *who, char *out, size_t len)
 			out[i] = '_';
 }
 
+/* The NETNS field of a v3 line into ns; 0, or -EINVAL. */
+static int parse_netns(const char *f, struct journal_netns *ns)
+{
+	int pid, off = 0;
+
+	memset(ns, 0, sizeof(*ns));
+	if (!strcmp(f, "-"))
+		return 0;
+	if (sscanf(f, "%llu:%d:%llu:%n", &ns->ino, &pid, &ns->start, &off) != 3 || !off ||
+	    !ns->ino || !f[off])
+		return -EINVAL;
+	ns->pid = pid;
+	if (strcmp(f + off, "-"))
+		snprintf(ns->name, sizeof(ns->name), "%s", f + off);
+	return 0;
+}
+
 /* Parse one journal line (version v) into e; 0, or -EINVAL for a line not ours. */
 static int parse_line(char *line, int v, struct journal_entry *e)
 {
 	char side[8], lab[LAB_NAME_MAX], dev[32], knob[KNOB_NAME_MAX];
-	char who[JOURNAL_WHO_MAX] = "-";
+	char who[JOURNAL_WHO_MAX] = "-", netns[128] = "-";
+	struct journal_netns ns;
 	unsigned long long start;
 	unsigned long txn = 0;
 	int pid, off = 0;
@@ -136,11 +156,18 @@ static int parse_line(char *line, int v, struct journal_entry *e)
 		if (sscanf(line, "%7s %47s %31s %63s %d %llu %n", side, lab, dev, knob,
 			   &pid, &start, &off) != 6 || !off)
 			return -EINVAL;
-	} else if (sscanf(line, "%7s %47s %31s %63s %d %llu %lu %47s %n", side, lab, dev,
-			  knob, &pid, &start, &txn, who, &off) != 8 || !off) {
+	} else if (v == 2) {
+		if (sscanf(line, "%7s %47s %31s %63s %d %llu %lu %47s %n", side, lab, dev,
+			   knob, &pid, &start, &txn, who, &off) != 8 || !off)
+			return -EINVAL;
+	} else if (sscanf(line, "%7s %47s %31s %63s %127s %d %llu %lu %47s %n", side, lab,
+			  dev, knob, netns, &pid, &start, &txn, who, &off) != 9 || !off) {
 		return -EINVAL;
 	}
+	if (parse_netns(netns, &ns))
+		return -EINVAL;
 	memset(e, 0, sizeof(*e));
+	e->ns = ns;
 	snprintf(e->side, sizeof(e->side), "%s", side);
 	snprintf(e->lab, sizeof(e->lab), "%s", strcmp(lab, "-") ? lab : "");
 	snprintf(e->dev, sizeof(e->dev), "%s", strcmp(dev, "-") ? dev : "");
@@ -174,8 +201,16 @@ int journal_load(const char *dir, struct journal_entry **out, unsigned *n,
 		return err_set(err, -errno, "journal: %s: %s", path, strerror(errno));
 	}
 	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, JOURNAL_HEADER, strlen(JOURNAL_HEADER))) {
-			version = 2;
+		/* v2 and v3 files say so; a later version's are not ours to
+		 * read, nor to rewrite without its entries. */
+		if (!strncmp(line, JOURNAL_HEADER_V, strlen(JOURNAL_HEADER_V))) {
+			version = atoi(line + strlen(JOURNAL_HEADER_V));
+			if (version > JOURNAL_VERSION) {
+				fclose(f);
+				free(a);
+				return err_set(err, -EPROTO, "journal: %s is version %d, newer than this tunetop's %d: restore with that tunetop",
+					       path, version, JOURNAL_VERSION);
+			}
 			continue;
 		}
 		if (parse_line(line, version, &e))
@@ -233,14 +268,18 @@ static int journal_write(const char *dir, const struct journal_entry *a,
 	if (!f)
 		return err_set(err, -errno, "journal: %s: %s", tmp, strerror(errno));
 	fchmod(fileno(f), 0600);
-	fprintf(f, "%s\n", JOURNAL_HEADER);
+	fprintf(f, "%s%d\n", JOURNAL_HEADER_V, JOURNAL_VERSION);
 	for (unsigned i = 0; i < n; i++) {
-		char who[JOURNAL_WHO_MAX];
+		char who[JOURNAL_WHO_MAX], netns[128] = "-";
+		const struct journal_netns *ns = &a[i].ns;
 
 		who_field(a[i].who, who, sizeof(who));
-		fprintf(f, "%s %s %s %s %d %llu %lu %s %s\n", a[i].side, field(a[i].lab),
-			field(a[i].dev), a[i].knob, (int)a[i].pid, a[i].start, a[i].txn,
-			who, a[i].text);
+		if (ns->ino)
+			snprintf(netns, sizeof(netns), "%llu:%d:%llu:%s", ns->ino, (int)ns->pid,
+				 ns->start, field(ns->name));
+		fprintf(f, "%s %s %s %s %s %d %llu %lu %s %s\n", a[i].side, field(a[i].lab),
+			field(a[i].dev), a[i].knob, netns, (int)a[i].pid, a[i].start,
+			a[i].txn, who, a[i].text);
 	}
 	if (fflush(f) || fsync(fileno(f)))
 		rc = -errno;
@@ -285,9 +324,221 @@ static unsigned long long self_start(void)
 	return v;
 }
 
+/* The network namespace at path (a /proc ns link or a bind mount) in *st. */
+static bool netns_stat(const char *path, struct stat *st)
+{
+	return stat(path, st) == 0;
+}
+
+/* Whether a and b are the same namespace (nsfs device and inode). */
+static bool same_ns(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/* The name under /run/netns bound to the namespace *me into name, or "". */
+static void netns_find_name(const struct stat *me, char *name, size_t len)
+{
+	DIR *d = opendir("/run/netns");
+	struct dirent *de;
+
+	name[0] = '\0';
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char path[300];
+		struct stat st;
+
+		if (de->d_name[0] == '.' || strlen(de->d_name) >= len ||
+		    strpbrk(de->d_name, " \t\n"))
+			continue;
+		snprintf(path, sizeof(path), "/run/netns/%s", de->d_name);
+		if (netns_stat(path, &st) && same_ns(&st, me)) {
+			snprintf(name, len, "%s", de->d_name);
+			break;
+		}
+	}
+	closedir(d);
+}
+
+/*
+ * The oldest process in the namespace *me (the likeliest to outlive this
+ * one: the shell that made it, its daemon) into ns, else this process.
+ */
+static void netns_find_holder(const struct stat *me, struct journal_netns *ns)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	bool found = false;
+
+	ns->pid = getpid();
+	ns->start = self_start();
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char path[300], state;
+		unsigned long long start;
+		struct stat st;
+		int pid = atoi(de->d_name);
+
+		if (pid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/ns/net", pid);
+		if (!netns_stat(path, &st) || !same_ns(&st, me) ||
+		    procstat_start(pid, &state, &start) || state == 'Z')
+			continue;
+		if (!found || start < ns->start) {
+			ns->pid = pid;
+			ns->start = start;
+			found = true;
+		}
+	}
+	closedir(d);
+}
+
+/*
+ * The inode of the host's network namespace: pid 1's, or when that may
+ * not be looked at (an LSM, hidepid), the one the kernel gives its
+ * initial namespace (PROC_NET_INIT_INO, fixed since Linux 6.x; on an
+ * older kernel every entry is then marked, which restores as well).
+ */
+static unsigned long long host_netns_ino(void)
+{
+	struct stat host;
+
+	if (netns_stat("/proc/1/ns/net", &host))
+		return (unsigned long long)host.st_ino;
+	return 0xEFFFFFF9ull;
+}
+
+void journal_netns_here(struct journal_netns *ns)
+{
+	struct stat me;
+
+	memset(ns, 0, sizeof(*ns));
+	/* No /proc: the host's, as every entry was before v3. */
+	if (!netns_stat("/proc/thread-self/ns/net", &me) ||
+	    (unsigned long long)me.st_ino == host_netns_ino())
+		return;
+	ns->ino = (unsigned long long)me.st_ino;
+	netns_find_name(&me, ns->name, sizeof(ns->name));
+}
+
+void journal_netns_name(const struct journal_entry *e, char *buf, size_t len)
+{
+	if (!e->ns.ino)
+		snprintf(buf, len, "%s", "");
+	else if (*e->ns.name)
+		snprintf(buf, len, "%s", e->ns.name);
+	else
+		snprintf(buf, len, "netns inode %llu", e->ns.ino);
+}
+
+/* path opened when it is the namespace ino: the fd, else -1 (*other: another one). */
+static int netns_open_if(const char *path, unsigned long long ino, bool *other)
+{
+	struct stat st, me;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	/* nsfs has one device: the one of our own namespace's link. */
+	if (fstat(fd, &st) == 0 && netns_stat("/proc/self/ns/net", &me) &&
+	    st.st_dev == me.st_dev && (unsigned long long)st.st_ino == ino)
+		return fd;
+	if (other)
+		*other = true;
+	close(fd);
+	return -1;
+}
+
+/* The namespace ino through process pid or a thread of it; fd or -1. */
+static int netns_open_by_pid(pid_t pid, unsigned long long ino)
+{
+	char path[300];
+	struct dirent *de;
+	DIR *d;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/net", (int)pid);
+	fd = netns_open_if(path, ino, NULL);
+	if (fd >= 0)
+		return fd;
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return -1;
+	while (fd < 0 && (de = readdir(d)))
+		if (atoi(de->d_name) > 0) {
+			snprintf(path, sizeof(path), "/proc/%d/task/%s/ns/net", (int)pid,
+				 de->d_name);
+			fd = netns_open_if(path, ino, NULL);
+		}
+	closedir(d);
+	return fd;
+}
+
+/* The host's namespace: pid 1's, else any process's in it; fd or -errno. */
+static int netns_open_host(char *err)
+{
+	unsigned long long ino = host_netns_ino();
+	struct dirent *de;
+	int fd = -1;
+	DIR *d;
+
+	fd = netns_open_if("/proc/1/ns/net", ino, NULL);
+	if (fd >= 0 || !(d = opendir("/proc")))
+		goto out;
+	while (fd < 0 && (de = readdir(d))) {
+		char path[300];
+
+		if (atoi(de->d_name) <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/ns/net", de->d_name);
+		fd = netns_open_if(path, ino, NULL);
+	}
+	closedir(d);
+out:
+	if (fd < 0)
+		return err_set(err, -ESRCH, "the host's network namespace (inode %llu): no process of it may be entered",
+			       ino);
+	return fd;
+}
+
+int journal_netns_open(const struct journal_entry *e, char *err)
+{
+	struct journal_netns here;
+	char path[300];
+	bool other = false;
+	int fd = -1;
+
+	journal_netns_here(&here);
+	if (e->ns.ino == here.ino)
+		return -ENOENT;
+	if (!e->ns.ino)
+		return netns_open_host(err);
+	if (*e->ns.name) {
+		snprintf(path, sizeof(path), "/run/netns/%s", e->ns.name);
+		fd = netns_open_if(path, e->ns.ino, &other);
+	}
+	if (fd < 0 && e->ns.pid > 0 && procstat_alive(e->ns.pid, e->ns.start))
+		fd = netns_open_by_pid(e->ns.pid, e->ns.ino);
+	if (fd >= 0)
+		return fd;
+	if (other)
+		return err_set(err, -ESRCH, "/run/netns/%s is another network namespace now, and no process of the one the change was made in (inode %llu, pid %d) is left",
+			       e->ns.name, e->ns.ino, (int)e->ns.pid);
+	if (*e->ns.name)
+		return err_set(err, -ESRCH, "its network namespace %s is gone (no /run/netns/%s, pid %d that was in it has ended)",
+			       e->ns.name, e->ns.name, (int)e->ns.pid);
+	return err_set(err, -ESRCH, "its network namespace (inode %llu) cannot be found: pid %d that was in it has ended or left it",
+		       e->ns.ino, (int)e->ns.pid);
+}
+
 bool journal_same_key(const struct journal_entry *a, const struct journal_entry *b)
 {
 	return !strcmp(a->side, b->side) && !strcmp(a->lab, b->lab) &&
+	       a->ns.ino == b->ns.ino && !strcmp(a->ns.name, b->ns.name) &&
 	       !strcmp(a->dev, b->dev) && !strcmp(a->knob, b->knob);
 }
 
@@ -295,6 +546,7 @@ bool journal_same_key(const struct journal_entry *a, const struct journal_entry 
 static bool journalable(const struct journal_entry *e)
 {
 	return *e->side && *e->knob && !strpbrk(e->text, "\n") &&
+	       !strpbrk(e->ns.name, " \t\n") &&
 	       !strpbrk(e->side, " \t\n") && !strpbrk(e->lab, " \t\n") &&
 	       !strpbrk(e->dev, " \t\n") && !strpbrk(e->knob, " \t\n");
 }
@@ -359,6 +611,14 @@ void journal_set_holder(struct journal_entry *e, unsigned long txn, const char *
 	e->start = self_start();
 	e->txn = txn;
 	snprintf(e->who, sizeof(e->who), "%s", who ? who : "");
+	/* A process that finds the namespace again, if this thread is in it. */
+	if (e->ns.ino) {
+		struct stat me;
+
+		if (netns_stat("/proc/thread-self/ns/net", &me) &&
+		    (unsigned long long)me.st_ino == e->ns.ino)
+			netns_find_holder(&me, &e->ns);
+	}
 }
 
 /* Whether a is held by exactly e's holder. */
@@ -367,11 +627,14 @@ static bool same_holder(const struct journal_entry *a, const struct journal_entr
 	return a->pid == e->pid && a->start == e->start && a->txn == e->txn;
 }
 
-/* "net.ipv4.tcp_reordering on lab-b of X" into buf. */
+/* "net.ipv4.tcp_reordering on lab-b of X", "... on local in X-b" into buf. */
 static void entry_name(const struct journal_entry *e, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s%s%s on %s%s%s", e->knob, *e->dev ? " of " : "", e->dev,
-		 e->side, *e->lab ? " of lab " : "", e->lab);
+	char ns[80];
+
+	journal_netns_name(e, ns, sizeof(ns));
+	snprintf(buf, len, "%s%s%s on %s%s%s%s%s", e->knob, *e->dev ? " of " : "", e->dev,
+		 e->side, *e->lab ? " of lab " : "", e->lab, *ns ? " in " : "", ns);
 }
 
 /*
@@ -433,6 +696,9 @@ static int hold_edit(struct journal_entry **a, unsigned *n, void *arg, char *err
 		x[i].pid = h->e->pid;
 		x[i].start = h->e->start;
 		x[i].txn = h->e->txn;
+		/* The namespace is the same (the key says so); the process
+		 * that finds it again is the newest writer's. */
+		x[i].ns = h->e->ns;
 		return 1;
 	}
 	na = realloc(x, (*n + 1) * sizeof(*x));
@@ -530,10 +796,14 @@ static int restore_edit(struct journal_entry **a, unsigned *n, void *arg, char *
 		}
 		r->nf++;
 		if (r->failed && r->used < r->flen) {
-			int w = snprintf(r->failed + r->used, r->flen - r->used, "%s%s on %s%s%s: %s",
-					 r->used ? "; " : "", x[i].knob, x[i].side,
-					 *x[i].lab ? " of " : "", x[i].lab,
-					 *why ? why : strerror(-rc));
+			char ns[80];
+			int w;
+
+			journal_netns_name(&x[i], ns, sizeof(ns));
+			w = snprintf(r->failed + r->used, r->flen - r->used, "%s%s on %s%s%s%s%s: %s",
+				     r->used ? "; " : "", x[i].knob, x[i].side,
+				     *x[i].lab ? " of " : "", x[i].lab, *ns ? " in " : "", ns,
+				     *why ? why : strerror(-rc));
 			if (w > 0)
 				r->used += (size_t)w;
 		}

@@ -12,15 +12,21 @@
 
 /*
  * The journal is STATE_DIR/journal (docs/HACKING.md, "The life of a knob
- * change"): a first line "# tunetop knob journal v2", then one line per
- * (side, lab, device, knob):
- *   "SIDE LAB DEV KNOB PID START TXN WHO ORIGINAL..."
+ * change"): a first line "# tunetop knob journal v3", then one line per
+ * (side, lab, network namespace, device, knob):
+ *   "SIDE LAB DEV KNOB NETNS PID START TXN WHO ORIGINAL..."
  * with '-' for no lab or device; PID, START (field 22 of /proc/PID/stat)
  * and TXN name the transaction that holds the knob (PID 0: nobody holds
  * it, as after `knobs set`), WHO says what it is ("tunetop_run", spaces
- * as '_'), ORIGINAL is the rest of the line.  A file without the first
- * line is version 1 ("SIDE LAB DEV KNOB PID START ORIGINAL..."), read as
- * held by PID START.  STATE_DIR is $TUNETOP_STATE_DIR; else, as root,
+ * as '_'), ORIGINAL is the rest of the line.  NETNS is where a "local"
+ * change was made: '-' for the host's own network namespace (pid 1's)
+ * and for lab sides (their lab names it), else "INODE:HPID:HSTART:NAME":
+ * the namespace's nsfs inode, a process that was in it when the entry
+ * was written (HPID HSTART, the oldest one found) and its name under
+ * /run/netns ('-' when it has none).  A v2 file ("# ... v2") has no
+ * NETNS field, a file without the first line is version 1 ("SIDE LAB
+ * DEV KNOB PID START ORIGINAL...", read as held by PID START); both are
+ * read as the host's.  STATE_DIR is $TUNETOP_STATE_DIR; else, as root,
  * JOURNAL_HOST_DIR, one journal for every tunetop and tunetopd of the
  * host; else $XDG_STATE_HOME/tunetop or ~/.local/state/tunetop; created
  * mode 0700.
@@ -30,6 +36,17 @@
 
 #define JOURNAL_WHO_MAX 48
 #define JOURNAL_HOST_DIR "/run/tunetop"
+
+/*
+ * The network namespace of a "local" entry, as a restore from another
+ * namespace finds it again: ino 0 is the host's own (pid 1's).
+ */
+struct journal_netns {
+	unsigned long long ino;		/* its nsfs inode; 0: the host's */
+	pid_t pid;			/* a process in it when written */
+	unsigned long long start;	/* that process's start time */
+	char name[LAB_NAME_MAX + 8];	/* under /run/netns, "" when none */
+};
 
 struct journal_entry {
 	char side[8];			/* "local", "lab-a", "lab-b" */
@@ -41,9 +58,10 @@ struct journal_entry {
 	unsigned long txn;		/* the holder's transaction in its process */
 	char who[JOURNAL_WHO_MAX];	/* "tunetop run", "" unknown */
 	char text[KNOB_TEXT_MAX];	/* the original value */
+	struct journal_netns ns;	/* where a "local" change was made */
 };
 
-/* Whether a and b are the same (side, lab, device, knob). */
+/* Whether a and b are the same (side, lab, namespace, device, knob). */
 bool journal_same_key(const struct journal_entry *a, const struct journal_entry *b);
 
 /*
@@ -59,7 +77,11 @@ bool journal_entry_held(const struct journal_entry *e);
 unsigned long journal_txn_open(void);
 void journal_txn_close(unsigned long txn);
 
-/* Fill e's holder fields for transaction txn of this process, named who. */
+/*
+ * Fill e's holder fields for transaction txn of this process, named who;
+ * for an entry of the calling thread's namespace (e->ns.ino, from
+ * journal_netns_here) also the process that finds it again.
+ */
 void journal_set_holder(struct journal_entry *e, unsigned long txn, const char *who);
 
 /*
@@ -79,6 +101,27 @@ int journal_hold(const char *dir, const struct journal_entry *e, bool *created,
  */
 int journal_release(const char *dir, const struct journal_entry *e, bool drop,
 		    char *err);
+
+/*
+ * The network namespace of the calling thread (setns is per thread) into
+ * ns: zero for the host's own; else its inode and its name when a file
+ * of /run/netns is bound to it (journal_set_holder adds a process).
+ */
+void journal_netns_here(struct journal_netns *ns);
+
+/*
+ * Where e goes back, for a restore from anywhere: -ENOENT when that is
+ * the calling thread's namespace (work here), else an O_RDONLY fd of it:
+ * the host's for an unmarked entry, else by its name (when that file is
+ * still bound to the same inode) or its process (when that one still
+ * runs in it).  A namespace found neither way is -ESRCH, with why in one
+ * line in err ("its network namespace X-b is gone (no /run/netns/X-b,
+ * ...)").
+ */
+int journal_netns_open(const struct journal_entry *e, char *err);
+
+/* "X-b", "inode 4026532301" or "" (the host's) of e, into buf. */
+void journal_netns_name(const struct journal_entry *e, char *buf, size_t len);
 
 /* The state directory, made (0700) if missing; 0 or -errno. */
 int journal_dir(char *buf, size_t len, char *err);

@@ -5,10 +5,12 @@
 #include <errno.h>
 #include <jansson.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "knobs/backend.h"
 #include "knobs/journal.h"
@@ -109,14 +111,36 @@ struct run_args {
 	int rc;
 };
 
-/* Thread body: enter the lab side, then run the operation there. */
+/* Move the calling thread into t's namespace: a lab side, or its netns_fd. */
+static int run_enter(const struct knob_target *t, char *err)
+{
+	if (t->where != KT_LOCAL)
+		return lab_enter(t->lab, t->where == KT_LAB_A ? LAB_A : LAB_B, err);
+	if (setns(t->netns_fd, CLONE_NEWNET))
+		return err_set(err, -errno, "enter its network namespace: %s", strerror(errno));
+	return 0;
+}
+
+/*
+ * Thread body: enter the lab side (or other namespace), then run the
+ * operation there, as a thread of that namespace (host-only knobs n/a,
+ * a sysfs of its own) unless it is the host's.
+ */
 static void *run_thread(void *p)
 {
 	struct run_args *ra = p;
 	struct knob_ctx c = { .in_lab = true };
 
 	target_dev(ra->t, c.dev, sizeof(c.dev));
-	ra->rc = lab_enter(ra->t->lab, ra->t->where == KT_LAB_A ? LAB_A : LAB_B, ra->err);
+	ra->rc = run_enter(ra->t, ra->err);
+	if (!ra->rc && ra->t->where == KT_LOCAL) {
+		struct journal_netns ns;
+
+		/* Back in the host's (a restore run inside another): its
+		 * host-only knobs are there. */
+		journal_netns_here(&ns);
+		c.in_lab = ns.ino != 0;
+	}
 	if (!ra->rc)
 		ra->rc = ra->op(&c, ra->arg, ra->err);
 	knob_ctx_close(&c);
@@ -132,7 +156,7 @@ static int knobs_run(const struct knob_target *t, knobs_op op, void *arg, char *
 
 	if (t->where == KT_REMOTE)
 		return err_set(err, -EINVAL, "remote: knobs there are tunetopd's to read and change");
-	if (t->where == KT_LOCAL) {
+	if (t->where == KT_LOCAL && !t->in_netns) {
 		struct knob_ctx c = { .in_lab = false };
 
 		target_dev(t, c.dev, sizeof(c.dev));
@@ -140,7 +164,7 @@ static int knobs_run(const struct knob_target *t, knobs_op op, void *arg, char *
 		knob_ctx_close(&c);
 		return r;
 	}
-	if (!t->lab)
+	if (t->where != KT_LOCAL && !t->lab)
 		return err_set(err, -EINVAL, "%s: which lab? (--lab NAME)", knobs_side_name(t));
 	r = pthread_create(&th, NULL, run_thread, &ra);
 	if (r)
@@ -283,6 +307,8 @@ void knobs_journal_key(const struct knob_def *d, const struct knob_target *t,
 	snprintf(e->side, sizeof(e->side), "%s", knobs_side_name(t));
 	if (t->where == KT_LAB_A || t->where == KT_LAB_B)
 		snprintf(e->lab, sizeof(e->lab), "%s", lab_name(t->lab));
+	else if (t->where == KT_LOCAL && !t->in_netns)
+		journal_netns_here(&e->ns);
 	if (d->scope == KNOB_SCOPE_DEVICE)
 		target_dev(t, e->dev, sizeof(e->dev));
 	snprintf(e->knob, sizeof(e->knob), "%s", d->name);
@@ -425,6 +451,24 @@ unsigned knobs_snapshot_diff(const struct knob_snapshot *a,
 	return n;
 }
 
+/*
+ * Where a "local" entry goes back: its namespace when that is not this
+ * thread's (t->in_netns set, the fd to close).  0, or -errno with why:
+ * the entry is kept.
+ */
+static int restore_netns(const struct journal_entry *e, struct knob_target *t, char *err)
+{
+	int fd = journal_netns_open(e, err);
+
+	if (fd == -ENOENT)
+		return 0;
+	if (fd < 0)
+		return fd;
+	t->in_netns = true;
+	t->netns_fd = fd;
+	return 0;
+}
+
 /* Put one journaled original back through the knob engine. */
 static int restore_cb(const struct journal_entry *e, void *arg, char *err)
 {
@@ -451,6 +495,11 @@ static int restore_cb(const struct journal_entry *e, void *arg, char *err)
 			return -ENOENT;
 		}
 		t.lab = l;
+	} else {
+		/* Never "restored" for a write made elsewhere: kept, and why. */
+		rc = restore_netns(e, &t, err);
+		if (rc)
+			return rc;
 	}
 	{
 		struct knob_value want, now;
@@ -465,6 +514,8 @@ static int restore_cb(const struct journal_entry *e, void *arg, char *err)
 	}
 	if (l)
 		lab_close(l);
+	if (t.in_netns)
+		close(t.netns_fd);
 	return rc == -ENOENT ? -EIO : rc;
 }
 

@@ -30,6 +30,13 @@ struct knob_target {
 	const struct lab *lab;		/* KT_LAB_*: the open lab */
 	struct knobs_remote *remote;	/* KT_REMOTE: the link to tunetopd */
 	char dev[32];
+	/*
+	 * KT_LOCAL of another network namespace (a restore of a journal
+	 * entry made there): an fd of it, worked in by a thread of its own
+	 * as a lab side is.  false: the calling thread's namespace.
+	 */
+	bool in_netns;
+	int netns_fd;
 };
 
 /* "local", "lab-a", "lab-b", "remote". */

@@ -295,26 +295,32 @@ int ns_send_msg(int fd, const uint8_t *buf, char *err)
 	return 0;
 }
 
-/* Name what a peer sent instead of a whole netserver message. */
+/*
+ * Name what a peer sent instead of a whole netserver message.  timeout_ms
+ * is a deadline for the whole message, not a silence: a peer that sends a
+ * byte now and then runs into it as well as one that stops.
+ */
 static int ns_not_netserver(const uint8_t *buf, size_t got, const char *peer, bool closed,
 			    int timeout_ms, char *err)
 {
-	char how[64];
-
-	if (closed)
-		snprintf(how, sizeof(how), "closed the connection");
-	else
-		snprintf(how, sizeof(how), "went quiet for %.1f s", timeout_ms / 1000.0);
 	if (got >= 2 && buf[0] == 'T' && buf[1] == 'T')
 		return err_set(err, -EPROTO,
 			       "%s: answers in tunetop's own protocol (a tunetopd, not netserver); accepted: -H without --netserver for tunetopd",
 			       peer);
+	if (!got && closed)
+		return err_set(err, -EPIPE,
+			       "%s: closed the connection without a whole answer: not netserver 2.7", peer);
 	if (!got)
-		return err_set(err, closed ? -EPIPE : -ETIMEDOUT,
-			       "%s: %s without a whole answer: not netserver 2.7", peer, how);
-	return err_set(err, closed ? -EPROTO : -ETIMEDOUT,
-		       "%s: %s after %zu of the %d bytes netserver 2.7 answers (first bytes %02x%02x%02x%02x): not netserver 2.7",
-		       peer, how, got, NS_MSG_LEN, buf[0], got > 1 ? buf[1] : 0,
+		return err_set(err, -ETIMEDOUT, "%s: no answer within %.1f s: not netserver 2.7",
+			       peer, timeout_ms / 1000.0);
+	if (closed)
+		return err_set(err, -EPROTO,
+			       "%s: closed the connection after %zu of the %d bytes netserver 2.7 answers (first bytes %02x%02x%02x%02x): not netserver 2.7",
+			       peer, got, NS_MSG_LEN, buf[0], got > 1 ? buf[1] : 0,
+			       got > 2 ? buf[2] : 0, got > 3 ? buf[3] : 0);
+	return err_set(err, -ETIMEDOUT,
+		       "%s: no complete reply within %.1f s: %zu of the %d bytes netserver 2.7 answers (first bytes %02x%02x%02x%02x): not netserver 2.7",
+		       peer, timeout_ms / 1000.0, got, NS_MSG_LEN, buf[0], got > 1 ? buf[1] : 0,
 		       got > 2 ? buf[2] : 0, got > 3 ? buf[3] : 0);
 }
 
@@ -420,10 +426,16 @@ int ns_detect(int fd, int timeout_ms, const char *peer, char *err)
 	if (!got)
 		return err_set(err, -ETIMEDOUT, "%s: no answer to tunetop's HELLO within %.3g s: %s",
 			       peer, timeout_ms / 1000.0, neither);
-	return err_set(err, closed ? -EPROTO : -ETIMEDOUT,
-		       "%s: answered tunetop's HELLO with %zu bytes (first bytes %02x%02x%02x%02x), then %s: %s",
+	if (closed)
+		return err_set(err, -EPROTO,
+			       "%s: answered tunetop's HELLO with %zu bytes (first bytes %02x%02x%02x%02x), then closed the connection: %s",
+			       peer, got, buf[0], got > 1 ? buf[1] : 0, got > 2 ? buf[2] : 0,
+			       got > 3 ? buf[3] : 0, neither);
+	/* A deadline for the whole answer: the bytes may have come slowly. */
+	return err_set(err, -ETIMEDOUT,
+		       "%s: answered tunetop's HELLO with %zu bytes (first bytes %02x%02x%02x%02x), no complete reply within %.3g s: %s",
 		       peer, got, buf[0], got > 1 ? buf[1] : 0, got > 2 ? buf[2] : 0,
-		       got > 3 ? buf[3] : 0, closed ? "closed the connection" : "went quiet", neither);
+		       got > 3 ? buf[3] : 0, timeout_ms / 1000.0, neither);
 }
 
 _Static_assert(PROTO_HELLO_PAD == NS_MSG_LEN, "the HELLO is padded to one netserver message");

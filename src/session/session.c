@@ -884,8 +884,16 @@ static int session_run(struct session *s, char *err)
 		return ret;
 	ret = result_from_json(b, &s->res.remote, err);
 	json_decref(b);
-	if (ret)
-		return err_set(err, ret, "remote end (%s): bad result: %s", s->res.remote_addr, err);
+	if (ret) {
+		/* The decoder's "result: member 'X': ...", named once. */
+		char why[ERR_MAX];
+		const char *w = why;
+
+		snprintf(why, sizeof(why), "%s", err);
+		if (!strncmp(w, "result: ", 8))
+			w += 8;
+		return err_set(err, ret, "remote end (%s): bad result: %s", s->res.remote_addr, w);
+	}
 	proto_send(s->cfd, MSG_BYE, NULL, NULL);
 	s->res.remote_ncpu = s->res.remote.cpu.ncpu;
 	session_check_counts(s);

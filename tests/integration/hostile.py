@@ -5,6 +5,9 @@
 # put them in HELLO and KNOB_SET.
 #   hostile.py proxy LISTEN_PORT DAEMON_PORT   relay, rewriting HELLO_OK's host
 #                                              and a remote knob's value
+#   hostile.py proxy LISTEN_PORT DAEMON_PORT badresult
+#                                              relay, RESULT's irq_dev 40 bytes
+#                                              (accepted: 0..31)
 #   hostile.py hello PORT                      HELLO with a hostile member name
 #   hostile.py knobset PORT KEYFILE KNOB       KNOB_SET KNOB to a value with a newline
 import hashlib, hmac, json, socket, struct, sys, threading
@@ -12,6 +15,8 @@ import hashlib, hmac, json, socket, struct, sys, threading
 EVIL = "\x1b]0;pwned\x07\x1b[31mevil\nhost"
 HELLO, HELLO_OK, ERROR, KNOB_VALUES, AUTH_BEGIN, AUTH_CHALLENGE, AUTH_RESPONSE, AUTH_OK, KNOB_SET, KNOB_RESULT = \
     1, 2, 9, 12, 13, 14, 15, 16, 17, 18
+RESULT = 8
+BAD_RESULT = False
 
 
 def frame(t, body):
@@ -44,7 +49,14 @@ def relay(src, dst, rewrite):
             hdr, t, body = read_frame(src)
             if hdr is None:
                 break
-            if rewrite and t == HELLO_OK:
+            if rewrite and BAD_RESULT:
+                if t == RESULT:
+                    j = json.loads(body)
+                    j["irq_dev"] = "x" * 40
+                    dst.sendall(frame(t, j))
+                else:
+                    dst.sendall(hdr + body)
+            elif rewrite and t == HELLO_OK:
                 j = json.loads(body)
                 j["host"] = EVIL
                 dst.sendall(frame(t, j))
@@ -115,6 +127,7 @@ def knobset(port, keyfile, knob):
 
 if __name__ == "__main__":
     if sys.argv[1] == "proxy":
+        BAD_RESULT = sys.argv[4:] == ["badresult"]
         proxy(int(sys.argv[2]), int(sys.argv[3]))
     elif sys.argv[1] == "hello":
         hello_member(int(sys.argv[2]))

@@ -49,6 +49,20 @@ r=$(jq_py "$TMP/export" "[k.get('value') for k in j['result']['knobs']['remote']
 [ "$r" = True ]
 ok $? "a remote knob's value rewritten by the proxy is stored escaped ($r)"
 
+# A RESULT with a member out of range: one line naming it, the prefix once.
+BPORT=$(free_port)
+python3 "$HOSTILE" proxy "$BPORT" "$PORT" badresult >"$TMP/bproxy" 2>&1 &
+PIDS="$PIDS $!"
+for _ in $(seq 50); do
+	grep -q listening "$TMP/bproxy" && break
+	sleep 0.1
+done
+"$TUNETOP" run -H 127.0.0.1 -p "$BPORT" -l 1 >"$TMP/br" 2>"$TMP/br.err"
+rc=$?
+[ $rc -eq 1 ] && [ "$(grep -c 'remote end' "$TMP/br.err")" -eq 1 ] &&
+	[ "$(head -1 "$TMP/br.err")" = "tunetop run: remote end (127.0.0.1:$BPORT): bad result: member 'irq_dev': accepted is a string of 0..31 bytes" ]
+ok $? "a RESULT whose irq_dev is 40 bytes: one line, the prefix once, the member named (exit $rc): $(head -1 "$TMP/br.err")"
+
 python3 "$HOSTILE" hello "$PORT" >"$TMP/hello" 2>&1
 grep -qF "hello: unknown member '$(printf '%s' "$WANT" | sed 's/\\/\\\\/g')'" "$TMP/hello" &&
 	grep -qF "session ended: hello: unknown member '$WANT'" "$TMP/tunetopd.log" &&

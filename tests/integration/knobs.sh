@@ -133,7 +133,7 @@ ok $? "a lab side without --lab is refused"
 # Second change of a knob keeps the first original in the journal.
 "$TUNETOP" knobs set --side lab-a --lab "$name" net.ipv4.tcp_reordering=12 mtu=9000 >"$TMP/o" 2>&1
 ok $? "a second change of tcp_reordering and mtu=9000: $(tr '\n' ' ' <"$TMP/o")"
-grep -q "^lab-a $name - net.ipv4.tcp_reordering [0-9]* [0-9]* [0-9]* [^ ]* $reo0$" "$TMP/state/journal"
+grep -q "^lab-a $name - net.ipv4.tcp_reordering - [0-9]* [0-9]* [0-9]* [^ ]* $reo0$" "$TMP/state/journal"
 ok $? "the journal still holds the first original ($reo0)"
 ip netns exec "$A" ip link show veth-a | grep -q "mtu 9000"
 ok $? "veth-a's MTU is 9000 inside $A"

@@ -198,9 +198,12 @@ misdetect "a tunetopd" "$PORT" "tunetop's own protocol (a tunetopd"
 start_replay old || exit 1
 misdetect "an older netserver" "$RPORT" "does not know the omni test"
 start_replay garbage || exit 1
-misdetect "a port sending garbage" "$RPORT" "went quiet .* after 37 of the 656 bytes.*not netserver 2.7"
+misdetect "a port sending garbage" "$RPORT" "no complete reply within 2.0 s: 37 of the 656 bytes.*not netserver 2.7"
 start_replay silent || exit 1
-misdetect "a port saying nothing" "$RPORT" "went quiet for 2.0 s without a whole answer"
+misdetect "a port saying nothing" "$RPORT" "no answer within 2.0 s: not netserver 2.7"
+# 2 s is a deadline for the whole answer, not a silence: never "went quiet".
+start_replay trickle || exit 1
+misdetect "a port sending a byte every 0.5 s" "$RPORT" "no complete reply within 2.0 s: [1-9] of the 656 bytes netserver 2.7 answers (first bytes 787878"
 misdetect "a closed port" "$(free_port)" "Connection refused"
 
 # Without --netserver: a tunetopd runs as ever; the other wrong guesses fail
@@ -226,7 +229,9 @@ found "an older netserver" "$RPORT" "(netserver): .*does not know the omni test"
 grep -q "^tunetop: 127.0.0.1:$RPORT is a netserver: running as --netserver" "$TMP/fan older netserver.err"
 ok $? "no --netserver, an older netserver: first named a netserver, then refused"
 start_replay garbage || exit 1
-found "a port sending garbage" "$RPORT" "answered tunetop's HELLO with 37 bytes (first bytes 5353482d), then went quiet: neither a tunetopd"
+found "a port sending garbage" "$RPORT" "answered tunetop's HELLO with 37 bytes (first bytes 5353482d), no complete reply within 2 s: neither a tunetopd"
+start_replay trickle || exit 1
+found "a port sending a byte every 0.5 s" "$RPORT" "answered tunetop's HELLO with [1-9] bytes (first bytes 787878[0-9a-f]*), no complete reply within 2 s: neither a tunetopd"
 start_replay close || exit 1
 found "a port that closes" "$RPORT" "closed the connection without answering tunetop's HELLO: neither a tunetopd"
 start_replay silent || exit 1

@@ -314,6 +314,76 @@ int main(void)
 		unlink(path);
 	}
 
+	/* Versions: v2 lines read as the host's, v3 keeps the namespace. */
+	{
+		char path[400];
+		struct journal_entry x, y, prev;
+		bool created = false;
+		FILE *f;
+		int fd;
+
+		snprintf(path, sizeof(path), "%s/journal", dir);
+		f = fopen(path, "w");
+		if (!f)
+			return 1;
+		fprintf(f, "# tunetop knob journal v2\n"
+			   "local - - net.ipv4.tcp_reordering 0 0 0 - 3\n"
+			   "lab-b ttlab veth-b rx-usecs 0 0 0 - 8\n");
+		fclose(f);
+		ok(journal_load(dir, &a, &n, err) == 0 && n == 2 && !a[0].ns.ino &&
+		   !a[0].ns.name[0] && !strcmp(a[0].text, "3") && !strcmp(a[1].dev, "veth-b") &&
+		   !strcmp(a[1].text, "8") && !a[1].ns.ino,
+		   "a v2 journal reads: its entries are the host's");
+		free(a);
+		x = entry("local", "", "", "net.ipv4.tcp_reordering", "4");
+		x.ns.ino = 4026532301ull;
+		x.ns.pid = 999999;
+		x.ns.start = 77;
+		snprintf(x.ns.name, sizeof(x.ns.name), "tt-gone-%d", (int)getpid());
+		journal_set_holder(&x, 0, "");
+		ok(journal_hold(dir, &x, &created, &prev, err) == 0 && created,
+		   "the same knob in another namespace is an entry of its own");
+		journal_load(dir, &a, &n, err);
+		ok(n == 3 && a[2].ns.ino == 4026532301ull && a[2].ns.pid == 999999 &&
+		   a[2].ns.start == 77 && !strcmp(a[2].ns.name, x.ns.name) &&
+		   !strcmp(a[2].text, "4") && journal_same_key(&a[2], &x) &&
+		   !journal_same_key(&a[2], &a[0]),
+		   "rewritten as v3, its namespace (inode, process, name) reads back");
+		free(a);
+		{
+			char line[512] = "";
+
+			f = fopen(path, "r");
+			if (f) {
+				if (!fgets(line, sizeof(line), f))
+					line[0] = '\0';
+				fclose(f);
+			}
+			ok(!strcmp(line, "# tunetop knob journal v3\n"), "the file says v3: %s", line);
+		}
+		y = x;
+		y.ns.name[0] = '\0';
+		fd = journal_netns_open(&x, err);
+		ok(fd == -ESRCH && strstr(err, "its network namespace tt-gone-") &&
+		   strstr(err, " is gone (no /run/netns/tt-gone-"),
+		   "a namespace whose name is gone and whose process ended is -ESRCH, why: %s", err);
+		fd = journal_netns_open(&y, err);
+		ok(fd == -ESRCH && strstr(err, "(inode 4026532301) cannot be found"),
+		   "a nameless one too: %s", err);
+		journal_netns_here(&y.ns);
+		ok(journal_netns_open(&y, err) == -ENOENT,
+		   "an entry of this thread's own namespace is put back here");
+		memset(&log, 0, sizeof(log));
+		f = fopen(path, "w");
+		if (!f)
+			return 1;
+		fprintf(f, "# tunetop knob journal v4\nlocal - - x - 0 0 0 - 1 new field\n");
+		fclose(f);
+		ok(journal_load(dir, &a, &n, err) == -EPROTO && strstr(err, "is version 4, newer"),
+		   "a newer version's journal is not read (nor rewritten): %s", err);
+		unlink(path);
+	}
+
 	{
 		char cmd[300];
 

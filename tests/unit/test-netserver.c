@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "proto/netserver.h"
@@ -221,6 +223,7 @@ static void check_errors(void)
 	char err[ERR_MAX];
 	size_t len;
 	int sv[2];
+	pid_t pid;
 
 	if (load("tcp_rr-02-reply", buf, &len))
 		return;
@@ -248,6 +251,27 @@ static void check_errors(void)
 	ok(ns_recv_msg(sv[0], buf, 200, "peer", err) == -EPIPE && strstr(err, "closed"),
 	   "a closed connection is named (%s)", err);
 	close(sv[0]);
+
+	/* A byte every 50 ms never goes quiet: the timeout is a deadline. */
+	if (!ok(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0, "socketpair"))
+		return;
+	pid = fork();
+	if (pid == 0) {
+		struct timespec ts = { .tv_nsec = 50 * 1000 * 1000 };
+
+		close(sv[0]);
+		for (int i = 0; i < 20 && write(sv[1], "x", 1) == 1; i++)
+			nanosleep(&ts, NULL);
+		_exit(0);
+	}
+	close(sv[1]);
+	ok(ns_recv_msg(sv[0], buf, 300, "peer", err) == -ETIMEDOUT &&
+	   strstr(err, "peer: no complete reply within 0.3 s: ") &&
+	   strstr(err, " of the 656 bytes netserver 2.7 answers (first bytes 78787878)") &&
+	   !strstr(err, "quiet"),
+	   "a peer trickling bytes past the deadline is said to, not to have gone quiet (%s)", err);
+	close(sv[0]);
+	waitpid(pid, NULL, 0);
 }
 
 /* detect_after BYTES LEN CLOSE: what ns_detect says of a peer that wrote
@@ -301,7 +325,7 @@ static void check_detect(void)
 	   "other bytes, then a close, are named (%s)", err);
 	close_both(sv);
 	ok(detect_after("T", 1, false, sv, err) == -ETIMEDOUT && strstr(err, "1 bytes") &&
-	   strstr(err, "went quiet"),
+	   strstr(err, "no complete reply within 0.2 s"),
 	   "half a magic, then silence: the timeout ends it (%s)", err);
 	close_both(sv);
 	ok(detect_after(NULL, 0, false, sv, err) == -ETIMEDOUT && strstr(err, "no answer") &&
