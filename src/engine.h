@@ -11,6 +11,7 @@
 #include "capture/pcapread.h"
 #include "capture/pktparse.h"
 #include "capture/seghist.h"
+#include "core/csv.h"
 #include "core/params.h"
 #include "core/util.h"
 #include "daemon/server.h"

@@ -162,7 +162,7 @@ const char *sweep_cols_text(const json_t *result, const char *name, char *buf, s
 	} else if (json_is_string(v) && *json_string_value(v)) {
 		snprintf(buf, len, "%s", json_string_value(v));
 		for (char *s = buf; *s; s++)
-			if (!isprint((unsigned char)*s) || *s == ',')
+			if (!isprint((unsigned char)*s))
 				*s = '?';
 	} else {
 		snprintf(buf, len, "n/a");
