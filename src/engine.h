@@ -13,6 +13,7 @@
 #include "capture/seghist.h"
 #include "core/csv.h"
 #include "core/params.h"
+#include "core/units.h"
 #include "core/util.h"
 #include "daemon/server.h"
 #include "knobs/catalog.h"

@@ -949,13 +949,12 @@ static void interim_human(FILE *f, const struct cli_opts *o,
 			  const struct session_event *ev)
 {
 	const struct end_sample *l = &ev->local;
-	bool rr = test_is_rr(o->so.p.type);
+	const struct rate_unit *u = units_rate(o->so.p.type);
 	double now = wall_time();
 	char a[32], c[32];
 
 	fprintf(f, "Interim result: %s %s over %.3f seconds ending at %.3f",
-		num(a, sizeof(a), rr ? l->rate : l->rate / 1e6, 2),
-		rr ? "Trans/s" : "10^6bits/s", l->iv_secs, now);
+		num(a, sizeof(a), l->rate / u->div, 2), u->name, l->iv_secs, now);
 	if (l->has_lat && l->lat_iv.count)
 		fprintf(f, ", latency p50 %s us p99 %s us",
 			num(a, sizeof(a), l->lat_iv.p50_us, 2),

@@ -363,8 +363,8 @@ static void time_plot(FILE *f, const struct report *rp, const char *id, const ch
 		svg_escf(f, "%s: no run here has this stored in its time series.", title);
 		fputs("</p>\n", f);
 	} else {
-		s.x1 = svg_nice_top(xmax);
-		s.y1 = svg_nice_top(ymax);
+		s.x1 = units_axis_top(xmax);
+		s.y1 = units_axis_top(ymax);
 		svg_plot_open(&p, f, &s);
 		for (unsigned i = 0; i < nl; i++) {
 			const struct tline *l = &lines[i];

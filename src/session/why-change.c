@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/units.h"
 #include "core/util.h"
 #include "session/why-change.h"
 #include "stats/sweep-policy.h"
@@ -96,11 +97,11 @@ static double why_doc_work(const json_t *doc, const char **unit)
 	const char *u = json_string_value(json_object_get(res, "throughput_units"));
 
 	*unit = "unit of work";
-	if (u && !strcmp(u, "Trans/s")) {
+	if (u && !strcmp(u, units_rate(TEST_TCP_RR)->name)) {
 		*unit = "transaction";
 		return why_num(json_object_get(res, "transaction_rate"));
 	}
-	if (u && !strcmp(u, "10^6bits/s")) {
+	if (u && !strcmp(u, units_rate(TEST_TCP_STREAM)->name)) {
 		*unit = "MB";
 		return why_num(json_object_get(res, "throughput")) / 8;
 	}

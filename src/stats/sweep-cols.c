@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/units.h"
 #include "core/util.h"
 #include "stats/sweep-cols.h"
 
@@ -124,7 +125,7 @@ const char *sweep_cols_rate_title(const char *units, bool rr)
 {
 	if (units && *units)
 		return units;
-	return rr ? "Trans/s" : "10^6bits/s";
+	return units_rate(rr ? TEST_TCP_RR : TEST_TCP_STREAM)->name;
 }
 
 const char *sweep_cols_title(const char *name)
