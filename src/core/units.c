@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* units.c - how a figure is shown: a test's rate unit, an axis top. */
+/* units.c - how a figure is shown: a test's rate unit, an axis top, a time. */
 #include <errno.h>
 #include <math.h>
+#include <time.h>
 
 #include "units.h"
 
@@ -36,4 +37,19 @@ double units_axis_top(double max)
 		if (m[i] * mag >= max * (1 - 1e-9))
 			return m[i] * mag;
 	return 10 * mag;
+}
+
+int units_time_text(double t, char *buf, size_t len)
+{
+	time_t s = (time_t)t;
+	struct tm tm;
+
+	if (!len)
+		return -EINVAL;
+	if (!localtime_r(&s, &tm) ||
+	    !strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm)) {
+		buf[0] = '\0';
+		return -EINVAL;
+	}
+	return 0;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* units.h - how a figure is shown: a test's rate unit, an axis top. */
+/* units.h - how a figure is shown: a test's rate unit, an axis top, a time. */
 #ifndef TT_UNITS_H
 #define TT_UNITS_H
 
@@ -34,5 +34,13 @@ double units_rate_scaled(enum test_type t, double raw);
  * 8 times a power of ten at or above max; 1 when max is not above 0.
  */
 double units_axis_top(double max);
+
+/*
+ * Wall-clock time t (seconds since the epoch) as people read it, local
+ * time "2026-12-07 02:50:32", into buf.  Returns 0, or -EINVAL (buf "")
+ * when t has no such time or buf is too short (UNITS_TIME_MAX will do).
+ */
+#define UNITS_TIME_MAX 32
+int units_time_text(double t, char *buf, size_t len);
 
 #endif

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* test-units.c - a test's rate unit, the axis top. */
+/* test-units.c - a test's rate unit, the axis top, the human timestamp. */
 #include "config.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "tap.h"
 #include "core/units.h"
@@ -49,9 +51,26 @@ static void axis_top_is_a_nice_number_at_or_above(void)
 	   "nothing to show (0, below 0, NaN, inf) gives 1");
 }
 
+static void time_text_is_local_and_fixed_width(void)
+{
+	char buf[UNITS_TIME_MAX], small[8];
+
+	setenv("TZ", "UTC", 1);
+	tzset();
+	ok(!units_time_text(1796611832.9, buf, sizeof(buf)) &&
+	   !strcmp(buf, "2026-12-07 02:50:32"), "UTC: %s", buf);
+	setenv("TZ", "CET-1", 1);
+	tzset();
+	ok(!units_time_text(1796611832, buf, sizeof(buf)) &&
+	   !strcmp(buf, "2026-12-07 03:50:32"), "local time, here CET: %s", buf);
+	ok(units_time_text(1796611832, small, sizeof(small)) == -EINVAL &&
+	   small[0] == '\0', "a buffer too short gives -EINVAL and \"\"");
+}
+
 int main(void)
 {
 	rate_unit_follows_the_test_type();
 	axis_top_is_a_nice_number_at_or_above();
+	time_text_is_local_and_fixed_width();
 	return tap_done();
 }
