@@ -445,7 +445,7 @@ static void run_ended(struct ui *u)
 	} else {
 		ui_status(u, STY_GOOD, 8, "run %u %s: %.2f %s%s%s", c->r->id,
 			  rc ? "stopped" : "done", c->r->rate,
-			  test_is_rr(c->r->p.type) ? "trans/s" : "Mbit/s",
+			  units_rate(c->r->p.type)->label,
 			  c->r->changes[0] ? "; knobs since the run before: " : "", c->r->changes);
 	}
 	if (u->npending)

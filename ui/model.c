@@ -240,7 +240,7 @@ void model_sample(struct model_run *r, const struct session_event *ev)
 		return;
 	tick_blank(k);
 	k->t = l->t;
-	k->rate = test_is_rr(r->p.type) ? l->rate : l->rate / 1e6;
+	k->rate = units_rate_scaled(r->p.type, l->rate);
 	k->p50_us = k->p99_us = NAN;
 	if (l->has_lat && l->lat_iv.count) {
 		k->p50_us = l->lat_iv.p50_us;

@@ -33,7 +33,7 @@ static void rate_line(struct grid *g, int x, int y, int w, const struct model_ru
 		      const struct model_run *ghost)
 {
 	bool rr = test_is_rr(r->p.type);
-	const char *unit = rr ? "trans/s" : "Mbit/s";
+	const char *unit = units_rate(r->p.type)->label;
 	double now = rate_now(r);
 	char a[32], b[32], c[32];
 	int n;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine.h"
 #include "plot.h"
 
 /*
@@ -340,19 +341,6 @@ static void trace_draw(const struct canvas *cv, const double *xs,
 	run_flush(cv, &run);
 }
 
-/* The smallest "nice" number >= v > 0: 1, 1.2, 1.5 .. 8 times 10^k. */
-static double nice_ceil(double v)
-{
-	static const double steps[] = {1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10};
-	double p = pow(10, floor(log10(v))), f = v / p;
-	unsigned i;
-
-	for (i = 0; i < sizeof(steps) / sizeof(steps[0]) - 1; i++)
-		if (f <= steps[i] * (1 + 1e-9))
-			break;
-	return steps[i] * p;
-}
-
 /* Widen [lo, hi] (x data range) into the x scale, the options first. */
 static void x_scale(const struct plot_opts *o, double lo, double hi,
 		    double *xmin, double *xmax)
@@ -391,7 +379,7 @@ static void y_scale(const struct plot_opts *o, double dmin, double dmax,
 		*ymin = o && o->ymin_zero ? fmin(0, dmin) : dmin;
 	if (!isfinite(*ymax)) {
 		if (dmax > *ymin) {
-			*ymax = *ymin + nice_ceil((dmax - *ymin) * 1.05);
+			*ymax = *ymin + units_axis_top((dmax - *ymin) * 1.05);
 		} else if (auto_min && !(o && o->ymin_zero)) {
 			/* A flat series: centre it. */
 			d = dmin != 0 ? fabs(dmin) * 0.1 : 1;

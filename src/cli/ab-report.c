@@ -49,7 +49,7 @@ json_t *ab_report_side_json(const struct ab_side *side)
 /* The throughput's units as the progress line and table show them. */
 const char *ab_report_thr_units(const struct cli_opts *o)
 {
-	return test_is_rr(o->so.p.type) ? "trans/s" : "10^6bits/s";
+	return units_rate(o->so.p.type)->text;
 }
 
 /* The units of metric m. */

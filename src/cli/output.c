@@ -76,15 +76,16 @@ static const char *num(char *buf, size_t n, double d, int prec)
 	return buf;
 }
 
-/* CSV and keyval fields stay one field and one line whatever a string holds. */
-static void sanitize(char *s, bool csv)
+/*
+ * CSV and keyval values stay on one line whatever a string holds (-o is
+ * read a line a run, as netperf's); a CSV field is then quoted as RFC 4180
+ * says by csv_put().
+ */
+static void one_line(char *s)
 {
-	for (; *s; s++) {
+	for (; *s; s++)
 		if (*s == '\n' || *s == '\r' || *s == '\t')
 			*s = ' ';
-		else if (csv && *s == ',')
-			*s = ';';
-	}
 }
 
 json_t *output_result_json(const struct cli_opts *o,
@@ -148,7 +149,7 @@ static const char *sel_text(const struct cli_opts *o, const struct run_summary *
 }
 
 /* -o: netperf's titles on one line, comma-separated (unless -P 0), then
- * the values. */
+ * the values; a field with a comma or a quote is quoted (RFC 4180). */
 static void output_csv(FILE *f, const struct cli_opts *o,
 		       const struct run_summary *r)
 {
@@ -160,8 +161,9 @@ static void output_csv(FILE *f, const struct cli_opts *o,
 		for (unsigned i = 0; i < o->sel.n; i++) {
 			char t[SEL_STR_MAX];
 
-			fprintf(f, "%s%s", i ? "," : "",
-				np_sel_title_line(&tab[o->sel.idx[i]], t, sizeof(t)));
+			if (i)
+				fputc(',', f);
+			csv_put(f, np_sel_title_line(&tab[o->sel.idx[i]], t, sizeof(t)));
 		}
 		fputc('\n', f);
 	}
@@ -169,8 +171,10 @@ static void output_csv(FILE *f, const struct cli_opts *o,
 		char buf[SEL_STR_MAX];
 
 		sel_text(o, r, o->sel.idx[i], buf, sizeof(buf));
-		sanitize(buf, true);
-		fprintf(f, "%s%s", i ? "," : "", buf);
+		one_line(buf);
+		if (i)
+			fputc(',', f);
+		csv_put(f, buf);
 	}
 	fputc('\n', f);
 }
@@ -187,7 +191,7 @@ static void output_keyval(FILE *f, const struct cli_opts *o,
 		char buf[SEL_STR_MAX];
 
 		sel_text(o, r, o->sel.idx[i], buf, sizeof(buf));
-		sanitize(buf, false);
+		one_line(buf);
 		fprintf(f, "%s=%s\n", tab[o->sel.idx[i]].name, buf);
 	}
 }
@@ -215,7 +219,7 @@ static int output_columns(FILE *f, const struct cli_opts *o,
 		const char *line[4];
 
 		sel_text(o, r, o->sel.idx[i], vals[i], SEL_STR_MAX);
-		sanitize(vals[i], false);
+		one_line(vals[i]);
 		np_sel_title(&tab[o->sel.idx[i]], line);
 		w[i] = strlen(vals[i]) + 1;
 		for (int k = 0; k < 4; k++)
@@ -652,7 +656,7 @@ static void print_failure(FILE *f, const struct run_summary *r)
 	if (!r->failed)
 		return;
 	snprintf(why, sizeof(why), "%s", r->failure);
-	sanitize(why, false);
+	one_line(why);
 	fprintf(f, "!!! The run failed: %s\n!!! The figures above are partial.\n", why);
 }
 
@@ -775,13 +779,12 @@ static void interim_human(FILE *f, const struct cli_opts *o,
 			  const struct session_event *ev)
 {
 	const struct end_sample *l = &ev->local;
-	bool rr = test_is_rr(o->so.p.type);
+	const struct rate_unit *u = units_rate(o->so.p.type);
 	double now = wall_time();
 	char a[32], c[32];
 
 	fprintf(f, "Interim result: %s %s over %.3f seconds ending at %.3f",
-		num(a, sizeof(a), rr ? l->rate : l->rate / 1e6, 2),
-		rr ? "Trans/s" : "10^6bits/s", l->iv_secs, now);
+		num(a, sizeof(a), l->rate / u->div, 2), u->name, l->iv_secs, now);
 	if (l->has_lat && l->lat_iv.count)
 		fprintf(f, ", latency p50 %s us p99 %s us",
 			num(a, sizeof(a), l->lat_iv.p50_us, 2),

@@ -121,7 +121,7 @@ static void write_segplot(FILE *f, const struct store_run *r, const char *end, c
 		snprintf(title + strlen(title), sizeof(title) - strlen(title), "%u", mss);
 	s = (struct svg_plot_spec){ .id = id, .title = title, .xlabel = "payload size, bytes (the commonest)",
 				.ylabel = "segments", .x0 = -0.5, .x1 = nb - 0.5,
-				.y1 = svg_nice_top(ymax * 1.1), .xcats = cats, .ncats = (unsigned)nb,
+				.y1 = units_axis_top(ymax * 1.1), .xcats = cats, .ncats = (unsigned)nb,
 				.nlegend = nleg + 1 };
 	svg_plot_open(&p, f, &s);
 	for (size_t i = 0; i < nb; i++) {

@@ -178,7 +178,7 @@ static int write_sweep(FILE *f, const struct report *rp, const struct report_swe
 	s.title = title;
 	s.ylabel = units;
 	s.xlabel = xlabel;
-	s.y1 = svg_nice_top(ymax * 1.08);
+	s.y1 = units_axis_top(ymax * 1.08);
 	s.nlegend = ncurves + (ncliffs > 0);
 	s.logx = numeric && xmin > 0 && xmax > 16 * xmin;
 	snprintf(xlabel, sizeof(xlabel), "%.*s%s", (int)(name ? namelen : 5),

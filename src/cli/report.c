@@ -363,8 +363,8 @@ static void time_plot(FILE *f, const struct report *rp, const char *id, const ch
 		svg_escf(f, "%s: no run here has this stored in its time series.", title);
 		fputs("</p>\n", f);
 	} else {
-		s.x1 = svg_nice_top(xmax);
-		s.y1 = svg_nice_top(ymax);
+		s.x1 = units_axis_top(xmax);
+		s.y1 = units_axis_top(ymax);
 		svg_plot_open(&p, f, &s);
 		for (unsigned i = 0; i < nl; i++) {
 			const struct tline *l = &lines[i];
@@ -451,12 +451,10 @@ static void write_summary(FILE *f, const struct report *rp)
 		const struct store_run *r = &rp->runs[i];
 		const char *sdu = json_string_value(json_object_get(json_object_get(r->result, "result"),
 								    "sd_units"));
-		time_t t = (time_t)r->time;
-		struct tm tm;
 
 		fprintf(f, "<tr id=\"run-%" PRId64 "\"%s><td class=\"num\">%" PRId64 "%s</td><td>", r->id,
 			r->failed ? " class=\"failed\"" : "", r->id, r->baseline ? " (baseline)" : "");
-		if (localtime_r(&t, &tm) && strftime(a, sizeof(a), "%Y-%m-%d %H:%M:%S", &tm))
+		if (!units_time_text(r->time, a, sizeof(a)))
 			svg_esc(f, a);
 		fputs("</td><td>", f);
 		svg_esc(f, r->test);
@@ -500,9 +498,7 @@ static const char report_css[] =
 /* The whole document. */
 static int report_write(FILE *f, const struct report *rp)
 {
-	char when[32];
-	time_t now = time(NULL);
-	struct tm tm;
+	char when[UNITS_TIME_MAX];
 	int ret;
 
 	fputs("<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>",
@@ -511,9 +507,7 @@ static int report_write(FILE *f, const struct report *rp)
 	fprintf(f, "</title>\n<meta name=\"generator\" content=\"tunetop %s\"/>\n<style>%s</style>\n</head>\n<body>\n<h1>",
 		PACKAGE_VERSION, report_css);
 	svg_esc(f, rp->title);
-	when[0] = '\0';
-	if (localtime_r(&now, &tm))
-		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+	units_time_text(wall_time(), when, sizeof(when));
 	fprintf(f, "</h1>\n<p>%u run%s from ", rp->n, rp->n == 1 ? "" : "s");
 	svg_esc(f, rp->db);
 	fprintf(f, ", written %s by tunetop %s.</p>\n", when, PACKAGE_VERSION);

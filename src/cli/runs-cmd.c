@@ -47,10 +47,7 @@ static int runs_id(struct store *st, const char *s, int64_t *id)
 
 static const char *fmt_time(double t, char *buf, size_t len)
 {
-	time_t s = (time_t)t;
-	struct tm tm;
-
-	if (!localtime_r(&s, &tm) || !strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm))
+	if (units_time_text(t, buf, len))
 		snprintf(buf, len, "?");
 	return buf;
 }

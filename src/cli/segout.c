@@ -170,22 +170,6 @@ void segout_human(FILE *f, const struct segout_dir *d, unsigned n,
 	}
 }
 
-/* One CSV field, quoted when it holds a comma, a quote or a line break. */
-static void csv_field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 void segout_csv(FILE *f, const struct segout_dir *d, unsigned n,
 		bool no_header)
 {
@@ -197,7 +181,7 @@ void segout_csv(FILE *f, const struct segout_dir *d, unsigned n,
 		uint32_t mss = d[i].udp ? 0 : d[i].mss;
 
 		for (uint32_t k = 0; k < nb; k++) {
-			csv_field(f, d[i].label);
+			csv_put(f, d[i].label);
 			fprintf(f, ",%u,%" PRIu64 ",%s\n", v[k].size, v[k].count,
 				seg_class_name(seg_class_of(v[k].size, mss)));
 		}

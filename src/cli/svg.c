@@ -153,22 +153,6 @@ double svg_nice_step(double span, int n)
 	return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
 }
 
-/* The top of an axis from 0: the least of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8
- * times a power of ten at or above max; 1 when there is nothing. */
-double svg_nice_top(double max)
-{
-	static const double m[] = { 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10 };
-	double mag;
-
-	if (!(max > 0) || !isfinite(max))
-		return 1;
-	mag = pow(10, floor(log10(max)));
-	for (unsigned i = 0; i < sizeof(m) / sizeof(m[0]); i++)
-		if (m[i] * mag >= max * (1 - 1e-9))
-			return m[i] * mag;
-	return 10 * mag;
-}
-
 /* The SVG x coordinate of data value x on p's x axis (linear or log2). */
 double svg_plot_x(const struct svg_plot *p, double x)
 {

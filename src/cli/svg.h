@@ -63,9 +63,6 @@ const char *svg_fmt_fix(double v, int prec, char *buf, size_t len);
 /* A round step (1, 2 or 5 times a power of ten) for about n ticks over span. */
 double svg_nice_step(double span, int n);
 
-/* The least round axis top (1, 1.2, 1.5, 2 ... 8 times a power of ten) >= max; 1 for no positive max. */
-double svg_nice_top(double max);
-
 /* Open an <svg> in f for s: title, grid, ticks with labels, axes and axis labels. */
 void svg_plot_open(struct svg_plot *p, FILE *f, const struct svg_plot_spec *s);
 

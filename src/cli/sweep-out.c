@@ -408,10 +408,13 @@ void sweep_out_csv(const struct sweep *sw)
 	for (unsigned k = 0; k < sw->nrun; k++) {
 		const struct sweep_point *p = &sw->pt[k];
 
-		/* Knob values may hold commas: the point's name is quoted. */
-		printf("\"%s\",%s", p->name, sweep_rate_text(p, b, sizeof(b)));
-		for (unsigned i = 0; i < sw->cols.n; i++)
-			printf(",%s", p->col[i][0] ? p->col[i] : "n/a");
+		/* Knob values may hold commas: the point's name is always quoted. */
+		csv_put_quoted(stdout, p->name);
+		printf(",%s", sweep_rate_text(p, b, sizeof(b)));
+		for (unsigned i = 0; i < sw->cols.n; i++) {
+			putchar(',');
+			csv_put(stdout, p->col[i][0] ? p->col[i] : "n/a");
+		}
 		printf(",%s,", p->cliff ? "yes" : "no");
 		if (p->run_id)
 			printf("%lld", (long long)p->run_id);

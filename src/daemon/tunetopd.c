@@ -18,6 +18,7 @@
 #include "knobs/journal.h"
 #include "core/params.h"
 #include "daemon/server.h"
+#include "core/units.h"
 #include "core/util.h"
 
 static bool use_syslog;
@@ -49,16 +50,13 @@ static void usage(FILE *f)
 /* A log line: stderr with a timestamp in the foreground, syslog otherwise. */
 static void log_line_cb(const char *line, void *arg)
 {
-	char ts[32];
-	time_t t = time(NULL);
-	struct tm tm;
+	char ts[UNITS_TIME_MAX];
 
 	if (use_syslog) {
 		syslog(LOG_INFO, "%s", line);
 		return;
 	}
-	localtime_r(&t, &tm);
-	strftime(ts, sizeof(ts), "%Y-%m-%d %H:%M:%S", &tm);
+	units_time_text(wall_time(), ts, sizeof(ts));
 	fprintf(stderr, "%s tunetopd: %s\n", ts, line);
 }
 

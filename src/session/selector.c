@@ -11,6 +11,7 @@
 #include <sys/socket.h>
 
 #include "core/params.h"
+#include "core/units.h"
 #include "session/selector.h"
 #include "session/session.h"
 
@@ -66,7 +67,7 @@ static const char *units_of(const struct run_summary *r)
 {
 	if (r->res.units && *r->res.units)
 		return r->res.units;
-	return test_is_rr(r->res.p.type) ? "Trans/s" : "10^6bits/s";
+	return units_rate(r->res.p.type)->name;
 }
 
 static void get_throughput(const struct run_summary *r, int arg,

@@ -17,6 +17,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "core/units.h"
 #include "proto/msg.h"
 #include "proto/netserver.h"
 #include "proto/proto.h"
@@ -638,8 +639,8 @@ static void session_derive(struct session *s)
 	if (!r->local.cap && s->cap_note[0])
 		snprintf(r->local.cap_note, sizeof(r->local.cap_note), "%s", s->cap_note);
 
+	r->units = units_rate(s->p.type)->name;
 	if (test_is_rr(s->p.type)) {
-		r->units = "Trans/s";
 		r->sd_units = "us/Tran";
 		units = (double)r->local.total.trans;
 		r->throughput = e > 0 ? units / e : 0;
@@ -649,10 +650,9 @@ static void session_derive(struct session *s)
 				 r->local.total.bytes_recv :
 				 r->remote.total.bytes_recv;
 
-		r->units = "10^6bits/s";
 		r->sd_units = "us/KB";
 		units = (double)bytes / 1024.0;
-		r->throughput = e > 0 ? (double)bytes * 8.0 / 1e6 / e : 0;
+		r->throughput = e > 0 ? (double)bytes * 8.0 / units_rate(s->p.type)->div / e : 0;
 	}
 	r->local_sd = service_demand(r->local.cpu.total.busy, r->local.cpu.ncpu, e, units);
 	r->remote_sd = service_demand(r->remote.cpu.total.busy, r->remote.cpu.ncpu,

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/units.h"
 #include "core/util.h"
 #include "session/result-doc.h"
 #include "session/sweep-cols.h"
@@ -157,7 +158,7 @@ const char *sweep_cols_rate_title(const char *units, bool rr)
 {
 	if (units && *units)
 		return units;
-	return rr ? "Trans/s" : "10^6bits/s";
+	return units_rate(rr ? TEST_TCP_RR : TEST_TCP_STREAM)->name;
 }
 
 const char *sweep_cols_title(const char *name)
@@ -194,7 +195,7 @@ const char *sweep_cols_text(const json_t *result, const char *name, char *buf, s
 	} else if (json_is_string(v) && *json_string_value(v)) {
 		snprintf(buf, len, "%s", json_string_value(v));
 		for (char *s = buf; *s; s++)
-			if (!isprint((unsigned char)*s) || *s == ',')
+			if (!isprint((unsigned char)*s))
 				*s = '?';
 	} else {
 		snprintf(buf, len, "n/a");

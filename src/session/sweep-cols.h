@@ -75,8 +75,9 @@ json_t *sweep_cols_value(const json_t *result, const char *name);
 
 /*
  * The text of that value: an integer as it is, a real with 2 decimals
- * (3 below 10), a string with anything unprintable or a comma as '?',
- * "n/a" when the run has no such figure.  Returns buf.
+ * (3 below 10), a string with anything unprintable as '?' (a comma stays:
+ * CSV quotes it, src/core/csv.c), "n/a" when the run has no such figure.
+ * Returns buf.
  */
 const char *sweep_cols_text(const json_t *result, const char *name, char *buf, size_t len);
 

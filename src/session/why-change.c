@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/units.h"
 #include "core/util.h"
 #include "session/result-doc.h"
 #include "session/why-change.h"
@@ -102,11 +103,11 @@ static double why_doc_work(const json_t *doc, const char **unit)
 	const char *u = result_doc_str(doc, SEL_THROUGHPUT_UNITS);
 
 	*unit = "unit of work";
-	if (u && !strcmp(u, "Trans/s")) {
+	if (u && !strcmp(u, units_rate(TEST_TCP_RR)->name)) {
 		*unit = "transaction";
 		return result_doc_num(doc, SEL_TRANSACTION_RATE);
 	}
-	if (u && !strcmp(u, "10^6bits/s")) {
+	if (u && !strcmp(u, units_rate(TEST_TCP_STREAM)->name)) {
 		*unit = "MB";
 		return result_doc_num(doc, SEL_THROUGHPUT) / 8;
 	}

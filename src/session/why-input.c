@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/units.h"
 #include "session/why.h"
 #include "session/session.h"
 
@@ -326,7 +327,7 @@ void why_input_result(struct why_input *in, const struct test_params *p,
 {
 	why_input_init(in, p);
 	in->elapsed = r->elapsed;
-	in->throughput = test_is_rr(p->type) ? r->throughput : r->throughput * 1e6;
+	in->throughput = r->throughput * units_rate(p->type)->div;
 	in->lat_us = r->local.has_lat ? r->local.lat.mean_us : 0;
 	in->tbf_bps = tbf_bps;
 	if (test_is_udp(p->type) && !test_is_rr(p->type)) {

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "core/units.h"
 #include "proto/msg.h"
 #include "session/result-doc.h"
 #include "store/store-save.h"
@@ -18,7 +19,7 @@ void store_series_add_event(json_t *series, const struct session_event *ev, enum
 	bool lat = l->has_lat && l->lat_iv.count;
 	double v[STORE_NSERIES] = {
 		[SS_T] = l->t,
-		[SS_RATE] = test_is_rr(type) ? l->rate : l->rate / 1e6,
+		[SS_RATE] = units_rate_scaled(type, l->rate),
 		[SS_P50] = lat ? l->lat_iv.p50_us : NAN,
 		[SS_P99] = lat ? l->lat_iv.p99_us : NAN,
 		[SS_SNDBUF_L] = ls ? ls->sndbuf : NAN,

@@ -27,8 +27,9 @@ for fam in 4 6; do
 		"$TUNETOP" run -"$fam" -t "$t" -l 1 -- -o TEST,COUNTS_AGREE,TARGET_DESC,REMOTE_ADDR >"$TMP/t.csv" 2>>"$TMP/stderr"
 		rc=$?
 		line=$(tail -1 "$TMP/t.csv")
+		# TARGET_DESC holds commas: one quoted field (RFC 4180).
 		case "$line" in
-		"$t,yes,lab: tunetop-"*",198.18.0.2:"*|"$t,yes,lab: tunetop-"*",[fd74:7400::2]:"*) r=0 ;;
+		"$t,yes,\"lab: tunetop-"*"\",198.18.0.2:"*|"$t,yes,\"lab: tunetop-"*"\",[fd74:7400::2]:"*) r=0 ;;
 		*) r=1 ;;
 		esac
 		[ $rc -eq 0 ] && [ $r -eq 0 ]

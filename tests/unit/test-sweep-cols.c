@@ -59,9 +59,9 @@ static void values(void)
 	   "a real with 2 decimals: %s", buf);
 	ok(!strcmp(sweep_cols_text(doc, "DATA_SEGS_OUT_PER_TRANS", buf, sizeof(buf)), "1.000"),
 	   "below 10 with 3: %s", buf);
-	ok(!strcmp(sweep_cols_text(doc, "LIMIT", buf, sizeof(buf)), "cpu-local?x") &&
+	ok(!strcmp(sweep_cols_text(doc, "LIMIT", buf, sizeof(buf)), "cpu-local,x") &&
 	   !strcmp(sweep_cols_text(doc, "TARGET", buf, sizeof(buf)), "a?z"),
-	   "a string, commas and control characters as ?");
+	   "a string: a comma as it is, control characters as ?");
 	ok(!strcmp(sweep_cols_text(doc, "NOT_A_SELECTOR", buf, sizeof(buf)), "n/a"),
 	   "a name the selector table lacks reads n/a, whatever the document holds");
 	ok(!strcmp(sweep_cols_text(doc, "LOCAL_SD", buf, sizeof(buf)), "n/a") &&
