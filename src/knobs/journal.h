@@ -110,6 +110,12 @@ int journal_release(const char *dir, const struct journal_entry *e, bool drop,
 void journal_netns_here(struct journal_netns *ns);
 
 /*
+ * When this thread is in ns's namespace, make ns's process the oldest one
+ * in it (the likeliest to outlive this one), for a restore from elsewhere.
+ */
+void journal_netns_holder(struct journal_netns *ns);
+
+/*
  * Where e goes back, for a restore from anywhere: -ENOENT when that is
  * the calling thread's namespace (work here), else an O_RDONLY fd of it:
  * the host's for an unmarked entry, else by its name (when that file is
