@@ -55,32 +55,33 @@ bool plan_active(const struct ui *u)
 	return u->plan != NULL;
 }
 
-/* "[local:|remote:]NAME=VALUE" into a knob setting; -EINVAL with err. */
-static int parse_setting(struct ui *u, const char *spec, struct plan_knob *k, char *err)
+/*
+ * "[local:|remote:|both:]NAME=VALUE" (plan_setting_parse, as tunetop's
+ * --set, sweeps and ab take it) into knob settings at k[*n..max), one a
+ * end (both: two); -EINVAL with err.
+ */
+static int parse_setting(struct ui *u, const char *spec, struct plan_knob *k, unsigned max,
+			 unsigned *n, char *err)
 {
-	char buf[160], *name = buf, *val;
-	struct knob_value v;
+	struct plan_setting ps;
+	bool remote[2];
+	unsigned idx, ne;
 
-	snprintf(buf, sizeof(buf), "%s", spec);
-	k->end = END_L;
-	if (!strncmp(name, "remote:", 7)) {
-		k->end = END_R;
-		name += 7;
-	} else if (!strncmp(name, "local:", 6)) {
-		name += 6;
-	}
-	val = strchr(name, '=');
-	if (!val)
-		return err_set(err, -EINVAL, "%s: accepted: [local:|remote:]NAME=VALUE", spec);
-	*val++ = '\0';
-	for (k->idx = 0; k->idx < u->nknobs; k->idx++)
-		if (!strcmp(u->knobs[k->idx].d->name, name))
-			break;
-	if (k->idx == u->nknobs)
-		return err_set(err, -EINVAL, "%s: unknown knob; accepted: a name of the knobs panel", name);
-	if (knob_parse_value(u->knobs[k->idx].d, val, &v, err))
+	if (plan_setting_parse(u->cat, spec, &ps, err))
 		return -EINVAL;
-	snprintf(k->value, sizeof(k->value), "%s", v.text);
+	for (idx = 0; idx < u->nknobs && u->knobs[idx].d != ps.d; idx++)
+		;
+	if (idx == u->nknobs)
+		return err_set(err, -EINVAL, "%s: not a knob of the knobs panel", ps.d->name);
+	ne = plan_setting_ends(ps.end, remote);
+	for (unsigned e = 0; e < ne; e++) {
+		if (*n == max)
+			return err_set(err, -EINVAL, "at most %u knobs a point or side", max);
+		k[*n].idx = idx;
+		k[*n].end = remote[e] ? END_R : END_L;
+		snprintf(k[*n].value, sizeof(k[*n].value), "%s", ps.value);
+		(*n)++;
+	}
 	return 0;
 }
 
@@ -134,23 +135,18 @@ static int too_many(char *err)
 static int knob_step(struct ui *u, struct plan *pl, struct plan_step *s,
 		     enum sweep_end end, const char *name, const char *value, char *err)
 {
-	static const char *const side[] = {
+	static const char *const prefix[] = {
 		[SWEEP_END_LOCAL] = "local:", [SWEEP_END_REMOTE] = "remote:",
+		[SWEEP_END_BOTH] = "both:",
 	};
 	char spec1[200];
-	unsigned e;
+	unsigned from = s->nk;
 
-	for (e = SWEEP_END_LOCAL; e <= SWEEP_END_REMOTE; e++) {
-		if (end != SWEEP_END_BOTH && end != e)
-			continue;
-		if (s->nk == PLAN_MAX_KNOBS)
-			return err_set(err, -EINVAL, "at most %d knobs a point", PLAN_MAX_KNOBS);
-		snprintf(spec1, sizeof(spec1), "%s%s=%s", side[e], name, value);
-		if (parse_setting(u, spec1, &s->k[s->nk], err))
-			return -EINVAL;
-		touch(u, pl, &s->k[s->nk]);
-		s->nk++;
-	}
+	snprintf(spec1, sizeof(spec1), "%s%s=%s", prefix[end], name, value);
+	if (parse_setting(u, spec1, s->k, PLAN_MAX_KNOBS, &s->nk, err))
+		return -EINVAL;
+	for (unsigned i = from; i < s->nk; i++)
+		touch(u, pl, &s->k[i]);
 	return 0;
 }
 
@@ -384,12 +380,12 @@ static int plan_ab(struct ui *u, struct plan *pl, const char *spec, char *err)
 			return err_set(err, -EINVAL, "A/B: --a and --b are both needed (\"\" not here: "
 				       "give the value the knob has)");
 		for (item = strtok_r(side[s], ",", &save2); item; item = strtok_r(NULL, ",", &save2)) {
-			if (nset[s] == PLAN_MAX_KNOBS)
-				return err_set(err, -EINVAL, "A/B: at most %d knobs a side", PLAN_MAX_KNOBS);
-			if (parse_setting(u, item, &set[s][nset[s]], err))
+			unsigned from = nset[s];
+
+			if (parse_setting(u, item, set[s], PLAN_MAX_KNOBS, &nset[s], err))
 				return -EINVAL;
-			touch(u, pl, &set[s][nset[s]]);
-			nset[s]++;
+			for (unsigned i = from; i < nset[s]; i++)
+				touch(u, pl, &set[s][i]);
 		}
 	}
 	pl->ab = true;

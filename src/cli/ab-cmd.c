@@ -38,8 +38,9 @@ static void ab_usage(FILE *f)
 		"then what moved from A to B between the median-rate run of each side\n"
 		"(docs/why.md).\n"
 		"\n"
-		"  --a SPEC, --b SPEC  knob settings, [local:|remote:]NAME=VALUE separated\n"
-		"                      by commas or spaces (\"gro=on\", \"remote:gro=off,rx-usecs=64\");\n"
+		"  --a SPEC, --b SPEC  knob settings, [local:|remote:|both:]NAME=VALUE\n"
+		"                      separated by commas or spaces (\"gro=on\",\n"
+		"                      \"remote:gro=off,rx-usecs=64\"; both: each end);\n"
 		"                      \"\" is the knobs as they are.  A knob only one side\n"
 		"                      names has its original value in the other.  From\n"
 		"                      the first word starting with '-', the side's own\n"
@@ -133,7 +134,7 @@ static int ab_args(int argc, char **argv, struct ab_state *st, int *rargc, char 
 		if (!strncmp(a, "--a", 3) && (a[3] == '\0' || a[3] == '=')) {
 			val = ab_long_val(argc, argv, &i, 3);
 			if (!val)
-				return err_set(err, 2, "option --a: missing value; accepted: [local:|remote:]NAME=VALUE,... or \"\"");
+				return err_set(err, 2, "option --a: missing value; accepted: " PLAN_SETTING_ACCEPTS ",... or \"\"");
 			st->side[0].spec = val;
 			given[0] = true;
 			continue;
@@ -141,7 +142,7 @@ static int ab_args(int argc, char **argv, struct ab_state *st, int *rargc, char 
 		if (!strncmp(a, "--b", 3) && (a[3] == '\0' || a[3] == '=')) {
 			val = ab_long_val(argc, argv, &i, 3);
 			if (!val)
-				return err_set(err, 2, "option --b: missing value; accepted: [local:|remote:]NAME=VALUE,... or \"\"");
+				return err_set(err, 2, "option --b: missing value; accepted: " PLAN_SETTING_ACCEPTS ",... or \"\"");
 			st->side[1].spec = val;
 			given[1] = true;
 			continue;
@@ -185,17 +186,17 @@ static int ab_args(int argc, char **argv, struct ab_state *st, int *rargc, char 
 }
 
 /*
- * Split a side's spec into items: NAME=VALUE words separated by commas or
- * spaces; a word without '=' continues the value before it, so the three
- * numbers of tcp_rmem can be written "net.ipv4.tcp_rmem=4096 131072 6291456".
- * Every name and value is checked against the catalog.  0, or 2 with err.
+ * Split a side's spec into items: settings (plan_setting_parse) separated
+ * by commas or spaces; a word without '=' continues the value before it,
+ * so the three numbers of tcp_rmem can be written
+ * "net.ipv4.tcp_rmem=4096 131072 6291456".  both: names the knob on each
+ * end.  Every name and value is checked against the catalog.  0, or 2
+ * with err.
  */
 static int ab_parse_side(const struct catalog *cat, const struct cli_opts *o, int s,
 			 struct ab_side *side, char *err)
 {
-	char names[AB_MAX_ITEMS][KNOB_NAME_MAX + 8];
-	char raw[AB_MAX_ITEMS][KNOB_TEXT_MAX];
-	bool remote[AB_MAX_ITEMS];
+	char raw[AB_MAX_ITEMS][KNOB_NAME_MAX + KNOB_TEXT_MAX + 8];
 	char buf[4096], *save = NULL, *w;
 	const char *opt = side_opts[s];
 	unsigned n = 0;
@@ -215,14 +216,11 @@ static int ab_parse_side(const struct catalog *cat, const struct cli_opts *o, in
 			break;
 		}
 	for (w = strtok_r(buf, ", \t\n", &save); w; w = strtok_r(NULL, ", \t\n", &save)) {
-		char *eq = strchr(w, '='), *name = w;
-		bool rem = false;
-
-		if (!eq) {
+		if (!strchr(w, '=')) {
 			size_t l;
 
 			if (!n)
-				return err_set(err, 2, "option %s %s: \"%s\" is not NAME=VALUE; accepted: [local:|remote:]NAME=VALUE separated by commas or spaces",
+				return err_set(err, 2, "option %s %s: \"%s\" is not NAME=VALUE; accepted: " PLAN_SETTING_ACCEPTS " separated by commas or spaces",
 					       opt, side->spec, w);
 			l = strlen(raw[n - 1]);
 			snprintf(raw[n - 1] + l, sizeof(raw[0]) - l, " %s", w);
@@ -230,43 +228,39 @@ static int ab_parse_side(const struct catalog *cat, const struct cli_opts *o, in
 		}
 		if (n >= AB_MAX_ITEMS)
 			return err_set(err, 2, "option %s: more than %d knobs", opt, AB_MAX_ITEMS);
-		*eq = '\0';
-		if (!strncmp(name, "remote:", 7)) {
-			rem = true;
-			name += 7;
-		} else if (!strncmp(name, "local:", 6)) {
-			name += 6;
-		}
-		if (!*name || strlen(name) >= KNOB_NAME_MAX || strlen(eq + 1) >= KNOB_TEXT_MAX)
-			return err_set(err, 2, "option %s %s: \"%s=%.32s\" is not NAME=VALUE; accepted: [local:|remote:]NAME=VALUE",
-				       opt, side->spec, w, eq + 1);
-		snprintf(names[n], sizeof(names[0]), "%s", name);
-		snprintf(raw[n], sizeof(raw[0]), "%s", eq + 1);
-		remote[n++] = rem;
+		if (strlen(w) >= sizeof(raw[0]))
+			return err_set(err, 2, "option %s: \"%.40s...\" longer than %zu characters; accepted: " PLAN_SETTING_ACCEPTS,
+				       opt, w, sizeof(raw[0]) - 1);
+		snprintf(raw[n++], sizeof(raw[0]), "%s", w);
 	}
 	side->n = 0;
 	for (unsigned i = 0; i < n; i++) {
-		struct ab_item *it = &side->item[side->n];
+		struct plan_setting ps;
+		bool remote[2];
+		unsigned ne;
 		char e[ERR_MAX];
 
-		it->d = catalog_find(cat, names[i]);
-		it->remote = remote[i];
-		if (!it->d)
-			return err_set(err, 2, "option %s: %s: unknown knob; accepted: a name `tunetop knobs list` shows",
-				       opt, names[i]);
-		if (it->d->kind == KNOB_LINKINFO)
-			return err_set(err, 2, "option %s: %s: read-only (a link figure); accepted: a knob that can be set",
-				       opt, it->d->name);
-		if (knob_parse_value(it->d, raw[i], &it->v, e))
+		if (plan_setting_parse(cat, raw[i], &ps, e))
 			return err_set(err, 2, "option %s: %s", opt, e);
-		if (it->remote && options_remote_knobs_refusal(o))
-			return err_set(err, 2, "option %s: remote:%s: %s",
-				       opt, it->d->name, options_remote_knobs_refusal(o));
-		for (unsigned j = 0; j < side->n; j++)
-			if (side->item[j].d == it->d && side->item[j].remote == it->remote)
-				return err_set(err, 2, "option %s: %s%s given twice; accepted: each knob once per side",
-					       opt, it->remote ? "remote:" : "", it->d->name);
-		side->n++;
+		ne = plan_setting_ends(ps.end, remote);
+		for (unsigned k = 0; k < ne; k++) {
+			struct ab_item *it = &side->item[side->n];
+
+			if (side->n >= AB_MAX_ITEMS)
+				return err_set(err, 2, "option %s: more than %d knobs", opt, AB_MAX_ITEMS);
+			it->d = ps.d;
+			it->remote = remote[k];
+			if (knob_parse_value(it->d, ps.value, &it->v, e))
+				return err_set(err, 2, "option %s: %s", opt, e);
+			if (it->remote && options_remote_knobs_refusal(o))
+				return err_set(err, 2, "option %s: remote:%s: %s",
+					       opt, it->d->name, options_remote_knobs_refusal(o));
+			for (unsigned j = 0; j < side->n; j++)
+				if (side->item[j].d == it->d && side->item[j].remote == it->remote)
+					return err_set(err, 2, "option %s: %s%s given twice; accepted: each knob once per side",
+						       opt, it->remote ? "remote:" : "", it->d->name);
+			side->n++;
+		}
 	}
 	return 0;
 }

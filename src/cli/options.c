@@ -577,10 +577,10 @@ static int long_opt(struct parse_state *st, int argc, char **argv, int *i)
 		return 0;
 	}
 	if (len == 5 && !strncmp(a, "--set", len)) {
-		if (long_val(st, argc, argv, i, eq, "--set", "[local:|remote:]NAME=VALUE, a knob of `tunetop knobs list`", &val))
+		if (long_val(st, argc, argv, i, eq, "--set", "[local:|remote:|both:]NAME=VALUE, a knob of `tunetop knobs list`", &val))
 			return 2;
 		if (!strchr(val, '=') || strlen(val) >= sizeof(st->o->set[0]))
-			return err_set(st->err, 2, "option --set %.60s: accepted: [local:|remote:]NAME=VALUE (e.g. remote:gro=off)",
+			return err_set(st->err, 2, "option --set %.60s: accepted: [local:|remote:|both:]NAME=VALUE (e.g. remote:gro=off)",
 				       val);
 		if (st->o->nset >= sizeof(st->o->set) / sizeof(st->o->set[0]))
 			return err_set(st->err, 2, "option --set: at most 32 knobs");
@@ -700,6 +700,15 @@ static void options_init(struct cli_opts *o)
 	};
 }
 
+/* Whether a --set reaches the remote end: remote: or both:. */
+static bool options_set_remote(const char *set)
+{
+	enum sweep_end end;
+
+	sweep_knob_end(set, &end);
+	return end != SWEEP_END_LOCAL;
+}
+
 /* Settle what depends on several options, then check as a server would. */
 static int options_finish(struct parse_state *st)
 {
@@ -711,14 +720,14 @@ static int options_finish(struct parse_state *st)
 	if (o->netserver && !o->so.host)
 		return err_set(st->err, 2, "option --netserver: needs -H HOST; accepted: -H HOST --netserver [-p PORT], for a netserver on HOST");
 	for (unsigned i = 0; i < o->nset; i++)
-		if (!strncmp(o->set[i], "remote:", 7) && options_remote_knobs_refusal(o))
+		if (options_set_remote(o->set[i]) && options_remote_knobs_refusal(o))
 			return err_set(st->err, 2, "option --set %.60s: %s",
 				       o->set[i], options_remote_knobs_refusal(o));
 	if (o->key_file[0] && (!o->so.host || o->netserver))
 		return err_set(st->err, 2, "option --key: the key of a tunetopd's knob control; accepted with -H HOST (a tunetopd), not %s",
 			       o->netserver ? "--netserver" : "without -H");
 	for (unsigned i = 0; o->keep && o->so.host && i < o->nset; i++)
-		if (!strncmp(o->set[i], "remote:", 7))
+		if (options_set_remote(o->set[i]))
 			return err_set(st->err, 2, "option --keep: %.60s goes back when the run ends (tunetopd puts back what a client changed when it goes); accepted: --keep for local: knobs, or tunetop knobs set --side remote --hold SECS",
 				       o->set[i]);
 	if (o->so.host && (o->lab_name[0] || o->loopback || o->lab_opts_given))
@@ -871,9 +880,9 @@ void options_usage(FILE *f)
 "  --lab NAME     with no -H: run in a lab made by `tunetop lab up`\n"
 "  --mtu N        the MTU of the run's own lab (default 1500, up to 65535)\n"
 "  --rate R       a tbf rate limit for the run's own lab (1gbit, 10gbit, none)\n"
-"  --set [local:|remote:]NAME=VALUE  change a knob for this run (lab sides\n"
-"                 a/b, this host, or with -H --key tunetopd's host); put\n"
-"                 back when the run ends\n"
+"  --set [local:|remote:|both:]NAME=VALUE  change a knob for this run (lab\n"
+"                 sides a/b, this host, or with -H --key tunetopd's host;\n"
+"                 both: each end alike); put back when the run ends\n"
 "  --keep         leave the --set knobs changed after the run\n"
 "  --wait         wait for a knob another tunetop run holds instead of\n"
 "                 refusing it (^C gives up)\n"

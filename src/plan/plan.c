@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* plan.c - a series of runs as both front ends plan it: knob settings parsed and checked once. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "knobs/knobs.h"
+#include "plan/plan.h"
+
+int plan_knob_find(const struct catalog *c, const char *name, const struct knob_def **d,
+		   char *err)
+{
+	*d = catalog_find(c, name);
+	if (!*d)
+		return err_set(err, -ENOENT, "%s: unknown knob; accepted: a name `tunetop knobs list` shows",
+			       name);
+	if (knobs_read_only(*d))
+		return err_set(err, -EROFS, "%s: %s; accepted: a knob that can be set", (*d)->name,
+			       knobs_read_only(*d));
+	return 0;
+}
+
+int plan_setting_parse(const struct catalog *c, const char *spec, struct plan_setting *s,
+		       char *err)
+{
+	char name[KNOB_NAME_MAX];
+	const char *body = sweep_knob_end(spec, &s->end), *eq = strchr(body, '=');
+	struct knob_value v;
+	int rc;
+
+	s->d = NULL;
+	s->value[0] = '\0';
+	if (!eq || eq == body)
+		return err_set(err, -EINVAL, "\"%.64s\" is not NAME=VALUE; accepted: " PLAN_SETTING_ACCEPTS,
+			       spec);
+	if ((size_t)(eq - body) >= sizeof(name))
+		return err_set(err, -ENOENT, "%.*s...: unknown knob; accepted: a name `tunetop knobs list` shows",
+			       40, body);
+	memcpy(name, body, (size_t)(eq - body));
+	name[eq - body] = '\0';
+	rc = plan_knob_find(c, name, &s->d, err);
+	if (rc)
+		return rc;
+	rc = knob_parse_value(s->d, eq + 1, &v, err);
+	if (rc)
+		return rc;
+	snprintf(s->value, sizeof(s->value), "%s", v.text);
+	return 0;
+}
+
+unsigned plan_setting_ends(enum sweep_end end, bool remote[2])
+{
+	if (end == SWEEP_END_BOTH) {
+		remote[0] = false;
+		remote[1] = true;
+		return 2;
+	}
+	remote[0] = end == SWEEP_END_REMOTE;
+	return 1;
+}

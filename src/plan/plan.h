@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* plan.h - a series of runs as both front ends plan it: knob settings parsed and checked once. */
+#ifndef TT_PLAN_PLAN_H
+#define TT_PLAN_PLAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "knobs/catalog.h"
+#include "knobs/knob.h"
+#include "stats/sweep.h"
+
+/*
+ * The one knob setting of `run --set`, `sweep --set`, `ab --a/--b` and
+ * the dashboard's sweeps and A/B (docs/sweeps.md, "Knob settings"):
+ * "[local:|remote:|both:]NAME=VALUE", no prefix the local end, both: the
+ * same value on both ends.
+ */
+#define PLAN_SETTING_ACCEPTS "[local:|remote:|both:]NAME=VALUE"
+
+struct plan_setting {
+	const struct knob_def *d;
+	enum sweep_end end;
+	char value[KNOB_TEXT_MAX];	/* canonical (knob_parse_value) */
+};
+
+/*
+ * The knob NAME of catalog c, for a plan to set: one the catalog has,
+ * which its backend can set (knobs_read_only()).  0, or -ENOENT /
+ * -EROFS with err "NAME: why; accepted: ...".
+ */
+int plan_knob_find(const struct catalog *c, const char *name, const struct knob_def **d,
+		   char *err);
+
+/*
+ * "[local:|remote:|both:]NAME=VALUE" into s: the end, the knob
+ * (plan_knob_find) and the value checked against the catalog.  0, or
+ * -EINVAL (not NAME=VALUE, a bad value), -ENOENT or -EROFS with err, one
+ * line naming what was wrong and what is accepted.
+ */
+int plan_setting_parse(const struct catalog *c, const char *spec, struct plan_setting *s,
+		       char *err);
+
+/*
+ * The ends a setting of end is made on, as remote flags into remote[]:
+ * local: one (false), remote: one (true), both: two (false, true).
+ * Returns how many.
+ */
+unsigned plan_setting_ends(enum sweep_end end, bool remote[2]);
+
+#endif

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* test-plan.c - the plan module: knob settings parsed and checked once. */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "knobs/knobs.h"
+#include "plan/plan.h"
+#include "tap.h"
+
+/* Good specs: each end, the value made canonical. */
+static void test_setting_good(const struct catalog *c)
+{
+	struct plan_setting s;
+	char err[ERR_MAX] = "";
+
+	ok(plan_setting_parse(c, "net.ipv4.tcp_reordering=7", &s, err) == 0 &&
+	   s.end == SWEEP_END_LOCAL && !strcmp(s.d->name, "net.ipv4.tcp_reordering") &&
+	   !strcmp(s.value, "7"), "no prefix: the local end (%s)", err);
+	ok(plan_setting_parse(c, "local:gro=on", &s, err) == 0 && s.end == SWEEP_END_LOCAL &&
+	   !strcmp(s.d->name, "gro"), "local: (%s)", err);
+	ok(plan_setting_parse(c, "remote:gro=off", &s, err) == 0 && s.end == SWEEP_END_REMOTE &&
+	   !strcmp(s.value, "off"), "remote: (%s)", err);
+	ok(plan_setting_parse(c, "both:net.ipv4.tcp_sack=0", &s, err) == 0 &&
+	   s.end == SWEEP_END_BOTH && !strcmp(s.d->name, "net.ipv4.tcp_sack"),
+	   "both: is taken (%s)", err);
+	ok(plan_setting_parse(c, "net.ipv4.tcp_rmem=4096 131072 6291456", &s, err) == 0 &&
+	   !strcmp(s.value, "4096 131072 6291456"), "a value of three numbers: %s", s.value);
+}
+
+/* Bad specs: one line naming what was wrong and what is accepted. */
+static void test_setting_bad(const struct catalog *c)
+{
+	struct plan_setting s;
+	char err[ERR_MAX] = "";
+	int rc;
+
+	rc = plan_setting_parse(c, "gro", &s, err);
+	ok(rc == -EINVAL && !strcmp(err, "\"gro\" is not NAME=VALUE; accepted: [local:|remote:|both:]NAME=VALUE"),
+	   "no '=': %s", err);
+	rc = plan_setting_parse(c, "remote:=1", &s, err);
+	ok(rc == -EINVAL && strstr(err, "is not NAME=VALUE"), "no name: %s", err);
+	rc = plan_setting_parse(c, "nosuch.knob=1", &s, err);
+	ok(rc == -ENOENT && !strcmp(err, "nosuch.knob: unknown knob; accepted: a name `tunetop knobs list` shows"),
+	   "unknown knob: %s", err);
+	rc = plan_setting_parse(c, "both:nosuch=1", &s, err);
+	ok(rc == -ENOENT && !strncmp(err, "nosuch: unknown knob", 20),
+	   "unknown knob after both:, named without the prefix: %s", err);
+	rc = plan_setting_parse(c, "gro=maybe", &s, err);
+	ok(rc == -EINVAL && !strncmp(err, "gro ", 4) && strstr(err, "maybe") && strstr(err, "accepted"),
+	   "a bad value names the knob, the value and what is accepted: %s", err);
+	rc = plan_setting_parse(c, "sideways:gro=on", &s, err);
+	ok(rc == -ENOENT && strstr(err, "sideways:gro: unknown knob"),
+	   "an unknown prefix is part of the name: %s", err);
+	rc = plan_setting_parse(c, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa=1",
+				&s, err);
+	ok(rc == -ENOENT && strstr(err, "unknown knob"), "a name too long: %s", err);
+}
+
+/* Read-only is the backend's answer, its reason in the line. */
+static void test_read_only(const struct catalog *c)
+{
+	const struct knob_def *d;
+	struct plan_setting s;
+	char err[ERR_MAX] = "";
+	int rc;
+
+	d = catalog_find(c, "speed");
+	ok(d && knobs_read_only(d) && !strcmp(knobs_read_only(d), "read-only (a link figure)"),
+	   "the linkinfo backend says speed is read-only: %s", d ? knobs_read_only(d) : "no speed");
+	ok(!knobs_read_only(catalog_find(c, "gro")), "gro can be set");
+	rc = plan_setting_parse(c, "remote:speed=1000", &s, err);
+	ok(rc == -EROFS && !strcmp(err, "speed: read-only (a link figure); accepted: a knob that can be set"),
+	   "a read-only knob refused with the backend's reason: %s", err);
+	rc = plan_knob_find(c, "duplex", &d, err);
+	ok(rc == -EROFS && strstr(err, "read-only (a link figure)"), "plan_knob_find too: %s", err);
+}
+
+static void test_ends(void)
+{
+	bool r[2] = { true, true };
+
+	ok(plan_setting_ends(SWEEP_END_LOCAL, r) == 1 && !r[0], "local: one end, local");
+	ok(plan_setting_ends(SWEEP_END_REMOTE, r) == 1 && r[0], "remote: one end, remote");
+	ok(plan_setting_ends(SWEEP_END_BOTH, r) == 2 && !r[0] && r[1], "both: local then remote");
+}
+
+int main(void)
+{
+	struct catalog *c = NULL;
+	char err[ERR_MAX] = "";
+
+	if (!ok(catalog_load(&c, catalog_default_path(), err) == 0, "the catalog loads (%s)", err))
+		return tap_done();
+	test_setting_good(c);
+	test_setting_bad(c);
+	test_read_only(c);
+	test_ends();
+	catalog_free(c);
+	return tap_done();
+}
