@@ -361,27 +361,36 @@ static int ab_union(struct ab_state *st, char *err)
 	return 0;
 }
 
-/* Read every knob's original on its end; 0, or 1 (or 2) with err. */
-static int ab_originals(struct ab_state *st, char *err)
+/*
+ * Check every knob on its end as a sweep's are (knobs_plan_check: each
+ * value the sides ask for, then the knob read there) and keep its
+ * original.  0, or 2 with err for a value that end refuses (read-only
+ * there), 1 when the end lacks the knob or it could not be read.
+ */
+static int ab_originals(struct ab_state *st, const struct catalog *cat, char *err)
 {
 	bool differ = false;
 
 	for (unsigned i = 0; i < st->nknobs; i++) {
 		struct ab_knob *k = &st->knob[i];
+		const char *want[2];
 		struct knob_value cur;
-		char e[ERR_MAX];
+		unsigned n = 0;
+		int rc;
 
 		run_knob_target(&st->o, k->remote, &k->t);
-		/* What a knob transaction would refuse on this end, refused before any run. */
 		for (int j = 0; j < 2; j++)
-			if (k->val[j] && knobs_check_set(k->d, &k->t, k->val[j], NULL, e))
-				return err_set(err, 2, "%s on %s: %s; accepted: a knob that can change there",
-					       k->d->name, knobs_side_name(&k->t), e);
-		if (knobs_get(k->d, &k->t, &cur, e))
-			return err_set(err, 1, "%s on %s: %s", k->d->name, knobs_side_name(&k->t), e);
-		if (!cur.present)
-			return err_set(err, 1, "%s on %s: n/a here: %s", k->d->name,
-				       knobs_side_name(&k->t), cur.reason);
+			if (k->val[j])
+				want[n++] = k->val[j];
+		rc = knobs_plan_check(cat, k->d, &k->t, want, n, &cur, err);
+		if (rc == -EINVAL || rc == -ERANGE || rc == -EROFS || rc == -EACCES) {
+			size_t l = strlen(err);
+
+			snprintf(err + l, ERR_MAX - l, "; accepted: a knob that can change there");
+			return 2;
+		}
+		if (rc)
+			return 1;
 		snprintf(k->original, sizeof(k->original), "%s", cur.text);
 		snprintf(k->now, sizeof(k->now), "%s", cur.text);
 	}
@@ -783,7 +792,7 @@ int ab_main(int argc, char **argv)
 		catalog_free(cat);
 		return 1;
 	}
-	ret = ab_originals(&st, err);
+	ret = ab_originals(&st, cat, err);
 	if (ret) {
 		fprintf(stderr, "tunetop ab: %s\n", err);
 		knobs_txn_free(st.txn);
