@@ -31,6 +31,7 @@ struct plan_step {
 
 struct plan {
 	bool ab;
+	uint64_t seed;			/* an A/B's order seed (plan_ab_seed or --seed) */
 	char kind[16];
 	int64_t sweep_id;
 	unsigned n, next;		/* steps, and the next to run */
@@ -351,13 +352,18 @@ static int plan_sweep(struct ui *u, struct plan *pl, const char *spec, char *err
 	return plan_knobs(u, pl, &a, &base, err);
 }
 
-/* "--a SPEC --b SPEC [-n N]": pairs in a random order; -EINVAL with err. */
+/*
+ * "--a SPEC --b SPEC [-n N] [--seed S]": pairs in the order of the seed
+ * (plan_ab_seed() when none is given, as tunetop ab chooses it, shown in
+ * the header and stored with the A/B); -EINVAL with err.
+ */
 static int plan_ab(struct ui *u, struct plan *pl, const char *spec, char *err)
 {
 	char copy[400], *w, *save = NULL, *side[2] = { NULL, NULL };
 	struct plan_knob set[2][PLAN_MAX_KNOBS];
 	unsigned nset[2] = { 0, 0 }, pairs = 5;
-	uint64_t seed = now_ns();
+	int order[50];
+	bool seeded = false;
 
 	snprintf(copy, sizeof(copy), "%s", spec);
 	snprintf(pl->kind, sizeof(pl->kind), "ab");
@@ -370,8 +376,14 @@ static int plan_ab(struct ui *u, struct plan *pl, const char *spec, char *err)
 			pairs = (unsigned)v;
 			continue;
 		}
-		return err_set(err, -EINVAL, "A/B: accepted: --a SPEC --b SPEC [-n 3..50], "
-			       "SPEC [local:|remote:]NAME=VALUE[,...]");
+		if (!strcmp(w, "--seed") && (w = strtok_r(NULL, " ", &save)) &&
+		    !parse_uint(w, 0, INT64_MAX, &v)) {
+			pl->seed = v;
+			seeded = true;
+			continue;
+		}
+		return err_set(err, -EINVAL, "A/B: accepted: --a SPEC --b SPEC [-n 3..50] [--seed S], "
+			       "SPEC " PLAN_SETTING_ACCEPTS "[,...]");
 	}
 	for (int s = 0; s < 2; s++) {
 		char *item, *save2 = NULL;
@@ -389,8 +401,12 @@ static int plan_ab(struct ui *u, struct plan *pl, const char *spec, char *err)
 		}
 	}
 	pl->ab = true;
+	if (!seeded)
+		pl->seed = plan_ab_seed();
+	plan_ab_order(pl->seed, pairs, order);
 	for (unsigned i = 0; i < pairs; i++) {
-		int first = ab_pair_first(&seed);
+		int first = order[i];
+
 		for (int k = 0; k < 2; k++) {
 			int s = k ? !first : first;
 			struct plan_step *st = add_step(pl, &u->p);
@@ -541,13 +557,16 @@ static void plan_next(struct ui *u)
 				b[nb++] = pl->steps[i].fig.rate;
 		}
 		plan_ab_moved(u, pl, moved, sizeof(moved));
-		if (ab_compare(a, na, b, nb, 0.05, 10000, 1, &r) == 0)
+		/* The rate judged as tunetop ab judges it: its alpha, resamples and seed. */
+		if (plan_ab_compare(a, na, b, nb, PLAN_AB_ALPHA, pl->seed, PLAN_AB_RATE, &r) == 0)
 			ui_status(u, r.significant ? STY_GOOD : STY_NORMAL, 60,
-				  "A/B done: B vs A rate %s (%s, n=%u+%u, medians %.6g / %.6g)%s%s",
+				  "A/B done: B vs A rate %s (%s, n=%u+%u, medians %.6g / %.6g, seed %llu)%s%s",
 				  r.verdict, r.significant ? "real" : r.why, na, nb, r.median_a,
-				  r.median_b, pl->cancelled ? "; stopped early" : "", moved);
+				  r.median_b, (unsigned long long)pl->seed,
+				  pl->cancelled ? "; stopped early" : "", moved);
 		else
-			ui_status(u, STY_WARN, 30, "A/B: too few runs to compare (%u+%u)", na, nb);
+			ui_status(u, STY_WARN, 30, "A/B: too few runs to compare (%u+%u, seed %llu)",
+				  na, nb, (unsigned long long)pl->seed);
 	} else {
 		struct sweep_policy_pt pt[SWEEP_MAX_POINTS];
 		char line[256];
@@ -598,6 +617,10 @@ int plan_start(struct ui *u, const char *spec, bool ab, char *err)
 		json_t *j = json_pack("{s:s, s:b}", "spec", spec, "dashboard", 1);
 		char e2[ERR_MAX];
 
+		/* An A/B's seed, as tunetop ab stores it: the order can be repeated. */
+		if (j && ab && json_object_set_new(j, "seed", json_integer((json_int_t)pl->seed)))
+			json_decref(j), j = NULL;
+
 		/* A sweep keeps its columns, as tunetop sweep's do (sweep show, report). */
 		if (j && pl->tab && (sweep_cols_to_spec(&pl->tab->cols, j) ||
 				     (pl->tab->preset[0] &&
@@ -623,8 +646,12 @@ const char *plan_progress(const struct ui *u, char *buf, unsigned len)
 	if (!pl)
 		return buf;
 	i = pl->next < pl->n ? pl->next : pl->n - 1;
-	snprintf(buf, len, "%s %u/%u %s%s", pl->ab ? "A/B" : "sweep", i + 1, pl->n,
-		 pl->steps[i].point, pl->reverse ? " reversed" : "");
+	if (pl->ab)
+		snprintf(buf, len, "A/B %u/%u %s seed %llu", i + 1, pl->n, pl->steps[i].point,
+			 (unsigned long long)pl->seed);
+	else
+		snprintf(buf, len, "sweep %u/%u %s%s", i + 1, pl->n, pl->steps[i].point,
+			 pl->reverse ? " reversed" : "");
 	return buf;
 }
 

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/signalfd.h>
 
@@ -19,7 +18,6 @@
 
 #define AB_MIN_PAIRS 3
 #define AB_DEF_PAIRS 5
-#define AB_BOOT 10000		/* bootstrap resamples */
 #define AB_MAX_ARGS 512
 
 static const char *const side_names[2] = { "A", "B" };
@@ -109,7 +107,7 @@ static int ab_args(int argc, char **argv, struct ab_state *st, int *rargc, char 
 	int n = 0;
 
 	st->pairs = AB_DEF_PAIRS;
-	st->alpha = 0.05;
+	st->alpha = PLAN_AB_ALPHA;
 	st->seed = 0;
 	st->side[0].spec = st->side[1].spec = "";
 	rargv[n++] = (char *)"ab";
@@ -537,9 +535,8 @@ static void ab_compare_all(struct ab_state *st)
 		}
 		st->measured[m] = na || nb;
 		memset(&st->res[m], 0, sizeof(st->res[m]));
-		st->cmp_rc[m] = ab_compare(a, na, b, nb, st->alpha, AB_BOOT,
-					   st->seed ^ (0x100000001b3ULL * (uint64_t)(m + 1)),
-					   &st->res[m]);
+		st->cmp_rc[m] = plan_ab_compare(a, na, b, nb, st->alpha, st->seed, (unsigned)m,
+						&st->res[m]);
 	}
 }
 
@@ -627,8 +624,10 @@ static void ab_store_sweep(struct ab_state *st)
 	st->ab_id = 0;
 	if (st->o.no_db)
 		return;
-	spec = json_pack("{s:o, s:o, s:i}", "a", ab_report_side_json(&st->side[0]), "b",
-			 ab_report_side_json(&st->side[1]), "n", (int)st->pairs);
+	/* The seed too, as the dashboard's A/B keeps it: the order can be repeated. */
+	spec = json_pack("{s:o, s:o, s:i, s:I}", "a", ab_report_side_json(&st->side[0]), "b",
+			 ab_report_side_json(&st->side[1]), "n", (int)st->pairs, "seed",
+			 (json_int_t)st->seed);
 	if (!spec) {
 		fprintf(stderr, "tunetop ab: out of memory: the runs will not be stored\n");
 		return;
@@ -665,11 +664,12 @@ static int ab_check_run_opts(const struct cli_opts *o, char *err)
 static void ab_loop(struct ab_state *st, struct run_ctx *c, FILE *prog)
 {
 	static struct run_summary sum;
-	uint64_t rng = st->seed;
+	int order[AB_MAX_PAIRS];
 	bool stop = false;
 
+	plan_ab_order(st->seed, st->pairs, order);
 	for (unsigned i = 0; i < st->pairs && !stop; i++) {
-		int first = ab_pair_first(&rng);
+		int first = order[i];
 		unsigned from = st->nruns, counted = 0;
 
 		for (int k = 0; k < 2 && !stop; k++) {
@@ -757,12 +757,8 @@ int ab_main(int argc, char **argv)
 		fprintf(stderr, "tunetop ab: %s\n", err);
 		return 2;
 	}
-	if (!st.seed_given) {
-		uint64_t t = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 16);
-
-		/* Short enough to type back in with --seed. */
-		st.seed = ab_rand(&t) % 1000000;
-	}
+	if (!st.seed_given)
+		st.seed = plan_ab_seed();
 	ret = catalog_load(&cat, catalog_default_path(), err);
 	if (ret) {
 		fprintf(stderr, "tunetop ab: %s\n", err);

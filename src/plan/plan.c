@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* plan.c - a series of runs as both front ends plan it: knob settings parsed and checked once. */
+/* plan.c - a series of runs as both front ends plan it: knob settings, the A/B verdict and seed. */
 #include "config.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "knobs/knobs.h"
 #include "plan/plan.h"
@@ -59,4 +61,26 @@ unsigned plan_setting_ends(enum sweep_end end, bool remote[2])
 	}
 	remote[0] = end == SWEEP_END_REMOTE;
 	return 1;
+}
+
+uint64_t plan_ab_seed(void)
+{
+	uint64_t t = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 16);
+
+	return ab_rand(&t) % 1000000;
+}
+
+int plan_ab_compare(const double *a, unsigned na, const double *b, unsigned nb, double alpha,
+		    uint64_t seed, unsigned m, struct ab_result *r)
+{
+	return ab_compare(a, na, b, nb, alpha, PLAN_AB_BOOT,
+			  seed ^ (0x100000001b3ULL * (uint64_t)(m + 1)), r);
+}
+
+void plan_ab_order(uint64_t seed, unsigned pairs, int *first)
+{
+	uint64_t rng = seed;
+
+	for (unsigned i = 0; i < pairs; i++)
+		first[i] = ab_pair_first(&rng);
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* plan.h - a series of runs as both front ends plan it: knob settings parsed and checked once. */
+/* plan.h - a series of runs as both front ends plan it: knob settings, the A/B verdict and seed. */
 #ifndef TT_PLAN_PLAN_H
 #define TT_PLAN_PLAN_H
 
@@ -8,6 +8,7 @@
 
 #include "knobs/catalog.h"
 #include "knobs/knob.h"
+#include "stats/abstat.h"
 #include "stats/sweep.h"
 
 /*
@@ -47,5 +48,36 @@ int plan_setting_parse(const struct catalog *c, const char *spec, struct plan_se
  * Returns how many.
  */
 unsigned plan_setting_ends(enum sweep_end end, bool remote[2]);
+
+/*
+ * The A/B verdict's parameters, the CLI's and the dashboard's
+ * (docs/sweeps.md, "A/B"): significance level by default, bootstrap
+ * resamples.
+ */
+#define PLAN_AB_ALPHA 0.05
+#define PLAN_AB_BOOT 10000
+/* The metric the dashboard's A/B judges, the CLI's first: the rate. */
+#define PLAN_AB_RATE 0
+
+/*
+ * A seed for the order of an A/B's pairs when none is given: from the
+ * clock and the process id, below 1000000 so it can be typed back in
+ * with --seed.  Both front ends print it and store it with the A/B.
+ */
+uint64_t plan_ab_seed(void);
+
+/*
+ * Compare A's values of metric m with B's (ab_compare) with alpha,
+ * PLAN_AB_BOOT resamples and m's own bootstrap seed from the A/B's seed,
+ * so a repeated --seed gives the same intervals.
+ */
+int plan_ab_compare(const double *a, unsigned na, const double *b, unsigned nb, double alpha,
+		    uint64_t seed, unsigned m, struct ab_result *r);
+
+/*
+ * The order of an A/B's pairs from seed (ab_pair_first): for pair i,
+ * first[i] is the side (0 A, 1 B) that runs first.
+ */
+void plan_ab_order(uint64_t seed, unsigned pairs, int *first);
 
 #endif

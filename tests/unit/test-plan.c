@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* test-plan.c - the plan module: knob settings parsed and checked once. */
+/* test-plan.c - the plan module: knob settings parsed and checked once, the A/B seed and verdict. */
 #include "config.h"
 
 #include <errno.h>
@@ -88,6 +88,26 @@ static void test_ends(void)
 	ok(plan_setting_ends(SWEEP_END_BOTH, r) == 2 && !r[0] && r[1], "both: local then remote");
 }
 
+/* The seed is short, the order repeats with it, the verdict is the CLI's. */
+static void test_ab(void)
+{
+	static const double a[] = { 100, 101, 99, 100, 102 }, b[] = { 90, 91, 89, 90, 92 };
+	struct ab_result r1, r2;
+	int o1[8], o2[8], o3[8];
+	uint64_t s = plan_ab_seed();
+
+	ok(s < 1000000, "a chosen seed can be typed back: %llu", (unsigned long long)s);
+	plan_ab_order(7, 8, o1);
+	plan_ab_order(7, 8, o2);
+	plan_ab_order(8, 8, o3);
+	ok(!memcmp(o1, o2, sizeof(o1)), "seed 7 gives one order");
+	ok(memcmp(o1, o3, sizeof(o1)) != 0, "seed 8 another");
+	ok(plan_ab_compare(a, 5, b, 5, PLAN_AB_ALPHA, 7, PLAN_AB_RATE, &r1) == 0 &&
+	   plan_ab_compare(a, 5, b, 5, PLAN_AB_ALPHA, 7, PLAN_AB_RATE, &r2) == 0 &&
+	   r1.ci_lo_pct == r2.ci_lo_pct && r1.ci_hi_pct == r2.ci_hi_pct && r1.significant,
+	   "one seed, one interval; 10 %% down is real (%s)", r1.verdict);
+}
+
 int main(void)
 {
 	struct catalog *c = NULL;
@@ -99,6 +119,7 @@ int main(void)
 	test_setting_bad(c);
 	test_read_only(c);
 	test_ends();
+	test_ab();
 	catalog_free(c);
 	return tap_done();
 }
