@@ -101,14 +101,19 @@ static void touch(struct ui *u, struct plan *pl, const struct plan_knob *k)
 	}
 }
 
-/* The MSS of the newest run with a connection, or 0. */
-static uint32_t newest_mss(const struct ui *u)
+/*
+ * The MSS a size sweep plans around, from the newest run with a
+ * connection: its sender's as tunetop sweep takes it (plan_sweep_mss,
+ * the remote end's for --response); 0 when none.
+ */
+static uint32_t newest_mss(const struct ui *u, bool response)
 {
 	for (unsigned i = u->model.nruns; i-- > 0;) {
 		const struct model_run *r = u->model.runs[i];
+		uint32_t mss = r->has_result ? plan_sweep_mss(&r->res, response) : 0;
 
-		if (r->has_result && r->res.local.nsocks && r->res.local.socks[0].tcp.has)
-			return r->res.local.socks[0].tcp.snd_mss;
+		if (mss)
+			return mss;
 	}
 	return 0;
 }
@@ -331,7 +336,7 @@ static int plan_sweep(struct ui *u, struct plan *pl, const char *spec, char *err
 	if (a.reverse)
 		snprintf(pl->tab->reverse, sizeof(pl->tab->reverse), "%s", ctl_reverse_desc(u));
 	if (a.kind != SW_KNOB) {
-		uint32_t mss = a.mss ? a.mss : newest_mss(u);
+		uint32_t mss = a.mss ? a.mss : newest_mss(u, a.response);
 
 		if (a.kind == SW_SIZE && !mss)
 			return err_set(err, -EINVAL, "sweep size: the MSS comes from a run's connection: r first, or --mss N");

@@ -552,18 +552,6 @@ static int sweep_apply(struct sweep *sw, const struct sweep_point *p, char *err)
 	return 0;
 }
 
-/* The MSS of the swept direction's sender, from the first point's connection. */
-static uint32_t sweep_mss_of(const struct session_result *r, bool response)
-{
-	const struct end_result *e[2] = { response ? &r->remote : &r->local,
-					  response ? &r->local : &r->remote };
-
-	for (int i = 0; i < 2; i++)
-		if (e[i]->nsocks && e[i]->socks[0].tcp.has && e[i]->socks[0].tcp.snd_mss)
-			return e[i]->socks[0].tcp.snd_mss;
-	return 0;
-}
-
 /* Make the sweep's record; on failure the sweep goes on unstored. */
 static void sweep_record(struct sweep *sw)
 {
@@ -642,7 +630,7 @@ static bool sweep_point(struct sweep *sw, unsigned i)
 		uint64_t v[SWEEP_MAX_POINTS];
 		unsigned n = 0;
 
-		sw->mss = sum.failed ? 0 : sweep_mss_of(&sum.res, sw->response);
+		sw->mss = sum.failed ? 0 : plan_sweep_mss(&sum.res, sw->response);
 		/* The plan around that MSS, its first point (1 byte) run already. */
 		if (sw->mss && sweep_policy_plan(SW_SIZE, NULL, sw->mss, v, SWEEP_MAX_POINTS, &n, err))
 			n = 0;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* plan.c - a series of runs as both front ends plan it: knob settings, the A/B verdict and seed. */
+/* plan.c - a series of runs as both front ends plan it: knob settings, the A/B verdict and seed, the MSS a size sweep plans around. */
 #include "config.h"
 
 #include <errno.h>
@@ -83,4 +83,15 @@ void plan_ab_order(uint64_t seed, unsigned pairs, int *first)
 
 	for (unsigned i = 0; i < pairs; i++)
 		first[i] = ab_pair_first(&rng);
+}
+
+uint32_t plan_sweep_mss(const struct session_result *r, bool response)
+{
+	const struct end_result *e[2] = { response ? &r->remote : &r->local,
+					  response ? &r->local : &r->remote };
+
+	for (int i = 0; i < 2; i++)
+		if (e[i]->nsocks && e[i]->socks[0].tcp.has && e[i]->socks[0].tcp.snd_mss)
+			return e[i]->socks[0].tcp.snd_mss;
+	return 0;
 }

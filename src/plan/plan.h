@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* plan.h - a series of runs as both front ends plan it: knob settings, the A/B verdict and seed. */
+/* plan.h - a series of runs as both front ends plan it: knob settings, the A/B verdict and seed, the MSS a size sweep plans around. */
 #ifndef TT_PLAN_PLAN_H
 #define TT_PLAN_PLAN_H
 
@@ -8,6 +8,7 @@
 
 #include "knobs/catalog.h"
 #include "knobs/knob.h"
+#include "session/session.h"
 #include "stats/abstat.h"
 #include "stats/sweep.h"
 
@@ -79,5 +80,13 @@ int plan_ab_compare(const double *a, unsigned na, const double *b, unsigned nb, 
  * first[i] is the side (0 A, 1 B) that runs first.
  */
 void plan_ab_order(uint64_t seed, unsigned pairs, int *first);
+
+/*
+ * The MSS a size sweep plans around, from a run's connection: the
+ * sender's of the swept direction -- the local end's for the request,
+ * the remote end's for --response (response) -- else the other end's;
+ * 0 when neither has a TCP connection.
+ */
+uint32_t plan_sweep_mss(const struct session_result *r, bool response);
 
 #endif

@@ -235,8 +235,32 @@ ok $? "the dashboard stored the A/B with that seed (seed, order: $dash_ab)"
 	--b net.ipv4.tcp_reordering=11 >"$TMP/cab" 2>&1
 cli_ab=$(abs)
 grep -q "in random order (seed $seed)" "$TMP/cab" && [ "$cli_ab" = "$dash_ab" ]
-ok $? "tunetop ab with --seed $seed stores the same seed and runs the same order (CLI: $cli_ab)"
+ok $? "tunetop ab with --seed $seed stores the same seed and runs the same order (CLI: $cli_ab)" ||
+	diag "$TMP/cab"
 
+# Issue 26: a size sweep plans around the sender's MSS, the remote end's for
+# --response, as tunetop sweep does (plan_sweep_mss).  Side b advertises an
+# MSS of 500 to side a (a host route with advmss, in the test's own lab):
+# side a then sends 488-byte segments, side b 1448-byte ones.  Points:
+# powers of two below the MSS, then 6 more: 15 around 488, 17 around 1448.
+ip -n "$lab-b" route add 198.18.0.1/32 dev veth-b advmss 500
+keys r
+wait_for "run [0-9]+ done" 80
+mss_sweep() {	# mss_sweep ARGS POINTS: the sweep's header shows POINTS, then stop it
+	keys S C-u
+	keys -l -- "$1"
+	keys Enter
+	wait_for "sweep 1/$2 " 50
+	r=$?
+	keys s
+	wait_for "sweep size done" 80
+	return $r
+}
+mss_sweep "size" 15
+ok $? "a dashboard size sweep plans around side a's MSS (488: 15 points)"
+mss_sweep "size --response" 17
+ok $? "with --response around side b's, the sender of the responses (1448: 17 points)"
+ip -n "$lab-b" route del 198.18.0.1/32 dev veth-b
 
 # Presets and columns in the sweep prompt, as tunetop sweep has them
 # (data/sweeps through the engine's reader; the engine's columns).

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* test-plan.c - the plan module: knob settings parsed and checked once, the A/B seed and verdict. */
+/* test-plan.c - the plan module: knob settings parsed and checked once, the A/B seed and verdict, a size sweep's MSS. */
 #include "config.h"
 
 #include <errno.h>
@@ -108,6 +108,27 @@ static void test_ab(void)
 	   "one seed, one interval; 10 %% down is real (%s)", r1.verdict);
 }
 
+/* The sender's MSS: the local end's for the request, the remote's for --response. */
+static void test_mss(void)
+{
+	struct sock_sample ls = { 0 }, rs = { 0 };
+	struct session_result r;
+
+	memset(&r, 0, sizeof(r));
+	ok(plan_sweep_mss(&r, false) == 0, "no connection: 0");
+	ls.tcp.has = true;
+	ls.tcp.snd_mss = 488;
+	rs.tcp.has = true;
+	rs.tcp.snd_mss = 1448;
+	r.local.nsocks = r.remote.nsocks = 1;
+	r.local.socks = &ls;
+	r.remote.socks = &rs;
+	ok(plan_sweep_mss(&r, false) == 488, "request sizes: the local end's");
+	ok(plan_sweep_mss(&r, true) == 1448, "--response: the remote end's");
+	r.remote.nsocks = 0;
+	ok(plan_sweep_mss(&r, true) == 488, "--response with no remote figures: the local end's");
+}
+
 int main(void)
 {
 	struct catalog *c = NULL;
@@ -120,6 +141,7 @@ int main(void)
 	test_read_only(c);
 	test_ends();
 	test_ab();
+	test_mss();
 	catalog_free(c);
 	return tap_done();
 }
