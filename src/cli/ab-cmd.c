@@ -58,31 +58,6 @@ static void ab_usage(FILE *f)
 		AB_MIN_PAIRS, AB_MAX_PAIRS, AB_DEF_PAIRS);
 }
 
-/* Whether option word a is one of `tunetop run`'s that take the next word. */
-static bool run_opt_takes_next(const char *a)
-{
-	static const char *const longs[] = {
-		"--sample-ms", "--connect-timeout", "--set", "--db", "--lab", "--mtu", "--rate",
-	};
-
-	if (a[0] != '-' || !a[1])
-		return false;
-	if (a[1] == '-') {
-		if (strchr(a, '='))
-			return false;
-		for (size_t i = 0; i < sizeof(longs) / sizeof(longs[0]); i++)
-			if (!strcmp(a, longs[i]))
-				return true;
-		return false;
-	}
-	/* A cluster like "-cl": the last letter takes the next word if it
-	 * takes a value and none is attached. */
-	for (size_t i = 1; a[i]; i++)
-		if (strchr("tHplTDiIPw", a[i]))
-			return a[i + 1] == '\0';
-	return false;
-}
-
 /* The value of --NAME / --NAME=V at argv[*i]; NULL when missing. */
 static const char *ab_long_val(int argc, char **argv, int *i, size_t namelen)
 {
@@ -173,7 +148,7 @@ static int ab_args(int argc, char **argv, struct ab_state *st, int *rargc, char 
 			continue;
 		}
 		rargv[n++] = argv[i];
-		if (run_opt_takes_next(a) && i + 1 < argc)
+		if (options_takes_next(a) && i + 1 < argc)
 			rargv[n++] = argv[++i];
 	}
 	rargv[n] = NULL;

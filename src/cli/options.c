@@ -508,6 +508,36 @@ static int unknown_opt(struct parse_state *st, char c, bool test)
 		       ALL_OPTS_HINT);
 }
 
+/*
+ * The long options whose value may be the next word: the one list of them
+ * (options_takes_next() answers from it for `tunetop ab`, which passes
+ * run's options through); tests/unit/test-options checks it against
+ * long_opt() for every long option ALL_OPTS_HINT names.
+ */
+static const char *const value_longs[] = {
+	"--sample-ms", "--connect-timeout", "--set", "--key", "--db", "--lab", "--mtu", "--rate",
+};
+
+bool options_takes_next(const char *a)
+{
+	if (a[0] != '-' || !a[1])
+		return false;
+	if (a[1] == '-') {
+		if (strchr(a, '='))
+			return false;
+		for (size_t i = 0; i < sizeof(value_longs) / sizeof(value_longs[0]); i++)
+			if (!strcmp(a, value_longs[i]))
+				return true;
+		return false;
+	}
+	/* A cluster like "-cl": the first letter that takes a value takes
+	 * the next word when none is attached. */
+	for (size_t i = 1; a[i]; i++)
+		if (opt_kind(GLOBAL_SPEC, a[i]) >= 2)
+			return opt_kind(GLOBAL_SPEC, a[i]) == 2 && a[i + 1] == '\0';
+	return false;
+}
+
 /* The value of a long option: after '=' or the next word. 0, or 2 with err. */
 static int long_val(struct parse_state *st, int argc, char **argv, int *i,
 		    const char *eq, const char *name, const char *accepted,

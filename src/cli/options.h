@@ -69,6 +69,13 @@ void options_target_opts(const struct cli_opts *o, struct target_opts *t);
  * FILE ..."), or NULL when they can. */
 const char *options_remote_knobs_refusal(const struct cli_opts *o);
 
+/*
+ * Whether the word a, an option of `tunetop run` before `--`, takes the
+ * next word as its value ("-l", "-cl", "--set", not "--set=X" or "-l5"):
+ * for commands that pass run's options through (tunetop ab).
+ */
+bool options_takes_next(const char *a);
+
 /* Print usage of `tunetop run` to f. */
 void options_usage(FILE *f);
 
