@@ -426,6 +426,18 @@ static int plan_ab(struct ui *u, struct plan *pl, const char *spec, char *err)
 	return 0;
 }
 
+/*
+ * Set touched knob b to want, unless it has it already: an edit to the
+ * value a knob has would hold it in the dashboard's transaction (a held
+ * knob no other tunetop may change) with nothing changed.
+ */
+static int plan_knob_to(struct ui *u, const struct plan_knob *b, const char *want)
+{
+	if (u->knobs[b->idx].v[b->end].present && !strcmp(u->knobs[b->idx].v[b->end].text, want))
+		return 0;
+	return ui_knob_edit(u, b->idx, b->end, want) ? -EIO : 0;
+}
+
 /* Set a step's knobs: its own, and every other touched knob to its value before. */
 static int plan_apply(struct ui *u, struct plan *pl, const struct plan_step *s)
 {
@@ -436,33 +448,38 @@ static int plan_apply(struct ui *u, struct plan *pl, const struct plan_step *s)
 		for (unsigned k = 0; k < s->nk; k++)
 			if (s->k[k].idx == b->idx && s->k[k].end == b->end)
 				want = s->k[k].value;
-		if (u->knobs[b->idx].v[b->end].present &&
-		    !strcmp(u->knobs[b->idx].v[b->end].text, want))
-			continue;
-		if (ui_knob_edit(u, b->idx, b->end, want))
+		if (plan_knob_to(u, b, want))
 			return -EIO;
 	}
 	return 0;
 }
 
+/* Each step's side (0 A, 1 B) and rate (NAN until it ran to its end). */
+static void plan_ab_runs(const struct plan *pl, int *sides, double *rate)
+{
+	for (unsigned i = 0; i < pl->n; i++) {
+		sides[i] = pl->steps[i].point[0] == 'b';
+		rate[i] = pl->steps[i].fig.rate;
+	}
+}
+
 /*
  * What moved from A to B: the median-rate run of each side, as `tunetop
- * ab` picks them (ab_median_run()), compared by the model; the runs panel
+ * ab` picks them (plan_ab_median()), compared by the model; the runs panel
  * then shows B beside A with the whole list (docs/why.md).  Into buf:
  * "; moved (run 3 -> run 6, the median of each): ...", or why not.
  */
 static void plan_ab_moved(struct ui *u, const struct plan *pl, char *buf, size_t len)
 {
 	struct model_run *run[2] = { NULL, NULL };
+	int sides[SWEEP_MAX_POINTS];
+	double rate[SWEEP_MAX_POINTS];
 	struct why_change c;
 
+	plan_ab_runs(pl, sides, rate);
 	for (int side = 0; side < 2; side++) {
-		double v[SWEEP_MAX_POINTS];
-		int k;
+		int k = plan_ab_median(sides, rate, pl->n, side);
 
-		for (unsigned i = 0; i < pl->n; i++)
-			v[i] = pl->steps[i].point[0] == 'a' + side ? pl->steps[i].fig.rate : NAN;
-		k = ab_median_run(v, pl->n);
 		run[side] = k < 0 ? NULL : model_by_id(&u->model, pl->steps[k].run_id);
 	}
 	buf[0] = '\0';
@@ -546,24 +563,19 @@ static void plan_next(struct ui *u)
 	/* Done (or stopped): the test and the knobs back, then the summary. */
 	u->p = pl->p0;
 	for (unsigned i = 0; i < pl->ntouched; i++)
-		ui_knob_edit(u, pl->before[i].idx, pl->before[i].end, pl->before[i].value);
+		plan_knob_to(u, &pl->before[i], pl->before[i].value);
 	if (pl->ab) {
-		double a[SWEEP_MAX_POINTS], b[SWEEP_MAX_POINTS];
-		unsigned na = 0, nb = 0;
+		int sides[SWEEP_MAX_POINTS];
+		double rate[SWEEP_MAX_POINTS];
+		unsigned na, nb;
 		struct ab_result r;
 		char moved[320];
 
-		for (unsigned i = 0; i < pl->n; i++) {
-			if (isnan(pl->steps[i].fig.rate))
-				continue;
-			if (pl->steps[i].point[0] == 'a')
-				a[na++] = pl->steps[i].fig.rate;
-			else
-				b[nb++] = pl->steps[i].fig.rate;
-		}
+		plan_ab_runs(pl, sides, rate);
 		plan_ab_moved(u, pl, moved, sizeof(moved));
 		/* The rate judged as tunetop ab judges it: its alpha, resamples and seed. */
-		if (plan_ab_compare(a, na, b, nb, PLAN_AB_ALPHA, pl->seed, PLAN_AB_RATE, &r) == 0)
+		if (plan_ab_judge(sides, rate, pl->n, PLAN_AB_ALPHA, pl->seed, PLAN_AB_RATE, &r, &na,
+				  &nb) == 0)
 			ui_status(u, r.significant ? STY_GOOD : STY_NORMAL, 60,
 				  "A/B done: B vs A rate %s (%s, n=%u+%u, medians %.6g / %.6g, seed %llu)%s%s",
 				  r.verdict, r.significant ? "real" : r.why, na, nb, r.median_a,

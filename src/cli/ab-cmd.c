@@ -490,38 +490,42 @@ static void ab_progress(const struct ab_state *st, FILE *f, unsigned pair, int f
 	fflush(f);
 }
 
+/* Each run's side and figure of metric m; NAN for a run not counted (failed, cut short). */
+static void ab_counted(const struct ab_state *st, int m, int *side, double *fig)
+{
+	for (unsigned i = 0; i < st->nruns; i++) {
+		const struct ab_run *r = &st->run[i];
+
+		side[i] = r->side;
+		fig[i] = r->failed || r->cut ? NAN : r->fig[m];
+	}
+}
+
 /* Compare A with B for every metric over the counted runs. */
 static void ab_compare_all(struct ab_state *st)
 {
-	double a[AB_MAX_PAIRS], b[AB_MAX_PAIRS];
+	int side[2 * AB_MAX_PAIRS];
+	double fig[2 * AB_MAX_PAIRS];
 
 	for (int m = 0; m < AB_M_COUNT; m++) {
-		unsigned na = 0, nb = 0;
+		unsigned na, nb;
 
-		for (unsigned i = 0; i < st->nruns; i++) {
-			const struct ab_run *r = &st->run[i];
-
-			if (r->failed || r->cut || isnan(r->fig[m]))
-				continue;
-			if (r->side == 0)
-				a[na++] = r->fig[m];
-			else
-				b[nb++] = r->fig[m];
-		}
+		ab_counted(st, m, side, fig);
+		st->cmp_rc[m] = plan_ab_judge(side, fig, st->nruns, st->alpha, st->seed, (unsigned)m,
+					      &st->res[m], &na, &nb);
 		st->measured[m] = na || nb;
-		memset(&st->res[m], 0, sizeof(st->res[m]));
-		st->cmp_rc[m] = plan_ab_compare(a, na, b, nb, st->alpha, st->seed, (unsigned)m,
-						&st->res[m]);
 	}
 }
 
 /*
  * What moved from A to B: the median-rate run of each side, as the engine
- * picks it (ab_median_run(), the dashboard's A/B asks the same), read back
+ * picks it (plan_ab_median(), the dashboard's A/B asks the same), read back
  * from the history and compared by why_change_stored().
  */
 static void ab_what_moved(struct ab_state *st)
 {
+	int sides[2 * AB_MAX_PAIRS];
+	double thr[2 * AB_MAX_PAIRS];
 	struct store_run r[2];
 	struct store *s = NULL;
 	char err[ERR_MAX];
@@ -529,16 +533,10 @@ static void ab_what_moved(struct ab_state *st)
 
 	st->has_moved = false;
 	st->moved_id[0] = st->moved_id[1] = 0;
+	ab_counted(st, AB_M_THR, sides, thr);
 	for (int side = 0; side < 2; side++) {
-		double v[2 * AB_MAX_PAIRS];
-		int k;
+		int k = plan_ab_median(sides, thr, st->nruns, side);
 
-		for (unsigned i = 0; i < st->nruns; i++) {
-			const struct ab_run *x = &st->run[i];
-
-			v[i] = x->side == side && !x->failed && !x->cut ? x->fig[AB_M_THR] : NAN;
-		}
-		k = ab_median_run(v, st->nruns);
 		if (k < 0) {
 			snprintf(st->moved_na, sizeof(st->moved_na), "no run of %s was counted",
 				 side_names[side]);

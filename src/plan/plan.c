@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -75,6 +76,36 @@ int plan_ab_compare(const double *a, unsigned na, const double *b, unsigned nb, 
 {
 	return ab_compare(a, na, b, nb, alpha, PLAN_AB_BOOT,
 			  seed ^ (0x100000001b3ULL * (uint64_t)(m + 1)), r);
+}
+
+int plan_ab_judge(const int *side, const double *fig, unsigned n, double alpha, uint64_t seed,
+		  unsigned m, struct ab_result *r, unsigned *na, unsigned *nb)
+{
+	double v[2][PLAN_AB_MAX_RUNS];
+	unsigned c[2] = { 0, 0 };
+
+	memset(r, 0, sizeof(*r));
+	for (unsigned i = 0; i < n && i < PLAN_AB_MAX_RUNS; i++)
+		if (!isnan(fig[i]))
+			v[!!side[i]][c[!!side[i]]++] = fig[i];
+	if (na)
+		*na = c[0];
+	if (nb)
+		*nb = c[1];
+	if (n > PLAN_AB_MAX_RUNS)
+		return -EINVAL;
+	return plan_ab_compare(v[0], c[0], v[1], c[1], alpha, seed, m, r);
+}
+
+int plan_ab_median(const int *side, const double *fig, unsigned n, int s)
+{
+	double v[PLAN_AB_MAX_RUNS];
+
+	if (n > PLAN_AB_MAX_RUNS)
+		return -1;
+	for (unsigned i = 0; i < n; i++)
+		v[i] = side[i] == s ? fig[i] : NAN;
+	return ab_median_run(v, n);
 }
 
 void plan_ab_order(uint64_t seed, unsigned pairs, int *first)

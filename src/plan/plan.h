@@ -75,6 +75,28 @@ uint64_t plan_ab_seed(void);
 int plan_ab_compare(const double *a, unsigned na, const double *b, unsigned nb, double alpha,
 		    uint64_t seed, unsigned m, struct ab_result *r);
 
+/* The most runs an A/B may have (ab's 100 pairs, the dashboard's 256 steps). */
+#define PLAN_AB_MAX_RUNS 512
+
+/*
+ * The verdict of an A/B on one metric, from its runs as both front ends
+ * keep them: run i ran side[i] (0 A, 1 B) and measured fig[i] (NAN when
+ * it failed, was cut short or did not measure it, and is left out).
+ * plan_ab_compare() of A's and B's figures ("~" with fewer than 3 a
+ * side); *na and *nb (may be NULL) the runs counted on each side, also
+ * when it fails.  -EINVAL for a side with none (or a median of 0), or more
+ * than PLAN_AB_MAX_RUNS runs.
+ */
+int plan_ab_judge(const int *side, const double *fig, unsigned n, double alpha, uint64_t seed,
+		  unsigned m, struct ab_result *r, unsigned *na, unsigned *nb);
+
+/*
+ * The run of side s whose figure is the median of that side's
+ * (ab_median_run(): the lower middle one of an even count): the run
+ * compared with the other side's for what moved.  Its index, or -1.
+ */
+int plan_ab_median(const int *side, const double *fig, unsigned n, int s);
+
 /*
  * The order of an A/B's pairs from seed (ab_pair_first): for pair i,
  * first[i] is the side (0 A, 1 B) that runs first.

@@ -108,6 +108,35 @@ static void test_ab(void)
 	   "one seed, one interval; 10 %% down is real (%s)", r1.verdict);
 }
 
+/* A verdict from runs kept as side and figure, uncounted runs NAN. */
+static void test_ab_judge(void)
+{
+	static const int side[] = { 0, 1, 1, 0, 0, 1, 1, 0, 0, 1 };
+	static const double fig[] = { 100, 90, 91, NAN, 101, 89, 90, 99, 102, NAN };
+	static const double a[] = { 100, 101, 99, 102 }, b[] = { 90, 91, 89, 90 };
+	struct ab_result r, want;
+	unsigned na = 0, nb = 0;
+
+	ok(plan_ab_judge(side, fig, 10, PLAN_AB_ALPHA, 5, PLAN_AB_RATE, &r, &na, &nb) == 0 &&
+	   na == 4 && nb == 4, "NAN runs are left out: %u+%u", na, nb);
+	plan_ab_compare(a, 4, b, 4, PLAN_AB_ALPHA, 5, PLAN_AB_RATE, &want);
+	ok(r.median_a == want.median_a && r.median_b == want.median_b &&
+	   r.ci_lo_pct == want.ci_lo_pct && r.p == want.p,
+	   "the same verdict as plan_ab_compare of the sides' figures (%s)", r.verdict);
+	ok(plan_ab_judge(side, fig, 3, PLAN_AB_ALPHA, 5, PLAN_AB_RATE, &r, &na, &nb) == 0 &&
+	   na == 1 && nb == 2 && !r.significant && !strcmp(r.verdict, "~"),
+	   "too few a side: \"~\", the counts given");
+	ok(plan_ab_judge(side, fig, 1, PLAN_AB_ALPHA, 5, PLAN_AB_RATE, &r, &na, &nb) == -EINVAL &&
+	   na == 1 && nb == 0, "no run of B: -EINVAL, the counts still given");
+	/* A's counted figures 100, 101, 99, 102: the lower middle is 100 (run 0). */
+	ok(plan_ab_median(side, fig, 10, 0) == 0, "A's median-rate run: %d",
+	   plan_ab_median(side, fig, 10, 0));
+	/* B's 90, 91, 89, 90: the lower middle is 90, the earlier of equal ones (run 1). */
+	ok(plan_ab_median(side, fig, 10, 1) == 1, "B's median-rate run: %d",
+	   plan_ab_median(side, fig, 10, 1));
+	ok(plan_ab_median(side, fig, 1, 1) == -1, "no run of B counted: -1");
+}
+
 /* The sender's MSS: the local end's for the request, the remote's for --response. */
 static void test_mss(void)
 {
@@ -141,6 +170,7 @@ int main(void)
 	test_read_only(c);
 	test_ends();
 	test_ab();
+	test_ab_judge();
 	test_mss();
 	catalog_free(c);
 	return tap_done();
