@@ -57,33 +57,41 @@ bool plan_active(const struct ui *u)
 }
 
 /*
- * "[local:|remote:|both:]NAME=VALUE" (plan_setting_parse, as tunetop's
- * --set, sweeps and ab take it) into knob settings at k[*n..max), one a
- * end (both: two); -EINVAL with err.
+ * A setting the engine read (plan_setting_parse, as tunetop's --set,
+ * sweeps and ab take it) into knob settings at k[*n..max), one an end
+ * (both: two); -EINVAL with err.
  */
-static int parse_setting(struct ui *u, const char *spec, struct plan_knob *k, unsigned max,
-			 unsigned *n, char *err)
+static int add_setting(struct ui *u, const struct plan_setting *ps, struct plan_knob *k,
+		       unsigned max, unsigned *n, char *err)
 {
-	struct plan_setting ps;
 	bool remote[2];
 	unsigned idx, ne;
 
-	if (plan_setting_parse(u->cat, spec, &ps, err))
-		return -EINVAL;
-	for (idx = 0; idx < u->nknobs && u->knobs[idx].d != ps.d; idx++)
+	for (idx = 0; idx < u->nknobs && u->knobs[idx].d != ps->d; idx++)
 		;
 	if (idx == u->nknobs)
-		return err_set(err, -EINVAL, "%s: not a knob of the knobs panel", ps.d->name);
-	ne = plan_setting_ends(ps.end, remote);
+		return err_set(err, -EINVAL, "%s: not a knob of the knobs panel", ps->d->name);
+	ne = plan_setting_ends(ps->end, remote);
 	for (unsigned e = 0; e < ne; e++) {
 		if (*n == max)
 			return err_set(err, -EINVAL, "at most %u knobs a point or side", max);
 		k[*n].idx = idx;
 		k[*n].end = remote[e] ? END_R : END_L;
-		snprintf(k[*n].value, sizeof(k[*n].value), "%s", ps.value);
+		snprintf(k[*n].value, sizeof(k[*n].value), "%s", ps->value);
 		(*n)++;
 	}
 	return 0;
+}
+
+/* "[local:|remote:|both:]NAME=VALUE" into knob settings (add_setting); -EINVAL with err. */
+static int parse_setting(struct ui *u, const char *spec, struct plan_knob *k, unsigned max,
+			 unsigned *n, char *err)
+{
+	struct plan_setting ps;
+
+	if (plan_setting_parse(u->cat, spec, &ps, err))
+		return -EINVAL;
+	return add_setting(u, &ps, k, max, n, err);
 }
 
 /* Remember a knob's value before the plan, once. */
@@ -391,19 +399,24 @@ static int plan_ab(struct ui *u, struct plan *pl, const char *spec, char *err)
 			       "SPEC " PLAN_SETTING_ACCEPTS "[,...]");
 	}
 	for (int s = 0; s < 2; s++) {
-		char *item, *save2 = NULL;
+		struct plan_setting ps[PLAN_MAX_KNOBS];
+		unsigned n;
+		int test;
 
 		if (!side[s])
 			return err_set(err, -EINVAL, "A/B: --a and --b are both needed (\"\" not here: "
 				       "give the value the knob has)");
-		for (item = strtok_r(side[s], ",", &save2); item; item = strtok_r(NULL, ",", &save2)) {
-			unsigned from = nset[s];
-
-			if (parse_setting(u, item, set[s], PLAN_MAX_KNOBS, &nset[s], err))
+		/* A side as tunetop ab reads it (plan_side_parse). */
+		if (plan_side_parse(u->cat, side[s], ps, PLAN_MAX_KNOBS, &n, &test, err))
+			return -EINVAL;
+		if (test >= 0)
+			return err_set(err, -EINVAL, "A/B: --%c %.40s: a side's test options are not here; accepted: the test on show (t changes it) for both sides",
+				       'a' + s, side[s] + test);
+		for (unsigned i = 0; i < n; i++)
+			if (add_setting(u, &ps[i], set[s], PLAN_MAX_KNOBS, &nset[s], err))
 				return -EINVAL;
-			for (unsigned i = from; i < nset[s]; i++)
-				touch(u, pl, &set[s][i]);
-		}
+		for (unsigned i = 0; i < nset[s]; i++)
+			touch(u, pl, &set[s][i]);
 	}
 	pl->ab = true;
 	if (!seeded)

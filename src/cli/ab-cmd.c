@@ -159,71 +159,40 @@ static int ab_args(int argc, char **argv, struct ab_state *st, int *rargc, char 
 }
 
 /*
- * Split a side's spec into items: settings (plan_setting_parse) separated
- * by commas or spaces; a word without '=' continues the value before it,
- * so the three numbers of tcp_rmem can be written
- * "net.ipv4.tcp_rmem=4096 131072 6291456".  both: names the knob on each
- * end.  Every name and value is checked against the catalog.  0, or 2
- * with err.
+ * A side's spec into items: its settings as the engine reads a side
+ * (plan_side_parse(), each checked against the catalog), both: one item
+ * an end, and its own test options.  0, or 2 with err.
  */
 static int ab_parse_side(const struct catalog *cat, const struct cli_opts *o, int s,
 			 struct ab_side *side, char *err)
 {
-	char raw[AB_MAX_ITEMS][KNOB_NAME_MAX + KNOB_TEXT_MAX + 8];
-	char buf[4096], *save = NULL, *w;
+	struct plan_setting ps[AB_MAX_ITEMS];
 	const char *opt = side_opts[s];
-	unsigned n = 0;
+	unsigned n;
+	int test;
+	char e[ERR_MAX];
 
-	if (strlen(side->spec) >= sizeof(buf))
-		return err_set(err, 2, "option %s: longer than %zu characters", opt, sizeof(buf) - 1);
-	snprintf(buf, sizeof(buf), "%s", side->spec);
-	/* From the first word that starts with '-': the side's test options. */
+	if (plan_side_parse(cat, side->spec, ps, AB_MAX_ITEMS, &n, &test, e))
+		return err_set(err, 2, "option %s: %s", opt, e);
 	side->test[0] = '\0';
-	for (char *t = buf; *t; t++)
-		if (*t == '-' && (t == buf || strchr(", \t\n", t[-1]))) {
-			if (strlen(t) >= sizeof(side->test))
-				return err_set(err, 2, "option %s: test options longer than %zu characters",
-					       opt, sizeof(side->test) - 1);
-			snprintf(side->test, sizeof(side->test), "%s", t);
-			*t = '\0';
-			break;
-		}
-	for (w = strtok_r(buf, ", \t\n", &save); w; w = strtok_r(NULL, ", \t\n", &save)) {
-		if (!strchr(w, '=')) {
-			size_t l;
-
-			if (!n)
-				return err_set(err, 2, "option %s %s: \"%s\" is not NAME=VALUE; accepted: " PLAN_SETTING_ACCEPTS " separated by commas or spaces",
-					       opt, side->spec, w);
-			l = strlen(raw[n - 1]);
-			snprintf(raw[n - 1] + l, sizeof(raw[0]) - l, " %s", w);
-			continue;
-		}
-		if (n >= AB_MAX_ITEMS)
-			return err_set(err, 2, "option %s: more than %d knobs", opt, AB_MAX_ITEMS);
-		if (strlen(w) >= sizeof(raw[0]))
-			return err_set(err, 2, "option %s: \"%.40s...\" longer than %zu characters; accepted: " PLAN_SETTING_ACCEPTS,
-				       opt, w, sizeof(raw[0]) - 1);
-		snprintf(raw[n++], sizeof(raw[0]), "%s", w);
-	}
+	if (test >= 0 && strlen(side->spec + test) >= sizeof(side->test))
+		return err_set(err, 2, "option %s: test options longer than %zu characters",
+			       opt, sizeof(side->test) - 1);
+	if (test >= 0)
+		snprintf(side->test, sizeof(side->test), "%s", side->spec + test);
 	side->n = 0;
 	for (unsigned i = 0; i < n; i++) {
-		struct plan_setting ps;
 		bool remote[2];
-		unsigned ne;
-		char e[ERR_MAX];
+		unsigned ne = plan_setting_ends(ps[i].end, remote);
 
-		if (plan_setting_parse(cat, raw[i], &ps, e))
-			return err_set(err, 2, "option %s: %s", opt, e);
-		ne = plan_setting_ends(ps.end, remote);
 		for (unsigned k = 0; k < ne; k++) {
 			struct ab_item *it = &side->item[side->n];
 
 			if (side->n >= AB_MAX_ITEMS)
 				return err_set(err, 2, "option %s: more than %d knobs", opt, AB_MAX_ITEMS);
-			it->d = ps.d;
+			it->d = ps[i].d;
 			it->remote = remote[k];
-			if (knob_parse_value(it->d, ps.value, &it->v, e))
+			if (knob_parse_value(it->d, ps[i].value, &it->v, e))
 				return err_set(err, 2, "option %s: %s", opt, e);
 			if (it->remote && options_remote_knobs_refusal(o))
 				return err_set(err, 2, "option %s: remote:%s: %s",

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -51,6 +52,54 @@ int plan_setting_parse(const struct catalog *c, const char *spec, struct plan_se
 		return rc;
 	snprintf(s->value, sizeof(s->value), "%s", v.text);
 	return 0;
+}
+
+int plan_side_parse(const struct catalog *c, const char *spec, struct plan_setting *s,
+		    unsigned max, unsigned *n, int *test, char *err)
+{
+	char buf[4096], item[KNOB_NAME_MAX + KNOB_TEXT_MAX + 8], *save = NULL, *w;
+	bool have = false;
+	int rc;
+
+	*n = 0;
+	*test = -1;
+	item[0] = '\0';
+	if (strlen(spec) >= sizeof(buf))
+		return err_set(err, -EINVAL, "longer than %zu characters", sizeof(buf) - 1);
+	snprintf(buf, sizeof(buf), "%s", spec);
+	for (char *t = buf; *t; t++)
+		if (*t == '-' && (t == buf || strchr(", \t\n", t[-1]))) {
+			*test = (int)(t - buf);
+			*t = '\0';
+			break;
+		}
+	/* Each item is parsed when the next one starts (or at the end). */
+	for (w = strtok_r(buf, ", \t\n", &save);; w = strtok_r(NULL, ", \t\n", &save)) {
+		if (w && !strchr(w, '=')) {
+			size_t l = strlen(item);
+
+			if (!have)
+				return err_set(err, -EINVAL, "\"%.64s\" is not NAME=VALUE; accepted: " PLAN_SETTING_ACCEPTS " separated by commas or spaces",
+					       w);
+			snprintf(item + l, sizeof(item) - l, " %s", w);
+			continue;
+		}
+		if (have) {
+			if (*n == max)
+				return err_set(err, -EINVAL, "more than %u knobs", max);
+			rc = plan_setting_parse(c, item, &s[*n], err);
+			if (rc)
+				return rc;
+			(*n)++;
+		}
+		if (!w)
+			return 0;
+		if (strlen(w) >= sizeof(item))
+			return err_set(err, -EINVAL, "\"%.40s...\" longer than %zu characters; accepted: " PLAN_SETTING_ACCEPTS,
+				       w, sizeof(item) - 1);
+		snprintf(item, sizeof(item), "%s", w);
+		have = true;
+	}
 }
 
 unsigned plan_setting_ends(enum sweep_end end, bool remote[2])

@@ -44,6 +44,18 @@ int plan_setting_parse(const struct catalog *c, const char *spec, struct plan_se
 		       char *err);
 
 /*
+ * A side of an A/B as tunetop ab and the dashboard take it (--a/--b
+ * SPEC): settings separated by commas or spaces, a word without '='
+ * continuing the value before it ("net.ipv4.tcp_rmem=4096 131072
+ * 6291456"); from the first word starting with '-', the side's own test
+ * options, whose offset in spec goes to *test (-1 when none).  Each
+ * setting as plan_setting_parse() takes it, into s[0..max), *n of them.
+ * 0, or -errno with err.
+ */
+int plan_side_parse(const struct catalog *c, const char *spec, struct plan_setting *s,
+		    unsigned max, unsigned *n, int *test, char *err);
+
+/*
  * The ends a setting of end is made on, as remote flags into remote[]:
  * local: one (false), remote: one (true), both: two (false, true).
  * Returns how many.

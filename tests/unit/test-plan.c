@@ -60,6 +60,37 @@ static void test_setting_bad(const struct catalog *c)
 	ok(rc == -ENOENT && strstr(err, "unknown knob"), "a name too long: %s", err);
 }
 
+/* A side of an A/B: settings by commas or spaces, a value continued, test options. */
+static void test_side(const struct catalog *c)
+{
+	struct plan_setting s[4];
+	char err[ERR_MAX] = "";
+	const char *spec;
+	unsigned n = 9;
+	int test = 0;
+
+	ok(plan_side_parse(c, "", s, 4, &n, &test, err) == 0 && n == 0 && test == -1,
+	   "\"\": no setting, no test options");
+	ok(plan_side_parse(c, "gro=on,remote:gro=off both:net.ipv4.tcp_sack=0", s, 4, &n, &test,
+			   err) == 0 && n == 3 && s[1].end == SWEEP_END_REMOTE &&
+	   s[2].end == SWEEP_END_BOTH && test == -1, "commas and spaces between settings (%s)", err);
+	ok(plan_side_parse(c, "net.ipv4.tcp_rmem=4096 131072 6291456,gro=off", s, 4, &n, &test,
+			   err) == 0 && n == 2 && !strcmp(s[0].value, "4096 131072 6291456"),
+	   "a word without '=' continues the value before it: %s", s[0].value);
+	spec = "gro=off -r 64,64";
+	ok(plan_side_parse(c, spec, s, 4, &n, &test, err) == 0 && n == 1 && test >= 0 &&
+	   !strcmp(spec + test, "-r 64,64"), "from the first word with '-': test options");
+	ok(plan_side_parse(c, "-b 7", s, 4, &n, &test, err) == 0 && n == 0 && test == 0,
+	   "test options only");
+	ok(plan_side_parse(c, "x", s, 4, &n, &test, err) == -EINVAL &&
+	   !strcmp(err, "\"x\" is not NAME=VALUE; accepted: [local:|remote:|both:]NAME=VALUE separated by commas or spaces"),
+	   "a first word without '=': %s", err);
+	ok(plan_side_parse(c, "gro=on,nosuch=1", s, 4, &n, &test, err) == -ENOENT &&
+	   strstr(err, "nosuch: unknown knob"), "each setting checked: %s", err);
+	ok(plan_side_parse(c, "gro=on,tso=on,lro=off", s, 2, &n, &test, err) == -EINVAL &&
+	   !strcmp(err, "more than 2 knobs"), "at most max: %s", err);
+}
+
 /* Read-only is the backend's answer, its reason in the line. */
 static void test_read_only(const struct catalog *c)
 {
@@ -168,6 +199,7 @@ int main(void)
 	test_setting_good(c);
 	test_setting_bad(c);
 	test_read_only(c);
+	test_side(c);
 	test_ends();
 	test_ab();
 	test_ab_judge();
