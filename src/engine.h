@@ -25,6 +25,7 @@
 #include "knobs/knobs.h"
 #include "knobs/txn.h"
 #include "lab/lab.h"
+#include "plan/plan.h"
 #include "proto/auth.h"
 #include "proto/msg.h"
 #include "proto/netserver.h"

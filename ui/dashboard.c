@@ -51,7 +51,7 @@ static const struct keybind {
 	{ 't', A_TEST, "edit the test and its parameters (tunetop run's options)" },
 	{ 'S', A_SWEEP, "sweep: size [--response] | burst LIST | send-size LIST | "
 			"knob [remote:]NAME=V1,V2,... (each [--columns LIST]) | preset NAME" },
-	{ 'A', A_AB, "A/B: --a KNOB=V[,...] --b KNOB=V[,...] [-n N]: interleaved runs and a verdict" },
+	{ 'A', A_AB, "A/B: --a KNOB=V[,...] --b KNOB=V[,...] [-n N] [--seed S]: interleaved runs and a verdict" },
 	{ '?', A_HELP, "this help" },
 	{ K_F1, A_HELP, "this help" },
 	{ 12, A_REDRAW, "redraw the screen (Ctrl-L)" },

@@ -31,6 +31,7 @@ struct plan_step {
 
 struct plan {
 	bool ab;
+	uint64_t seed;			/* an A/B's order seed (plan_ab_seed or --seed) */
 	char kind[16];
 	int64_t sweep_id;
 	unsigned n, next;		/* steps, and the next to run */
@@ -55,33 +56,42 @@ bool plan_active(const struct ui *u)
 	return u->plan != NULL;
 }
 
-/* "[local:|remote:]NAME=VALUE" into a knob setting; -EINVAL with err. */
-static int parse_setting(struct ui *u, const char *spec, struct plan_knob *k, char *err)
+/*
+ * A setting the engine read (plan_setting_parse, as tunetop's --set,
+ * sweeps and ab take it) into knob settings at k[*n..max), one an end
+ * (both: two); -EINVAL with err.
+ */
+static int add_setting(struct ui *u, const struct plan_setting *ps, struct plan_knob *k,
+		       unsigned max, unsigned *n, char *err)
 {
-	char buf[160], *name = buf, *val;
-	struct knob_value v;
+	bool remote[2];
+	unsigned idx, ne;
 
-	snprintf(buf, sizeof(buf), "%s", spec);
-	k->end = END_L;
-	if (!strncmp(name, "remote:", 7)) {
-		k->end = END_R;
-		name += 7;
-	} else if (!strncmp(name, "local:", 6)) {
-		name += 6;
+	for (idx = 0; idx < u->nknobs && u->knobs[idx].d != ps->d; idx++)
+		;
+	if (idx == u->nknobs)
+		return err_set(err, -EINVAL, "%s: not a knob of the knobs panel", ps->d->name);
+	ne = plan_setting_ends(ps->end, remote);
+	for (unsigned e = 0; e < ne; e++) {
+		if (*n == max)
+			return err_set(err, -EINVAL, "at most %u knobs a point or side", max);
+		k[*n].idx = idx;
+		k[*n].end = remote[e] ? END_R : END_L;
+		snprintf(k[*n].value, sizeof(k[*n].value), "%s", ps->value);
+		(*n)++;
 	}
-	val = strchr(name, '=');
-	if (!val)
-		return err_set(err, -EINVAL, "%s: accepted: [local:|remote:]NAME=VALUE", spec);
-	*val++ = '\0';
-	for (k->idx = 0; k->idx < u->nknobs; k->idx++)
-		if (!strcmp(u->knobs[k->idx].d->name, name))
-			break;
-	if (k->idx == u->nknobs)
-		return err_set(err, -EINVAL, "%s: unknown knob; accepted: a name of the knobs panel", name);
-	if (knob_parse_value(u->knobs[k->idx].d, val, &v, err))
-		return -EINVAL;
-	snprintf(k->value, sizeof(k->value), "%s", v.text);
 	return 0;
+}
+
+/* "[local:|remote:|both:]NAME=VALUE" into knob settings (add_setting); -EINVAL with err. */
+static int parse_setting(struct ui *u, const char *spec, struct plan_knob *k, unsigned max,
+			 unsigned *n, char *err)
+{
+	struct plan_setting ps;
+
+	if (plan_setting_parse(u->cat, spec, &ps, err))
+		return -EINVAL;
+	return add_setting(u, &ps, k, max, n, err);
 }
 
 /* Remember a knob's value before the plan, once. */
@@ -99,14 +109,19 @@ static void touch(struct ui *u, struct plan *pl, const struct plan_knob *k)
 	}
 }
 
-/* The MSS of the newest run with a connection, or 0. */
-static uint32_t newest_mss(const struct ui *u)
+/*
+ * The MSS a size sweep plans around, from the newest run with a
+ * connection: its sender's as tunetop sweep takes it (plan_sweep_mss,
+ * the remote end's for --response); 0 when none.
+ */
+static uint32_t newest_mss(const struct ui *u, bool response)
 {
 	for (unsigned i = u->model.nruns; i-- > 0;) {
 		const struct model_run *r = u->model.runs[i];
+		uint32_t mss = r->has_result ? plan_sweep_mss(&r->res, response) : 0;
 
-		if (r->has_result && r->res.local.nsocks && r->res.local.socks[0].tcp.has)
-			return r->res.local.socks[0].tcp.snd_mss;
+		if (mss)
+			return mss;
 	}
 	return 0;
 }
@@ -134,23 +149,18 @@ static int too_many(char *err)
 static int knob_step(struct ui *u, struct plan *pl, struct plan_step *s,
 		     enum sweep_end end, const char *name, const char *value, char *err)
 {
-	static const char *const side[] = {
+	static const char *const prefix[] = {
 		[SWEEP_END_LOCAL] = "local:", [SWEEP_END_REMOTE] = "remote:",
+		[SWEEP_END_BOTH] = "both:",
 	};
 	char spec1[200];
-	unsigned e;
+	unsigned from = s->nk;
 
-	for (e = SWEEP_END_LOCAL; e <= SWEEP_END_REMOTE; e++) {
-		if (end != SWEEP_END_BOTH && end != e)
-			continue;
-		if (s->nk == PLAN_MAX_KNOBS)
-			return err_set(err, -EINVAL, "at most %d knobs a point", PLAN_MAX_KNOBS);
-		snprintf(spec1, sizeof(spec1), "%s%s=%s", side[e], name, value);
-		if (parse_setting(u, spec1, &s->k[s->nk], err))
-			return -EINVAL;
-		touch(u, pl, &s->k[s->nk]);
-		s->nk++;
-	}
+	snprintf(spec1, sizeof(spec1), "%s%s=%s", prefix[end], name, value);
+	if (parse_setting(u, spec1, s->k, PLAN_MAX_KNOBS, &s->nk, err))
+		return -EINVAL;
+	for (unsigned i = from; i < s->nk; i++)
+		touch(u, pl, &s->k[i]);
 	return 0;
 }
 
@@ -334,7 +344,7 @@ static int plan_sweep(struct ui *u, struct plan *pl, const char *spec, char *err
 	if (a.reverse)
 		snprintf(pl->tab->reverse, sizeof(pl->tab->reverse), "%s", ctl_reverse_desc(u));
 	if (a.kind != SW_KNOB) {
-		uint32_t mss = a.mss ? a.mss : newest_mss(u);
+		uint32_t mss = a.mss ? a.mss : newest_mss(u, a.response);
 
 		if (a.kind == SW_SIZE && !mss)
 			return err_set(err, -EINVAL, "sweep size: the MSS comes from a run's connection: r first, or --mss N");
@@ -355,13 +365,18 @@ static int plan_sweep(struct ui *u, struct plan *pl, const char *spec, char *err
 	return plan_knobs(u, pl, &a, &base, err);
 }
 
-/* "--a SPEC --b SPEC [-n N]": pairs in a random order; -EINVAL with err. */
+/*
+ * "--a SPEC --b SPEC [-n N] [--seed S]": pairs in the order of the seed
+ * (plan_ab_seed() when none is given, as tunetop ab chooses it, shown in
+ * the header and stored with the A/B); -EINVAL with err.
+ */
 static int plan_ab(struct ui *u, struct plan *pl, const char *spec, char *err)
 {
 	char copy[400], *w, *save = NULL, *side[2] = { NULL, NULL };
 	struct plan_knob set[2][PLAN_MAX_KNOBS];
 	unsigned nset[2] = { 0, 0 }, pairs = 5;
-	uint64_t seed = now_ns();
+	int order[50];
+	bool seeded = false;
 
 	snprintf(copy, sizeof(copy), "%s", spec);
 	snprintf(pl->kind, sizeof(pl->kind), "ab");
@@ -374,27 +389,42 @@ static int plan_ab(struct ui *u, struct plan *pl, const char *spec, char *err)
 			pairs = (unsigned)v;
 			continue;
 		}
-		return err_set(err, -EINVAL, "A/B: accepted: --a SPEC --b SPEC [-n 3..50], "
-			       "SPEC [local:|remote:]NAME=VALUE[,...]");
+		if (!strcmp(w, "--seed") && (w = strtok_r(NULL, " ", &save)) &&
+		    !parse_uint(w, 0, INT64_MAX, &v)) {
+			pl->seed = v;
+			seeded = true;
+			continue;
+		}
+		return err_set(err, -EINVAL, "A/B: accepted: --a SPEC --b SPEC [-n 3..50] [--seed S], "
+			       "SPEC " PLAN_SETTING_ACCEPTS "[,...]");
 	}
 	for (int s = 0; s < 2; s++) {
-		char *item, *save2 = NULL;
+		struct plan_setting ps[PLAN_MAX_KNOBS];
+		unsigned n;
+		int test;
 
 		if (!side[s])
 			return err_set(err, -EINVAL, "A/B: --a and --b are both needed (\"\" not here: "
 				       "give the value the knob has)");
-		for (item = strtok_r(side[s], ",", &save2); item; item = strtok_r(NULL, ",", &save2)) {
-			if (nset[s] == PLAN_MAX_KNOBS)
-				return err_set(err, -EINVAL, "A/B: at most %d knobs a side", PLAN_MAX_KNOBS);
-			if (parse_setting(u, item, &set[s][nset[s]], err))
+		/* A side as tunetop ab reads it (plan_side_parse). */
+		if (plan_side_parse(u->cat, side[s], ps, PLAN_MAX_KNOBS, &n, &test, err))
+			return -EINVAL;
+		if (test >= 0)
+			return err_set(err, -EINVAL, "A/B: --%c %.40s: a side's test options are not here; accepted: the test on show (t changes it) for both sides",
+				       'a' + s, side[s] + test);
+		for (unsigned i = 0; i < n; i++)
+			if (add_setting(u, &ps[i], set[s], PLAN_MAX_KNOBS, &nset[s], err))
 				return -EINVAL;
-			touch(u, pl, &set[s][nset[s]]);
-			nset[s]++;
-		}
+		for (unsigned i = 0; i < nset[s]; i++)
+			touch(u, pl, &set[s][i]);
 	}
 	pl->ab = true;
+	if (!seeded)
+		pl->seed = plan_ab_seed();
+	plan_ab_order(pl->seed, pairs, order);
 	for (unsigned i = 0; i < pairs; i++) {
-		int first = ab_pair_first(&seed);
+		int first = order[i];
+
 		for (int k = 0; k < 2; k++) {
 			int s = k ? !first : first;
 			struct plan_step *st = add_step(pl, &u->p);
@@ -409,6 +439,18 @@ static int plan_ab(struct ui *u, struct plan *pl, const char *spec, char *err)
 	return 0;
 }
 
+/*
+ * Set touched knob b to want, unless it has it already: an edit to the
+ * value a knob has would hold it in the dashboard's transaction (a held
+ * knob no other tunetop may change) with nothing changed.
+ */
+static int plan_knob_to(struct ui *u, const struct plan_knob *b, const char *want)
+{
+	if (u->knobs[b->idx].v[b->end].present && !strcmp(u->knobs[b->idx].v[b->end].text, want))
+		return 0;
+	return ui_knob_edit(u, b->idx, b->end, want) ? -EIO : 0;
+}
+
 /* Set a step's knobs: its own, and every other touched knob to its value before. */
 static int plan_apply(struct ui *u, struct plan *pl, const struct plan_step *s)
 {
@@ -419,33 +461,38 @@ static int plan_apply(struct ui *u, struct plan *pl, const struct plan_step *s)
 		for (unsigned k = 0; k < s->nk; k++)
 			if (s->k[k].idx == b->idx && s->k[k].end == b->end)
 				want = s->k[k].value;
-		if (u->knobs[b->idx].v[b->end].present &&
-		    !strcmp(u->knobs[b->idx].v[b->end].text, want))
-			continue;
-		if (ui_knob_edit(u, b->idx, b->end, want))
+		if (plan_knob_to(u, b, want))
 			return -EIO;
 	}
 	return 0;
 }
 
+/* Each step's side (0 A, 1 B) and rate (NAN until it ran to its end). */
+static void plan_ab_runs(const struct plan *pl, int *sides, double *rate)
+{
+	for (unsigned i = 0; i < pl->n; i++) {
+		sides[i] = pl->steps[i].point[0] == 'b';
+		rate[i] = pl->steps[i].fig.rate;
+	}
+}
+
 /*
  * What moved from A to B: the median-rate run of each side, as `tunetop
- * ab` picks them (ab_median_run()), compared by the model; the runs panel
+ * ab` picks them (plan_ab_median()), compared by the model; the runs panel
  * then shows B beside A with the whole list (docs/why.md).  Into buf:
  * "; moved (run 3 -> run 6, the median of each): ...", or why not.
  */
 static void plan_ab_moved(struct ui *u, const struct plan *pl, char *buf, size_t len)
 {
 	struct model_run *run[2] = { NULL, NULL };
+	int sides[SWEEP_MAX_POINTS];
+	double rate[SWEEP_MAX_POINTS];
 	struct why_change c;
 
+	plan_ab_runs(pl, sides, rate);
 	for (int side = 0; side < 2; side++) {
-		double v[SWEEP_MAX_POINTS];
-		int k;
+		int k = plan_ab_median(sides, rate, pl->n, side);
 
-		for (unsigned i = 0; i < pl->n; i++)
-			v[i] = pl->steps[i].point[0] == 'a' + side ? pl->steps[i].fig.rate : NAN;
-		k = ab_median_run(v, pl->n);
 		run[side] = k < 0 ? NULL : model_by_id(&u->model, pl->steps[k].run_id);
 	}
 	buf[0] = '\0';
@@ -529,29 +576,27 @@ static void plan_next(struct ui *u)
 	/* Done (or stopped): the test and the knobs back, then the summary. */
 	u->p = pl->p0;
 	for (unsigned i = 0; i < pl->ntouched; i++)
-		ui_knob_edit(u, pl->before[i].idx, pl->before[i].end, pl->before[i].value);
+		plan_knob_to(u, &pl->before[i], pl->before[i].value);
 	if (pl->ab) {
-		double a[SWEEP_MAX_POINTS], b[SWEEP_MAX_POINTS];
-		unsigned na = 0, nb = 0;
+		int sides[SWEEP_MAX_POINTS];
+		double rate[SWEEP_MAX_POINTS];
+		unsigned na, nb;
 		struct ab_result r;
 		char moved[320];
 
-		for (unsigned i = 0; i < pl->n; i++) {
-			if (isnan(pl->steps[i].fig.rate))
-				continue;
-			if (pl->steps[i].point[0] == 'a')
-				a[na++] = pl->steps[i].fig.rate;
-			else
-				b[nb++] = pl->steps[i].fig.rate;
-		}
+		plan_ab_runs(pl, sides, rate);
 		plan_ab_moved(u, pl, moved, sizeof(moved));
-		if (ab_compare(a, na, b, nb, 0.05, 10000, 1, &r) == 0)
+		/* The rate judged as tunetop ab judges it: its alpha, resamples and seed. */
+		if (plan_ab_judge(sides, rate, pl->n, PLAN_AB_ALPHA, pl->seed, PLAN_AB_RATE, &r, &na,
+				  &nb) == 0)
 			ui_status(u, r.significant ? STY_GOOD : STY_NORMAL, 60,
-				  "A/B done: B vs A rate %s (%s, n=%u+%u, medians %.6g / %.6g)%s%s",
+				  "A/B done: B vs A rate %s (%s, n=%u+%u, medians %.6g / %.6g, seed %llu)%s%s",
 				  r.verdict, r.significant ? "real" : r.why, na, nb, r.median_a,
-				  r.median_b, pl->cancelled ? "; stopped early" : "", moved);
+				  r.median_b, (unsigned long long)pl->seed,
+				  pl->cancelled ? "; stopped early" : "", moved);
 		else
-			ui_status(u, STY_WARN, 30, "A/B: too few runs to compare (%u+%u)", na, nb);
+			ui_status(u, STY_WARN, 30, "A/B: too few runs to compare (%u+%u, seed %llu)",
+				  na, nb, (unsigned long long)pl->seed);
 	} else {
 		struct sweep_policy_pt pt[SWEEP_MAX_POINTS];
 		char line[256];
@@ -602,6 +647,10 @@ int plan_start(struct ui *u, const char *spec, bool ab, char *err)
 		json_t *j = json_pack("{s:s, s:b}", "spec", spec, "dashboard", 1);
 		char e2[ERR_MAX];
 
+		/* An A/B's seed, as tunetop ab stores it: the order can be repeated. */
+		if (j && ab && json_object_set_new(j, "seed", json_integer((json_int_t)pl->seed)))
+			json_decref(j), j = NULL;
+
 		/* A sweep keeps its columns, as tunetop sweep's do (sweep show, report). */
 		if (j && pl->tab && (sweep_cols_to_spec(&pl->tab->cols, j) ||
 				     (pl->tab->preset[0] &&
@@ -627,8 +676,12 @@ const char *plan_progress(const struct ui *u, char *buf, unsigned len)
 	if (!pl)
 		return buf;
 	i = pl->next < pl->n ? pl->next : pl->n - 1;
-	snprintf(buf, len, "%s %u/%u %s%s", pl->ab ? "A/B" : "sweep", i + 1, pl->n,
-		 pl->steps[i].point, pl->reverse ? " reversed" : "");
+	if (pl->ab)
+		snprintf(buf, len, "A/B %u/%u %s seed %llu", i + 1, pl->n, pl->steps[i].point,
+			 (unsigned long long)pl->seed);
+	else
+		snprintf(buf, len, "sweep %u/%u %s%s", i + 1, pl->n, pl->steps[i].point,
+			 pl->reverse ? " reversed" : "");
 	return buf;
 }
 

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/signalfd.h>
 
@@ -19,7 +18,6 @@
 
 #define AB_MIN_PAIRS 3
 #define AB_DEF_PAIRS 5
-#define AB_BOOT 10000		/* bootstrap resamples */
 #define AB_MAX_ARGS 512
 
 static const char *const side_names[2] = { "A", "B" };
@@ -38,8 +36,9 @@ static void ab_usage(FILE *f)
 		"then what moved from A to B between the median-rate run of each side\n"
 		"(docs/why.md).\n"
 		"\n"
-		"  --a SPEC, --b SPEC  knob settings, [local:|remote:]NAME=VALUE separated\n"
-		"                      by commas or spaces (\"gro=on\", \"remote:gro=off,rx-usecs=64\");\n"
+		"  --a SPEC, --b SPEC  knob settings, [local:|remote:|both:]NAME=VALUE\n"
+		"                      separated by commas or spaces (\"gro=on\",\n"
+		"                      \"remote:gro=off,rx-usecs=64\"; both: each end);\n"
 		"                      \"\" is the knobs as they are.  A knob only one side\n"
 		"                      names has its original value in the other.  From\n"
 		"                      the first word starting with '-', the side's own\n"
@@ -57,31 +56,6 @@ static void ab_usage(FILE *f)
 		"Exit status: 0 compared (whatever the verdict), 1 a run or a knob change\n"
 		"failed or a knob could not be put back, 2 bad options.\n",
 		AB_MIN_PAIRS, AB_MAX_PAIRS, AB_DEF_PAIRS);
-}
-
-/* Whether option word a is one of `tunetop run`'s that take the next word. */
-static bool run_opt_takes_next(const char *a)
-{
-	static const char *const longs[] = {
-		"--sample-ms", "--connect-timeout", "--set", "--db", "--lab", "--mtu", "--rate",
-	};
-
-	if (a[0] != '-' || !a[1])
-		return false;
-	if (a[1] == '-') {
-		if (strchr(a, '='))
-			return false;
-		for (size_t i = 0; i < sizeof(longs) / sizeof(longs[0]); i++)
-			if (!strcmp(a, longs[i]))
-				return true;
-		return false;
-	}
-	/* A cluster like "-cl": the last letter takes the next word if it
-	 * takes a value and none is attached. */
-	for (size_t i = 1; a[i]; i++)
-		if (strchr("tHplTDiIPw", a[i]))
-			return a[i + 1] == '\0';
-	return false;
 }
 
 /* The value of --NAME / --NAME=V at argv[*i]; NULL when missing. */
@@ -108,7 +82,7 @@ static int ab_args(int argc, char **argv, struct ab_state *st, int *rargc, char 
 	int n = 0;
 
 	st->pairs = AB_DEF_PAIRS;
-	st->alpha = 0.05;
+	st->alpha = PLAN_AB_ALPHA;
 	st->seed = 0;
 	st->side[0].spec = st->side[1].spec = "";
 	rargv[n++] = (char *)"ab";
@@ -133,7 +107,7 @@ static int ab_args(int argc, char **argv, struct ab_state *st, int *rargc, char 
 		if (!strncmp(a, "--a", 3) && (a[3] == '\0' || a[3] == '=')) {
 			val = ab_long_val(argc, argv, &i, 3);
 			if (!val)
-				return err_set(err, 2, "option --a: missing value; accepted: [local:|remote:]NAME=VALUE,... or \"\"");
+				return err_set(err, 2, "option --a: missing value; accepted: " PLAN_SETTING_ACCEPTS ",... or \"\"");
 			st->side[0].spec = val;
 			given[0] = true;
 			continue;
@@ -141,7 +115,7 @@ static int ab_args(int argc, char **argv, struct ab_state *st, int *rargc, char 
 		if (!strncmp(a, "--b", 3) && (a[3] == '\0' || a[3] == '=')) {
 			val = ab_long_val(argc, argv, &i, 3);
 			if (!val)
-				return err_set(err, 2, "option --b: missing value; accepted: [local:|remote:]NAME=VALUE,... or \"\"");
+				return err_set(err, 2, "option --b: missing value; accepted: " PLAN_SETTING_ACCEPTS ",... or \"\"");
 			st->side[1].spec = val;
 			given[1] = true;
 			continue;
@@ -174,7 +148,7 @@ static int ab_args(int argc, char **argv, struct ab_state *st, int *rargc, char 
 			continue;
 		}
 		rargv[n++] = argv[i];
-		if (run_opt_takes_next(a) && i + 1 < argc)
+		if (options_takes_next(a) && i + 1 < argc)
 			rargv[n++] = argv[++i];
 	}
 	rargv[n] = NULL;
@@ -185,88 +159,50 @@ static int ab_args(int argc, char **argv, struct ab_state *st, int *rargc, char 
 }
 
 /*
- * Split a side's spec into items: NAME=VALUE words separated by commas or
- * spaces; a word without '=' continues the value before it, so the three
- * numbers of tcp_rmem can be written "net.ipv4.tcp_rmem=4096 131072 6291456".
- * Every name and value is checked against the catalog.  0, or 2 with err.
+ * A side's spec into items: its settings as the engine reads a side
+ * (plan_side_parse(), each checked against the catalog), both: one item
+ * an end, and its own test options.  0, or 2 with err.
  */
 static int ab_parse_side(const struct catalog *cat, const struct cli_opts *o, int s,
 			 struct ab_side *side, char *err)
 {
-	char names[AB_MAX_ITEMS][KNOB_NAME_MAX + 8];
-	char raw[AB_MAX_ITEMS][KNOB_TEXT_MAX];
-	bool remote[AB_MAX_ITEMS];
-	char buf[4096], *save = NULL, *w;
+	struct plan_setting ps[AB_MAX_ITEMS];
 	const char *opt = side_opts[s];
-	unsigned n = 0;
+	unsigned n;
+	int test;
+	char e[ERR_MAX];
 
-	if (strlen(side->spec) >= sizeof(buf))
-		return err_set(err, 2, "option %s: longer than %zu characters", opt, sizeof(buf) - 1);
-	snprintf(buf, sizeof(buf), "%s", side->spec);
-	/* From the first word that starts with '-': the side's test options. */
+	if (plan_side_parse(cat, side->spec, ps, AB_MAX_ITEMS, &n, &test, e))
+		return err_set(err, 2, "option %s: %s", opt, e);
 	side->test[0] = '\0';
-	for (char *t = buf; *t; t++)
-		if (*t == '-' && (t == buf || strchr(", \t\n", t[-1]))) {
-			if (strlen(t) >= sizeof(side->test))
-				return err_set(err, 2, "option %s: test options longer than %zu characters",
-					       opt, sizeof(side->test) - 1);
-			snprintf(side->test, sizeof(side->test), "%s", t);
-			*t = '\0';
-			break;
-		}
-	for (w = strtok_r(buf, ", \t\n", &save); w; w = strtok_r(NULL, ", \t\n", &save)) {
-		char *eq = strchr(w, '='), *name = w;
-		bool rem = false;
-
-		if (!eq) {
-			size_t l;
-
-			if (!n)
-				return err_set(err, 2, "option %s %s: \"%s\" is not NAME=VALUE; accepted: [local:|remote:]NAME=VALUE separated by commas or spaces",
-					       opt, side->spec, w);
-			l = strlen(raw[n - 1]);
-			snprintf(raw[n - 1] + l, sizeof(raw[0]) - l, " %s", w);
-			continue;
-		}
-		if (n >= AB_MAX_ITEMS)
-			return err_set(err, 2, "option %s: more than %d knobs", opt, AB_MAX_ITEMS);
-		*eq = '\0';
-		if (!strncmp(name, "remote:", 7)) {
-			rem = true;
-			name += 7;
-		} else if (!strncmp(name, "local:", 6)) {
-			name += 6;
-		}
-		if (!*name || strlen(name) >= KNOB_NAME_MAX || strlen(eq + 1) >= KNOB_TEXT_MAX)
-			return err_set(err, 2, "option %s %s: \"%s=%.32s\" is not NAME=VALUE; accepted: [local:|remote:]NAME=VALUE",
-				       opt, side->spec, w, eq + 1);
-		snprintf(names[n], sizeof(names[0]), "%s", name);
-		snprintf(raw[n], sizeof(raw[0]), "%s", eq + 1);
-		remote[n++] = rem;
-	}
+	if (test >= 0 && strlen(side->spec + test) >= sizeof(side->test))
+		return err_set(err, 2, "option %s: test options longer than %zu characters",
+			       opt, sizeof(side->test) - 1);
+	if (test >= 0)
+		snprintf(side->test, sizeof(side->test), "%s", side->spec + test);
 	side->n = 0;
 	for (unsigned i = 0; i < n; i++) {
-		struct ab_item *it = &side->item[side->n];
-		char e[ERR_MAX];
+		bool remote[2];
+		unsigned ne = plan_setting_ends(ps[i].end, remote);
 
-		it->d = catalog_find(cat, names[i]);
-		it->remote = remote[i];
-		if (!it->d)
-			return err_set(err, 2, "option %s: %s: unknown knob; accepted: a name `tunetop knobs list` shows",
-				       opt, names[i]);
-		if (it->d->kind == KNOB_LINKINFO)
-			return err_set(err, 2, "option %s: %s: read-only (a link figure); accepted: a knob that can be set",
-				       opt, it->d->name);
-		if (knob_parse_value(it->d, raw[i], &it->v, e))
-			return err_set(err, 2, "option %s: %s", opt, e);
-		if (it->remote && options_remote_knobs_refusal(o))
-			return err_set(err, 2, "option %s: remote:%s: %s",
-				       opt, it->d->name, options_remote_knobs_refusal(o));
-		for (unsigned j = 0; j < side->n; j++)
-			if (side->item[j].d == it->d && side->item[j].remote == it->remote)
-				return err_set(err, 2, "option %s: %s%s given twice; accepted: each knob once per side",
-					       opt, it->remote ? "remote:" : "", it->d->name);
-		side->n++;
+		for (unsigned k = 0; k < ne; k++) {
+			struct ab_item *it = &side->item[side->n];
+
+			if (side->n >= AB_MAX_ITEMS)
+				return err_set(err, 2, "option %s: more than %d knobs", opt, AB_MAX_ITEMS);
+			it->d = ps[i].d;
+			it->remote = remote[k];
+			if (knob_parse_value(it->d, ps[i].value, &it->v, e))
+				return err_set(err, 2, "option %s: %s", opt, e);
+			if (it->remote && options_remote_knobs_refusal(o))
+				return err_set(err, 2, "option %s: remote:%s: %s",
+					       opt, it->d->name, options_remote_knobs_refusal(o));
+			for (unsigned j = 0; j < side->n; j++)
+				if (side->item[j].d == it->d && side->item[j].remote == it->remote)
+					return err_set(err, 2, "option %s: %s%s given twice; accepted: each knob once per side",
+						       opt, it->remote ? "remote:" : "", it->d->name);
+			side->n++;
+		}
 	}
 	return 0;
 }
@@ -367,27 +303,36 @@ static int ab_union(struct ab_state *st, char *err)
 	return 0;
 }
 
-/* Read every knob's original on its end; 0, or 1 (or 2) with err. */
-static int ab_originals(struct ab_state *st, char *err)
+/*
+ * Check every knob on its end as a sweep's are (knobs_plan_check: each
+ * value the sides ask for, then the knob read there) and keep its
+ * original.  0, or 2 with err for a value that end refuses (read-only
+ * there), 1 when the end lacks the knob or it could not be read.
+ */
+static int ab_originals(struct ab_state *st, const struct catalog *cat, char *err)
 {
 	bool differ = false;
 
 	for (unsigned i = 0; i < st->nknobs; i++) {
 		struct ab_knob *k = &st->knob[i];
+		const char *want[2];
 		struct knob_value cur;
-		char e[ERR_MAX];
+		unsigned n = 0;
+		int rc;
 
 		run_knob_target(&st->o, k->remote, &k->t);
-		/* What a knob transaction would refuse on this end, refused before any run. */
 		for (int j = 0; j < 2; j++)
-			if (k->val[j] && knobs_check_set(k->d, &k->t, k->val[j], NULL, e))
-				return err_set(err, 2, "%s on %s: %s; accepted: a knob that can change there",
-					       k->d->name, knobs_side_name(&k->t), e);
-		if (knobs_get(k->d, &k->t, &cur, e))
-			return err_set(err, 1, "%s on %s: %s", k->d->name, knobs_side_name(&k->t), e);
-		if (!cur.present)
-			return err_set(err, 1, "%s on %s: n/a here: %s", k->d->name,
-				       knobs_side_name(&k->t), cur.reason);
+			if (k->val[j])
+				want[n++] = k->val[j];
+		rc = knobs_plan_check(cat, k->d, &k->t, want, n, &cur, err);
+		if (rc == -EINVAL || rc == -ERANGE || rc == -EROFS || rc == -EACCES) {
+			size_t l = strlen(err);
+
+			snprintf(err + l, ERR_MAX - l, "; accepted: a knob that can change there");
+			return 2;
+		}
+		if (rc)
+			return 1;
 		snprintf(k->original, sizeof(k->original), "%s", cur.text);
 		snprintf(k->now, sizeof(k->now), "%s", cur.text);
 	}
@@ -514,39 +459,42 @@ static void ab_progress(const struct ab_state *st, FILE *f, unsigned pair, int f
 	fflush(f);
 }
 
+/* Each run's side and figure of metric m; NAN for a run not counted (failed, cut short). */
+static void ab_counted(const struct ab_state *st, int m, int *side, double *fig)
+{
+	for (unsigned i = 0; i < st->nruns; i++) {
+		const struct ab_run *r = &st->run[i];
+
+		side[i] = r->side;
+		fig[i] = r->failed || r->cut ? NAN : r->fig[m];
+	}
+}
+
 /* Compare A with B for every metric over the counted runs. */
 static void ab_compare_all(struct ab_state *st)
 {
-	double a[AB_MAX_PAIRS], b[AB_MAX_PAIRS];
+	int side[2 * AB_MAX_PAIRS];
+	double fig[2 * AB_MAX_PAIRS];
 
 	for (int m = 0; m < AB_M_COUNT; m++) {
-		unsigned na = 0, nb = 0;
+		unsigned na, nb;
 
-		for (unsigned i = 0; i < st->nruns; i++) {
-			const struct ab_run *r = &st->run[i];
-
-			if (r->failed || r->cut || isnan(r->fig[m]))
-				continue;
-			if (r->side == 0)
-				a[na++] = r->fig[m];
-			else
-				b[nb++] = r->fig[m];
-		}
+		ab_counted(st, m, side, fig);
+		st->cmp_rc[m] = plan_ab_judge(side, fig, st->nruns, st->alpha, st->seed, (unsigned)m,
+					      &st->res[m], &na, &nb);
 		st->measured[m] = na || nb;
-		memset(&st->res[m], 0, sizeof(st->res[m]));
-		st->cmp_rc[m] = ab_compare(a, na, b, nb, st->alpha, AB_BOOT,
-					   st->seed ^ (0x100000001b3ULL * (uint64_t)(m + 1)),
-					   &st->res[m]);
 	}
 }
 
 /*
  * What moved from A to B: the median-rate run of each side, as the engine
- * picks it (ab_median_run(), the dashboard's A/B asks the same), read back
+ * picks it (plan_ab_median(), the dashboard's A/B asks the same), read back
  * from the history and compared by why_change_stored().
  */
 static void ab_what_moved(struct ab_state *st)
 {
+	int sides[2 * AB_MAX_PAIRS];
+	double thr[2 * AB_MAX_PAIRS];
 	struct store_run r[2];
 	struct store *s = NULL;
 	char err[ERR_MAX];
@@ -554,16 +502,10 @@ static void ab_what_moved(struct ab_state *st)
 
 	st->has_moved = false;
 	st->moved_id[0] = st->moved_id[1] = 0;
+	ab_counted(st, AB_M_THR, sides, thr);
 	for (int side = 0; side < 2; side++) {
-		double v[2 * AB_MAX_PAIRS];
-		int k;
+		int k = plan_ab_median(sides, thr, st->nruns, side);
 
-		for (unsigned i = 0; i < st->nruns; i++) {
-			const struct ab_run *x = &st->run[i];
-
-			v[i] = x->side == side && !x->failed && !x->cut ? x->fig[AB_M_THR] : NAN;
-		}
-		k = ab_median_run(v, st->nruns);
 		if (k < 0) {
 			snprintf(st->moved_na, sizeof(st->moved_na), "no run of %s was counted",
 				 side_names[side]);
@@ -624,8 +566,10 @@ static void ab_store_sweep(struct ab_state *st)
 	st->ab_id = 0;
 	if (st->o.no_db)
 		return;
-	spec = json_pack("{s:o, s:o, s:i}", "a", ab_report_side_json(&st->side[0]), "b",
-			 ab_report_side_json(&st->side[1]), "n", (int)st->pairs);
+	/* The seed too, as the dashboard's A/B keeps it: the order can be repeated. */
+	spec = json_pack("{s:o, s:o, s:i, s:I}", "a", ab_report_side_json(&st->side[0]), "b",
+			 ab_report_side_json(&st->side[1]), "n", (int)st->pairs, "seed",
+			 (json_int_t)st->seed);
 	if (!spec) {
 		fprintf(stderr, "tunetop ab: out of memory: the runs will not be stored\n");
 		return;
@@ -662,11 +606,12 @@ static int ab_check_run_opts(const struct cli_opts *o, char *err)
 static void ab_loop(struct ab_state *st, struct run_ctx *c, FILE *prog)
 {
 	static struct run_summary sum;
-	uint64_t rng = st->seed;
+	int order[AB_MAX_PAIRS];
 	bool stop = false;
 
+	plan_ab_order(st->seed, st->pairs, order);
 	for (unsigned i = 0; i < st->pairs && !stop; i++) {
-		int first = ab_pair_first(&rng);
+		int first = order[i];
 		unsigned from = st->nruns, counted = 0;
 
 		for (int k = 0; k < 2 && !stop; k++) {
@@ -754,12 +699,8 @@ int ab_main(int argc, char **argv)
 		fprintf(stderr, "tunetop ab: %s\n", err);
 		return 2;
 	}
-	if (!st.seed_given) {
-		uint64_t t = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 16);
-
-		/* Short enough to type back in with --seed. */
-		st.seed = ab_rand(&t) % 1000000;
-	}
+	if (!st.seed_given)
+		st.seed = plan_ab_seed();
 	ret = catalog_load(&cat, catalog_default_path(), err);
 	if (ret) {
 		fprintf(stderr, "tunetop ab: %s\n", err);
@@ -789,7 +730,7 @@ int ab_main(int argc, char **argv)
 		catalog_free(cat);
 		return 1;
 	}
-	ret = ab_originals(&st, err);
+	ret = ab_originals(&st, cat, err);
 	if (ret) {
 		fprintf(stderr, "tunetop ab: %s\n", err);
 		knobs_txn_free(st.txn);

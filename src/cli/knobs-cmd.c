@@ -312,8 +312,8 @@ static int knobs_set_cmd(const struct catalog *c, struct knobs_opts *o)
 				(int)(eq - o->args[i]), o->args[i]);
 			return 2;
 		}
-		if (d->kind == KNOB_LINKINFO) {
-			printf("%s: read-only (a link figure)\n", d->name);
+		if (knobs_read_only(d)) {
+			printf("%s: %s\n", d->name, knobs_read_only(d));
 			rc = 2;
 			continue;
 		}

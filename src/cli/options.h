@@ -22,6 +22,13 @@ int options_parse_to(int argc, char **argv, struct cli_opts *o, FILE *out,
 /* Print the help h asked for (options_argv's o->help) to f, as `tunetop run` does. */
 void options_help(FILE *f, enum options_help h);
 
+/*
+ * Whether the word a, an option of `tunetop run` before `--`, takes the
+ * next word as its value ("-l", "-cl", "--set", not "--set=X" or "-l5"):
+ * for commands that pass run's options through (tunetop ab).
+ */
+bool options_takes_next(const char *a);
+
 /* Print usage of `tunetop run` to f. */
 void options_usage(FILE *f);
 

@@ -144,70 +144,42 @@ int run_txn_begin(struct run_ctx *c, const char *who, struct knobs_txn **x)
 	return 0;
 }
 
-/* "[local:|remote:]NAME=VALUE" split: name and value in spec, remote set. */
-static void run_split_set(char *spec, char **name, char **val, bool *remote)
-{
-	*name = spec;
-	*remote = false;
-	if (!strncmp(spec, "remote:", 7)) {
-		*remote = true;
-		*name += 7;
-	} else if (!strncmp(spec, "local:", 6)) {
-		*name += 6;
-	}
-	*val = strchr(*name, '=');
-	*(*val)++ = '\0';
-}
-
 int run_set_knobs(const struct cli_opts *o, const struct catalog *cat, struct knobs_txn *x,
 		  const char *who, const char *note, bool human)
 {
+	struct plan_setting s[sizeof(o->set) / sizeof(o->set[0])];
 	char err[ERR_MAX];
 
-	/* Every value is checked before any knob changes. */
+	/* Every setting is checked (plan_setting_parse) before any knob changes. */
 	for (unsigned i = 0; i < o->nset; i++) {
-		char spec[160], *name, *val;
-		const struct knob_def *d;
-		struct knob_value v;
-		bool remote;
-
-		snprintf(spec, sizeof(spec), "%s", o->set[i]);
-		run_split_set(spec, &name, &val, &remote);
-		d = catalog_find(cat, name);
-		if (!d) {
-			fprintf(stderr, "%s: --set %s: unknown knob; accepted: a name `tunetop knobs list` shows\n",
-				who, name);
+		if (plan_setting_parse(cat, o->set[i], &s[i], err)) {
+			fprintf(stderr, "%s: --set %s\n", who, err);
 			return 2;
 		}
-		if (knob_parse_value(d, val, &v, err)) {
-			fprintf(stderr, "%s: --set: %s\n", who, err);
-			return 2;
-		}
-		if (remote && options_remote_knobs_refusal(o)) {
-			fprintf(stderr, "%s: --set remote:%s: %s\n",
-				who, name, options_remote_knobs_refusal(o));
+		if (s[i].end != SWEEP_END_LOCAL && options_remote_knobs_refusal(o)) {
+			fprintf(stderr, "%s: --set %s: %s\n", who, o->set[i],
+				options_remote_knobs_refusal(o));
 			return 2;
 		}
 	}
 	for (unsigned i = 0; i < o->nset; i++) {
-		char spec[160], *name, *val;
-		const struct knob_def *d;
-		struct knob_value cur, after;
-		struct knob_target t;
-		bool remote;
+		bool remote[2];
+		unsigned ne = plan_setting_ends(s[i].end, remote);
 
-		snprintf(spec, sizeof(spec), "%s", o->set[i]);
-		run_split_set(spec, &name, &val, &remote);
-		d = catalog_find(cat, name);
-		run_knob_target(o, remote, &t);
-		if (knobs_txn_set(x, d, &t, val, &cur, &after, err)) {
-			fprintf(stderr, "%s: --set %s: %s\n", who, name, err);
-			run_undo_knobs(x, who);
-			return 1;
+		for (unsigned e = 0; e < ne; e++) {
+			struct knob_value cur, after;
+			struct knob_target t;
+
+			run_knob_target(o, remote[e], &t);
+			if (knobs_txn_set(x, s[i].d, &t, s[i].value, &cur, &after, err)) {
+				fprintf(stderr, "%s: --set %s: %s\n", who, s[i].d->name, err);
+				run_undo_knobs(x, who);
+				return 1;
+			}
+			if (human)
+				printf("Knob %s on %s: %s -> %s%s\n", s[i].d->name,
+				       knobs_side_name(&t), cur.text, after.text, note ? note : "");
 		}
-		if (human)
-			printf("Knob %s on %s: %s -> %s%s\n", d->name, knobs_side_name(&t),
-			       cur.text, after.text, note ? note : "");
 	}
 	return 0;
 }

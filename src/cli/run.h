@@ -58,9 +58,10 @@ void run_knob_target(const struct cli_opts *o, bool remote, struct knob_target *
  */
 int run_txn_begin(struct run_ctx *c, const char *who, struct knobs_txn **x);
 /*
- * --set [local:|remote:]NAME=VALUE: every value is checked against the
- * catalog first, then each knob changes through x on its end (the lab's
- * side a or b, or this host), printed with note when human.  0, or the
+ * --set [local:|remote:|both:]NAME=VALUE: every setting is checked by the
+ * engine (plan_setting_parse) first, then each knob changes through x on
+ * its end, both: on each (the lab's side a and b, or this host and the
+ * tunetopd's), printed with note when human.  0, or the
  * exit status (what changed is put back).
  */
 int run_set_knobs(const struct cli_opts *o, const struct catalog *cat, struct knobs_txn *x,

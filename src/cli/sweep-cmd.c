@@ -64,19 +64,6 @@ static void sweep_usage(FILE *f)
 "options, 130 stopped by a signal.\n", f);
 }
 
-/* "[local:|remote:]NAME=..." into its side and the rest. */
-static const char *sweep_side(const char *spec, bool *remote)
-{
-	*remote = false;
-	if (!strncmp(spec, "remote:", 7)) {
-		*remote = true;
-		return spec + 7;
-	}
-	if (!strncmp(spec, "local:", 6))
-		return spec + 6;
-	return spec;
-}
-
 /* One of the sweep's own options (sweep_arg_own()) into sw; false for a
  * list or knob word. */
 static bool sweep_own_opt(struct sweep *sw, int what, const char *a)
@@ -178,30 +165,29 @@ static int sweep_reverse(struct cli_opts *o, char *err)
 {
 	/* With -H the client stays here: local: and remote: are still the hosts named. */
 	for (unsigned i = 0; !o->so.host && i < o->nset; i++) {
-		bool remote;
+		enum sweep_end end;
 		char rest[160];
 
-		snprintf(rest, sizeof(rest), "%s", sweep_side(o->set[i], &remote));
+		snprintf(rest, sizeof(rest), "%s", sweep_knob_end(o->set[i], &end));
+		if (end == SWEEP_END_BOTH)	/* both ends alike: nothing to swap */
+			continue;
 		if (strlen(rest) + 7 >= sizeof(o->set[i]))
 			return err_set(err, 2, "option --set %.40s...: too long to swap sides for --reverse; accepted: at most %zu characters",
 				       rest, sizeof(o->set[i]) - 8);
-		snprintf(o->set[i], sizeof(o->set[i]), "%s%.152s", remote ? "local:" : "remote:",
-			 rest);
+		snprintf(o->set[i], sizeof(o->set[i]), "%s%.152s",
+			 end == SWEEP_END_REMOTE ? "local:" : "remote:", rest);
 	}
 	return 0;
 }
 
-/* Check a knob for a sweep or --set: known, settable, on a side it can be set. */
+/* Check a swept knob: known and settable (plan_knob_find), on a side it can be set. */
 static int sweep_check_knob(const struct sweep *sw, const char *name, bool remote,
 			    const struct knob_def **d, char *err)
 {
-	*d = catalog_find(sw->cat, name);
-	if (!*d)
-		return err_set(err, 2, "knob %s: unknown knob; accepted: a name `tunetop knobs list` shows",
-			       name);
-	if ((*d)->kind == KNOB_LINKINFO)
-		return err_set(err, 2, "knob %s: read-only (a link figure); accepted: a knob that can be set",
-			       name);
+	char why[ERR_MAX];
+
+	if (plan_knob_find(sw->cat, name, d, why))
+		return err_set(err, 2, "knob %s", why);
 	if (remote && options_remote_knobs_refusal(&sw->o))
 		return err_set(err, 2, "knob remote:%s: %s", name, options_remote_knobs_refusal(&sw->o));
 	return 0;
@@ -359,25 +345,30 @@ static int sweep_setup(struct sweep *sw, int argc, char **argv)
 		}
 	}
 	for (unsigned i = 0; i < sw->o.nset; i++) {
-		const struct knob_def *d;
-		struct knob_value kv;
-		char spec[160], *name, *val;
-		bool remote;
+		struct plan_setting ps;
+		bool remote[2];
+		unsigned ne;
+		char why[ERR_MAX];
 
-		snprintf(spec, sizeof(spec), "%s", sweep_side(sw->o.set[i], &remote));
-		name = spec;
-		val = strchr(spec, '=');
-		*val++ = '\0';
-		if (sweep_check_knob(sw, name, remote, &d, err))
+		if (plan_setting_parse(sw->cat, sw->o.set[i], &ps, why)) {
+			err_set(err, 2, "option --set %s", why);
 			goto bad;
-		if (knob_parse_value(d, val, &kv, err))
-			goto bad;
-		for (unsigned j = 0; j < sw->nknobs; j++)
-			if (catalog_find(sw->cat, sw->knob[j].name) == d && sw->knob[j].remote == remote) {
-				err_set(err, 2, "option --set %s: the sweep changes %s on that side; accepted: --set of another knob or side",
-					sw->o.set[i], d->name);
+		}
+		ne = plan_setting_ends(ps.end, remote);
+		for (unsigned e = 0; e < ne; e++) {
+			if (remote[e] && options_remote_knobs_refusal(&sw->o)) {
+				err_set(err, 2, "option --set %s: %s", sw->o.set[i],
+					options_remote_knobs_refusal(&sw->o));
 				goto bad;
 			}
+			for (unsigned j = 0; j < sw->nknobs; j++)
+				if (catalog_find(sw->cat, sw->knob[j].name) == ps.d &&
+				    sw->knob[j].remote == remote[e]) {
+					err_set(err, 2, "option --set %s: the sweep changes %s on that side; accepted: --set of another knob or side",
+						sw->o.set[i], ps.d->name);
+					goto bad;
+				}
+		}
 	}
 	for (unsigned j = 0; j < sw->nknobs; j++) {
 		struct sweep_knob *k = &sw->knob[j];
@@ -489,17 +480,21 @@ static int sweep_knobs_begin(struct sweep *sw)
 					sw->knob[j].values, sw->knob[j].n))
 			return 1;
 	for (unsigned i = 0; i < sw->o.nset; i++) {
+		struct plan_setting ps;
 		struct run_change ch;
-		char spec[160], *val;
-		const char *v;
-		bool remote;
+		char err[ERR_MAX];
+		const char *v = ps.value;
+		bool remote[2];
+		unsigned ne;
 
-		snprintf(spec, sizeof(spec), "%s", sweep_side(sw->o.set[i], &remote));
-		val = strchr(spec, '=');
-		*val++ = '\0';
-		v = val;
-		if (sweep_read_original(sw, &ch, catalog_find(sw->cat, spec), remote, &v, 1))
+		if (plan_setting_parse(sw->cat, sw->o.set[i], &ps, err)) {
+			fprintf(stderr, WHO ": --set %s\n", err);
 			return 1;
+		}
+		ne = plan_setting_ends(ps.end, remote);
+		for (unsigned e = 0; e < ne; e++)
+			if (sweep_read_original(sw, &ch, ps.d, remote[e], &v, 1))
+				return 1;
 	}
 	if (run_txn_begin(&sw->c, WHO, &sw->txn))
 		return 1;
@@ -539,18 +534,6 @@ static int sweep_apply(struct sweep *sw, const struct sweep_point *p, char *err)
 		}
 		return 0;
 	}
-	return 0;
-}
-
-/* The MSS of the swept direction's sender, from the first point's connection. */
-static uint32_t sweep_mss_of(const struct session_result *r, bool response)
-{
-	const struct end_result *e[2] = { response ? &r->remote : &r->local,
-					  response ? &r->local : &r->remote };
-
-	for (int i = 0; i < 2; i++)
-		if (e[i]->nsocks && e[i]->socks[0].tcp.has && e[i]->socks[0].tcp.snd_mss)
-			return e[i]->socks[0].tcp.snd_mss;
 	return 0;
 }
 
@@ -632,7 +615,7 @@ static bool sweep_point(struct sweep *sw, unsigned i)
 		uint64_t v[SWEEP_MAX_POINTS];
 		unsigned n = 0;
 
-		sw->mss = sum.failed ? 0 : sweep_mss_of(&sum.res, sw->response);
+		sw->mss = sum.failed ? 0 : plan_sweep_mss(&sum.res, sw->response);
 		/* The plan around that MSS, its first point (1 byte) run already. */
 		if (sw->mss && sweep_policy_plan(SW_SIZE, NULL, sw->mss, v, SWEEP_MAX_POINTS, &n, err))
 			n = 0;

@@ -288,8 +288,8 @@ int knobs_apply(const struct knob_def *d, const struct knob_target *t,
 	struct one_args a = { .d = d, .v = after ? after : &back, .val = &val };
 	int rc;
 
-	if (!b->set && !b->lab_set)
-		return err_set(err, -EROFS, "%s: %s", d->name, b->readonly);
+	if (knobs_read_only(d))
+		return err_set(err, -EROFS, "%s: %s", d->name, knobs_read_only(d));
 	rc = knob_parse_value(d, text, &val, err);
 	if (rc)
 		return rc;
@@ -315,15 +315,21 @@ void knobs_journal_key(const struct knob_def *d, const struct knob_target *t,
 	snprintf(e->text, sizeof(e->text), "%s", text);
 }
 
+const char *knobs_read_only(const struct knob_def *d)
+{
+	const struct knob_backend *b = backend_for(d->kind);
+
+	return b->set || b->lab_set ? NULL : b->readonly ? b->readonly : "read-only";
+}
+
 int knobs_check_set(const struct knob_def *d, const struct knob_target *t,
 		    const char *text, struct knob_value *val, char *err)
 {
-	const struct knob_backend *b = backend_for(d->kind);
 	struct knob_value v;
 	int rc;
 
-	if (!b->set && !b->lab_set)
-		return err_set(err, -EROFS, "%s: %s", d->name, b->readonly);
+	if (knobs_read_only(d))
+		return err_set(err, -EROFS, "%s: %s", d->name, knobs_read_only(d));
 	rc = knob_parse_value(d, text, val ? val : &v, err);
 	if (rc)
 		return rc;

@@ -51,6 +51,13 @@ int knobs_get(const struct knob_def *d, const struct knob_target *t,
 	      struct knob_value *v, char *err);
 
 /*
+ * Why d can never be set (its backend has no set: "read-only (a link
+ * figure)"), or NULL for a knob that can: the backend's answer, so a
+ * front end refusing a read-only knob need not know its kind.
+ */
+const char *knobs_read_only(const struct knob_def *d);
+
+/*
  * Whether text may be set on d at t: a valid value (parsed into *val,
  * may be NULL) of a knob that can change there.  -EINVAL/-ERANGE for bad
  * input, -EROFS a read-only figure, -EACCES read-only inside a network

@@ -11,6 +11,7 @@
 
 #include "core/util.h"
 #include "session/options.h"
+#include "stats/sweep.h"
 #include "session/target.h"
 
 /*
@@ -503,6 +504,36 @@ static int unknown_opt(struct parse_state *st, char c, bool test)
 		       ALL_OPTS_HINT);
 }
 
+/*
+ * The long options whose value may be the next word: the one list of them
+ * (options_takes_next() answers from it for `tunetop ab`, which passes
+ * run's options through); tests/unit/test-options checks it against
+ * long_opt() for every long option ALL_OPTS_HINT names.
+ */
+static const char *const value_longs[] = {
+	"--sample-ms", "--connect-timeout", "--set", "--key", "--db", "--lab", "--mtu", "--rate",
+};
+
+bool options_takes_next(const char *a)
+{
+	if (a[0] != '-' || !a[1])
+		return false;
+	if (a[1] == '-') {
+		if (strchr(a, '='))
+			return false;
+		for (size_t i = 0; i < sizeof(value_longs) / sizeof(value_longs[0]); i++)
+			if (!strcmp(a, value_longs[i]))
+				return true;
+		return false;
+	}
+	/* A cluster like "-cl": the first letter that takes a value takes
+	 * the next word when none is attached. */
+	for (size_t i = 1; a[i]; i++)
+		if (opt_kind(GLOBAL_SPEC, a[i]) >= 2)
+			return opt_kind(GLOBAL_SPEC, a[i]) == 2 && a[i + 1] == '\0';
+	return false;
+}
+
 /* The value of a long option: after '=' or the next word. 0, or 2 with err. */
 static int long_val(struct parse_state *st, int argc, char **argv, int *i,
 		    const char *eq, const char *name, const char *accepted,
@@ -571,10 +602,10 @@ static int long_opt(struct parse_state *st, int argc, char **argv, int *i)
 		return 0;
 	}
 	if (len == 5 && !strncmp(a, "--set", len)) {
-		if (long_val(st, argc, argv, i, eq, "--set", "[local:|remote:]NAME=VALUE, a knob of `tunetop knobs list`", &val))
+		if (long_val(st, argc, argv, i, eq, "--set", "[local:|remote:|both:]NAME=VALUE, a knob of `tunetop knobs list`", &val))
 			return 2;
 		if (!strchr(val, '=') || strlen(val) >= sizeof(st->o->set[0]))
-			return err_set(st->err, 2, "option --set %.60s: accepted: [local:|remote:]NAME=VALUE (e.g. remote:gro=off)",
+			return err_set(st->err, 2, "option --set %.60s: accepted: [local:|remote:|both:]NAME=VALUE (e.g. remote:gro=off)",
 				       val);
 		if (st->o->nset >= sizeof(st->o->set) / sizeof(st->o->set[0]))
 			return err_set(st->err, 2, "option --set: at most 32 knobs");
@@ -694,6 +725,15 @@ static void options_init(struct cli_opts *o)
 	};
 }
 
+/* Whether a --set reaches the remote end: remote: or both:. */
+static bool options_set_remote(const char *set)
+{
+	enum sweep_end end;
+
+	sweep_knob_end(set, &end);
+	return end != SWEEP_END_LOCAL;
+}
+
 /* Settle what depends on several options, then check as a server would. */
 static int options_finish(struct parse_state *st)
 {
@@ -705,14 +745,14 @@ static int options_finish(struct parse_state *st)
 	if (o->netserver && !o->so.host)
 		return err_set(st->err, 2, "option --netserver: needs -H HOST; accepted: -H HOST --netserver [-p PORT], for a netserver on HOST");
 	for (unsigned i = 0; i < o->nset; i++)
-		if (!strncmp(o->set[i], "remote:", 7) && options_remote_knobs_refusal(o))
+		if (options_set_remote(o->set[i]) && options_remote_knobs_refusal(o))
 			return err_set(st->err, 2, "option --set %.60s: %s",
 				       o->set[i], options_remote_knobs_refusal(o));
 	if (o->key_file[0] && (!o->so.host || o->netserver))
 		return err_set(st->err, 2, "option --key: the key of a tunetopd's knob control; accepted with -H HOST (a tunetopd), not %s",
 			       o->netserver ? "--netserver" : "without -H");
 	for (unsigned i = 0; o->keep && o->so.host && i < o->nset; i++)
-		if (!strncmp(o->set[i], "remote:", 7))
+		if (options_set_remote(o->set[i]))
 			return err_set(st->err, 2, "option --keep: %.60s goes back when the run ends (tunetopd puts back what a client changed when it goes); accepted: --keep for local: knobs, or tunetop knobs set --side remote --hold SECS",
 				       o->set[i]);
 	if (o->so.host && (o->lab_name[0] || o->loopback || o->lab_opts_given))

@@ -48,7 +48,7 @@ struct cli_opts {
 	unsigned lab_mtu;		/* --mtu N of the run's own lab (0: 1500) */
 	uint64_t lab_rate;		/* --rate R of the run's own lab, bit/s */
 	bool lab_opts_given;		/* --mtu or --rate */
-	unsigned nset;			/* --set [local:|remote:]NAME=VALUE */
+	unsigned nset;			/* --set [local:|remote:|both:]NAME=VALUE */
 	char set[32][160];
 	bool keep;			/* --keep: leave --set knobs changed */
 	bool wait;			/* --wait: wait for a knob another run holds */
@@ -75,5 +75,12 @@ void options_target_opts(const struct cli_opts *o, struct target_opts *t);
  * target_knobs_refusal: "with --netserver: ...", "with -H: ... --key
  * FILE ..."), or NULL when they can. */
 const char *options_remote_knobs_refusal(const struct cli_opts *o);
+
+/*
+ * Whether the word a, an option of `tunetop run` before `--`, takes the
+ * next word as its value ("-l", "-cl", "--set", not "--set=X" or "-l5"):
+ * for commands that pass run's options through (tunetop ab).
+ */
+bool options_takes_next(const char *a);
 
 #endif

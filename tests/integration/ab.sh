@@ -83,10 +83,10 @@ c = sqlite3.connect(sys.argv[1])
 sw = c.execute("select id, kind, spec from sweeps").fetchall()
 ids = {r[0] for r in c.execute("select sweep_id from runs where source = 'ab'")}
 ok = (len(sw) == 1 and sw[0][1] == "ab" and ids == {sw[0][0]} and
-      json.loads(sw[0][2]) == {"a": ["net.ipv4.tcp_reordering=3"], "b": ["net.ipv4.tcp_reordering=10"], "n": 3})
+      json.loads(sw[0][2]) == {"a": ["net.ipv4.tcp_reordering=3"], "b": ["net.ipv4.tcp_reordering=10"], "n": 3, "seed": 7})
 sys.exit(0 if ok else 1)
 PY
-ok $? "one A/B of kind ab holds all six, spec {a, b, n}"
+ok $? "one A/B of kind ab holds all six, spec {a, b, n, seed} (the seed as the dashboard's A/B stores it)"
 [ ! -s "$TMP/state/journal" ]
 ok $? "the journal is empty afterwards"
 
@@ -195,6 +195,20 @@ bad "ask for the same settings" --a "$KNOB=10" --b "local:$KNOB=10"
 ok $? "--a equal to --b: exit 2, one line: $(cat "$TMP/be")"
 bad 'option --a "-b x": option -b x: not a number' --a "-b x" --b "-b 7"
 ok $? "a bad test option of a side: exit 2, one line: $(cat "$TMP/be")"
+bad "speed: read-only (a link figure); accepted: a knob that can be set" --a "both:speed=1000" --b ""
+ok $? "a read-only knob, with the backend's reason: exit 2, one line: $(cat "$TMP/be")"
+# Issue 26: each knob is checked on its end by the knob engine's plan check
+# (knobs_plan_check), as a sweep's are: a knob the end lacks is named with
+# what that end has of its group, before any run.
+"$TUNETOP" ab --lab "$name" -l 0.3 --a "remote:adaptive-rx=on" --b "remote:adaptive-rx=off" \
+	>"$TMP/bo" 2>"$TMP/be"
+[ $? -eq 1 ] && [ "$(wc -l <"$TMP/be")" -eq 1 ] &&
+	grep -q "^tunetop ab: adaptive-rx on lab-b (veth-b): .*; lab-b has no coalescing knob$" "$TMP/be" &&
+	! grep -q "^pair" "$TMP/bo"
+ok $? "a knob the lab lacks: exit 1 before any run, as tunetop sweep says it: $(cat "$TMP/be")"
+bad "net.core.rmem_max on lab-a: .*read-only inside a network namespace.*; accepted: a knob that can change there" \
+	--a "net.core.rmem_max=212992" --b "net.core.rmem_max=425984"
+ok $? "a knob read-only in the lab's namespace: exit 2, one line: $(cat "$TMP/be")"
 [ "$(count_runs)" -eq "$n0" ] && [ "$(ip netns exec "$A" sysctl -n $KNOB)" = "$reo0" ]
 ok $? "and nothing was run or changed"
 

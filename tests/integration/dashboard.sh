@@ -219,6 +219,48 @@ ok $? "and puts the knob back ($r0)"
 r=$(python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); print(c.execute(\"select count(*) from runs where source='ab'\").fetchone()[0], c.execute(\"select count(*) from runs where source='sweep'\").fetchone()[0])" "$TUNETOP_DB")
 [ "$r" = "6 3" ]
 ok $? "every run of both is in the history with its source ($r)"
+# Issue 26: the dashboard's A/B chooses its seed as tunetop ab does, shows
+# it and stores it with the A/B; the same plan from the CLI with that seed
+# runs its pairs in the same order and stores the same seed.
+seed=$(screen | sed -n 's/.*A\/B done: .*seed \([0-9]*\)).*/\1/p' | head -1)
+[ -n "$seed" ]
+ok $? "the A/B's verdict line shows its seed ($seed)"
+abs() {
+	python3 -c 'import sqlite3,sys,json; c=sqlite3.connect(sys.argv[1]); i=c.execute("select id from sweeps where kind=? order by id desc limit 1", ("ab",)).fetchone()[0]; print(json.loads(c.execute("select spec from sweeps where id=?", (i,)).fetchone()[0]).get("seed"), "".join(p for (p,) in c.execute("select point from runs where sweep_id=? order by id", (i,))))' "$TUNETOP_DB"
+}
+dash_ab=$(abs)
+[ "${dash_ab% *}" = "$seed" ]
+ok $? "the dashboard stored the A/B with that seed (seed, order: $dash_ab)"
+"$TUNETOP" ab --lab "$lab" -l 0.3 -n 3 --seed "$seed" --a "net.ipv4.tcp_reordering=$r0" \
+	--b net.ipv4.tcp_reordering=11 >"$TMP/cab" 2>&1
+cli_ab=$(abs)
+grep -q "in random order (seed $seed)" "$TMP/cab" && [ "$cli_ab" = "$dash_ab" ]
+ok $? "tunetop ab with --seed $seed stores the same seed and runs the same order (CLI: $cli_ab)" ||
+	diag "$TMP/cab"
+
+# Issue 26: a size sweep plans around the sender's MSS, the remote end's for
+# --response, as tunetop sweep does (plan_sweep_mss).  Side b advertises an
+# MSS of 500 to side a (a host route with advmss, in the test's own lab):
+# side a then sends 488-byte segments, side b 1448-byte ones.  Points:
+# powers of two below the MSS, then 6 more: 15 around 488, 17 around 1448.
+ip -n "$lab-b" route add 198.18.0.1/32 dev veth-b advmss 500
+keys r
+wait_for "run [0-9]+ done" 80
+mss_sweep() {	# mss_sweep ARGS POINTS: the sweep's header shows POINTS, then stop it
+	keys S C-u
+	keys -l -- "$1"
+	keys Enter
+	wait_for "sweep 1/$2 " 50
+	r=$?
+	keys s
+	wait_for "sweep size done" 80
+	return $r
+}
+mss_sweep "size" 15
+ok $? "a dashboard size sweep plans around side a's MSS (488: 15 points)"
+mss_sweep "size --response" 17
+ok $? "with --response around side b's, the sender of the responses (1448: 17 points)"
+ip -n "$lab-b" route del 198.18.0.1/32 dev veth-b
 
 # Presets and columns in the sweep prompt, as tunetop sweep has them
 # (data/sweeps through the engine's reader; the engine's columns).

@@ -217,6 +217,26 @@ ok $? "knobs diff of two runs' remote ends names the knob flipped between them: 
 "$TUNETOP" knobs diff "$TMP/rs.json:local" "$TMP/rs.json:remote" >"$TMP/rd2" 2>&1
 grep -q "^net.ipv4.tcp_reordering: 11 -> $reo0$" "$TMP/rd2" && grep -q "^gro: " "$TMP/rd2"
 ok $? "and of one run's two ends: $(tr '\n' ' ' <"$TMP/rd2")"
+# Issue 26: --set both:NAME=VALUE (the plan module's setting, as sweeps
+# take it) sets the knob on each end for the run and puts both back.
+reo_b=$(ip netns exec "$name-b" sysctl -n net.ipv4.tcp_reordering)
+"$TUNETOP" run --lab "$name" -t TCP_RR -l 1 --set both:net.ipv4.tcp_reordering=12 \
+	--json >"$TMP/rb.json" 2>"$TMP/rb.err"
+ok $? "run --set both:net.ipv4.tcp_reordering=12 runs: $(head -1 "$TMP/rb.err")"
+python3 - "$TMP/rb.json" <<'PY'
+import json, sys
+k = json.load(open(sys.argv[1]))["knobs"]
+v = [{x["name"]: x.get("value") for x in k[e]["knobs"]}["net.ipv4.tcp_reordering"] for e in ("local", "remote")]
+assert v == ["12", "12"], v
+PY
+ok $? "the run's snapshot has 12 on both ends"
+[ "$(ip netns exec "$A" sysctl -n net.ipv4.tcp_reordering)" = "$reo0" ] &&
+	[ "$(ip netns exec "$name-b" sysctl -n net.ipv4.tcp_reordering)" = "$reo_b" ] && [ ! -s "$TMP/state/journal" ]
+ok $? "after it both ends are back ($reo0, $reo_b) and the journal is empty"
+"$TUNETOP" run --lab "$name" -t TCP_RR -l 1 --set both:speed=1000 >"$TMP/rro.txt" 2>&1
+[ $? -eq 2 ] && [ "$(grep -c . "$TMP/rro.txt")" -eq 1 ] &&
+	grep -q "^tunetop run: --set speed: read-only (a link figure); accepted: a knob that can be set$" "$TMP/rro.txt"
+ok $? "a read-only knob is refused before the run, with the backend's reason: $(cat "$TMP/rro.txt")"
 "$TUNETOP" run --lab "$name" -t TCP_RR -l 20 --set net.ipv4.tcp_reordering=13 >"$TMP/rt.txt" 2>&1 &
 rp=$!
 for _ in $(seq 50); do

@@ -183,6 +183,16 @@ print(sorted(set(c.execute("SELECT json_extract(result, \"$.knobs.local.dev\"), 
 ok $? "and each end's device knobs are read on its own veth (remote veth-a, tso read): $r"
 grep -q "^Knob net.ipv4.tcp_sack on lab-a: " "$TMP/rev" && [ "$(ip netns exec "$A" sysctl -n net.ipv4.tcp_sack)" = "$ra" ]
 ok $? "--set local: stays on side a (the server end now), and is put back"
+# Issue 26: --set both: (the engine's setting, as run --set takes it) is
+# made on each end, left alone by --reverse, and put back on both.
+rb=$(ip netns exec "$name-b" sysctl -n net.ipv4.tcp_sack)
+"$TUNETOP" sweep burst 2 --reverse --lab "$name" -l 0.3 --set both:net.ipv4.tcp_sack=0 >"$TMP/revb" 2>&1
+rc=$?
+[ $rc -eq 0 ] && grep -q "^Knob net.ipv4.tcp_sack on lab-a: .* -> off (--set" "$TMP/revb" &&
+	grep -q "^Knob net.ipv4.tcp_sack on lab-b: .* -> off (--set" "$TMP/revb" &&
+	[ "$(ip netns exec "$A" sysctl -n net.ipv4.tcp_sack)" = "$ra" ] &&
+	[ "$(ip netns exec "$name-b" sysctl -n net.ipv4.tcp_sack)" = "$rb" ]
+ok $? "--set both: sets each end for the sweep and puts both back (rc $rc): $(grep -c '^Knob' "$TMP/revb") knob lines"
 
 # Against loopback the client cannot move: the ends trade -r (the engine's
 # target_reverse, which the dashboard's sweeps call too); --reverse among the

@@ -349,6 +349,45 @@ static void test_params_text_round_trip(void)
 	}
 }
 
+/*
+ * Every option before `--` that the parser's own list of them names (its
+ * "unknown option" message): options_takes_next(), the one list tunetop ab
+ * passes run's options through with, says it takes the next word exactly
+ * when the parser wants a value after it ("missing value" when alone).
+ */
+static void test_takes_next(void)
+{
+	struct cli_opts o;
+	char err[ERR_MAX], hint[ERR_MAX], *save = NULL, *w;
+	const char *acc;
+	unsigned n = 0, bad = 0;
+
+	parse("--no-such-option", &o, err);
+	acc = strstr(err, "accepted: ");
+	if (!ok(acc != NULL, "an unknown option lists the accepted ones: %s", err))
+		return;
+	snprintf(hint, sizeof(hint), "%s", acc + 10);
+	for (w = strtok_r(hint, " ;", &save); w && strcmp(w, "after");
+	     w = strtok_r(NULL, " ;", &save)) {
+		bool wants;
+		int ret;
+
+		ret = parse(w, &o, err);
+		wants = ret == 2 && strstr(err, "missing value") != NULL;
+		if (wants != options_takes_next(w)) {
+			printf("# %s: the parser %s a value, options_takes_next says %s\n", w,
+			       wants ? "wants" : "does not want", options_takes_next(w) ? "yes" : "no");
+			bad++;
+		}
+		n++;
+	}
+	ok(n >= 30 && !bad, "%u options: options_takes_next agrees with the parser on each (%u differ)",
+	   n, bad);
+	ok(options_takes_next("--key") && !options_takes_next("--key=k") &&
+	   options_takes_next("-cl") && !options_takes_next("-l5") && !options_takes_next("-c") &&
+	   !options_takes_next("x"), "--key, a cluster ending in -l; not --key=k, -l5, -c or a word");
+}
+
 int main(void)
 {
 	test_defaults();
@@ -359,5 +398,6 @@ int main(void)
 	test_refusals();
 	test_remote_knobs();
 	test_params_text_round_trip();
+	test_takes_next();
 	return tap_done();
 }

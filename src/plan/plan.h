@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* plan.h - a series of runs as both front ends plan it: knob settings, the A/B verdict and seed, the MSS a size sweep plans around. */
+#ifndef TT_PLAN_PLAN_H
+#define TT_PLAN_PLAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "knobs/catalog.h"
+#include "knobs/knob.h"
+#include "session/session.h"
+#include "stats/abstat.h"
+#include "stats/sweep.h"
+
+/*
+ * The one knob setting of `run --set`, `sweep --set`, `ab --a/--b` and
+ * the dashboard's sweeps and A/B (docs/sweeps.md, "Knob settings"):
+ * "[local:|remote:|both:]NAME=VALUE", no prefix the local end, both: the
+ * same value on both ends.
+ */
+#define PLAN_SETTING_ACCEPTS "[local:|remote:|both:]NAME=VALUE"
+
+struct plan_setting {
+	const struct knob_def *d;
+	enum sweep_end end;
+	char value[KNOB_TEXT_MAX];	/* canonical (knob_parse_value) */
+};
+
+/*
+ * The knob NAME of catalog c, for a plan to set: one the catalog has,
+ * which its backend can set (knobs_read_only()).  0, or -ENOENT /
+ * -EROFS with err "NAME: why; accepted: ...".
+ */
+int plan_knob_find(const struct catalog *c, const char *name, const struct knob_def **d,
+		   char *err);
+
+/*
+ * "[local:|remote:|both:]NAME=VALUE" into s: the end, the knob
+ * (plan_knob_find) and the value checked against the catalog.  0, or
+ * -EINVAL (not NAME=VALUE, a bad value), -ENOENT or -EROFS with err, one
+ * line naming what was wrong and what is accepted.
+ */
+int plan_setting_parse(const struct catalog *c, const char *spec, struct plan_setting *s,
+		       char *err);
+
+/*
+ * A side of an A/B as tunetop ab and the dashboard take it (--a/--b
+ * SPEC): settings separated by commas or spaces, a word without '='
+ * continuing the value before it ("net.ipv4.tcp_rmem=4096 131072
+ * 6291456"); from the first word starting with '-', the side's own test
+ * options, whose offset in spec goes to *test (-1 when none).  Each
+ * setting as plan_setting_parse() takes it, into s[0..max), *n of them.
+ * 0, or -errno with err.
+ */
+int plan_side_parse(const struct catalog *c, const char *spec, struct plan_setting *s,
+		    unsigned max, unsigned *n, int *test, char *err);
+
+/*
+ * The ends a setting of end is made on, as remote flags into remote[]:
+ * local: one (false), remote: one (true), both: two (false, true).
+ * Returns how many.
+ */
+unsigned plan_setting_ends(enum sweep_end end, bool remote[2]);
+
+/*
+ * The A/B verdict's parameters, the CLI's and the dashboard's
+ * (docs/sweeps.md, "A/B"): significance level by default, bootstrap
+ * resamples.
+ */
+#define PLAN_AB_ALPHA 0.05
+#define PLAN_AB_BOOT 10000
+/* The metric the dashboard's A/B judges, the CLI's first: the rate. */
+#define PLAN_AB_RATE 0
+
+/*
+ * A seed for the order of an A/B's pairs when none is given: from the
+ * clock and the process id, below 1000000 so it can be typed back in
+ * with --seed.  Both front ends print it and store it with the A/B.
+ */
+uint64_t plan_ab_seed(void);
+
+/*
+ * Compare A's values of metric m with B's (ab_compare) with alpha,
+ * PLAN_AB_BOOT resamples and m's own bootstrap seed from the A/B's seed,
+ * so a repeated --seed gives the same intervals.
+ */
+int plan_ab_compare(const double *a, unsigned na, const double *b, unsigned nb, double alpha,
+		    uint64_t seed, unsigned m, struct ab_result *r);
+
+/* The most runs an A/B may have (ab's 100 pairs, the dashboard's 256 steps). */
+#define PLAN_AB_MAX_RUNS 512
+
+/*
+ * The verdict of an A/B on one metric, from its runs as both front ends
+ * keep them: run i ran side[i] (0 A, 1 B) and measured fig[i] (NAN when
+ * it failed, was cut short or did not measure it, and is left out).
+ * plan_ab_compare() of A's and B's figures ("~" with fewer than 3 a
+ * side); *na and *nb (may be NULL) the runs counted on each side, also
+ * when it fails.  -EINVAL for a side with none (or a median of 0), or more
+ * than PLAN_AB_MAX_RUNS runs.
+ */
+int plan_ab_judge(const int *side, const double *fig, unsigned n, double alpha, uint64_t seed,
+		  unsigned m, struct ab_result *r, unsigned *na, unsigned *nb);
+
+/*
+ * The run of side s whose figure is the median of that side's
+ * (ab_median_run(): the lower middle one of an even count): the run
+ * compared with the other side's for what moved.  Its index, or -1.
+ */
+int plan_ab_median(const int *side, const double *fig, unsigned n, int s);
+
+/*
+ * The order of an A/B's pairs from seed (ab_pair_first): for pair i,
+ * first[i] is the side (0 A, 1 B) that runs first.
+ */
+void plan_ab_order(uint64_t seed, unsigned pairs, int *first);
+
+/*
+ * The MSS a size sweep plans around, from a run's connection: the
+ * sender's of the swept direction -- the local end's for the request,
+ * the remote end's for --response (response) -- else the other end's;
+ * 0 when neither has a TCP connection.
+ */
+uint32_t plan_sweep_mss(const struct session_result *r, bool response);
+
+#endif
