@@ -558,13 +558,13 @@ json_t *knobs_knob_to_json(const struct knob_def *d, const char *name,
 {
 	json_t *j = json_object();
 
-	json_object_set_new(j, "name", json_string(name));
+	json_object_set_new(j, KNOBS_KEY_NAME, json_string(name));
 	if (d) {
-		json_object_set_new(j, "group", json_string(d->group));
+		json_object_set_new(j, KNOBS_KEY_GROUP, json_string(d->group));
 		json_object_set_new(j, "scope", json_string(knob_scope_text(d)));
 		json_object_set_new(j, "unit", json_string(d->unit));
 	}
-	json_object_set_new(j, "value", v->present ? json_string(v->text) : json_null());
+	json_object_set_new(j, KNOBS_KEY_VALUE, v->present ? json_string(v->text) : json_null());
 	if (!v->present)
 		json_object_set_new(j, "reason", json_string(v->reason));
 	return j;
@@ -580,7 +580,7 @@ json_t *knobs_snapshot_to_json(const struct catalog *c, const struct knob_snapsh
 	for (unsigned i = 0; i < s->n; i++)
 		json_array_append_new(a, knobs_knob_to_json(catalog_find(c, s->item[i].name),
 						   s->item[i].name, &s->item[i].v));
-	json_object_set_new(j, "knobs", a);
+	json_object_set_new(j, KNOBS_KEY_LIST, a);
 	return j;
 }
 
