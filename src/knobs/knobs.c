@@ -562,11 +562,11 @@ json_t *knobs_knob_to_json(const struct knob_def *d, const char *name,
 	if (d) {
 		json_object_set_new(j, KNOBS_KEY_GROUP, json_string(d->group));
 		json_object_set_new(j, "scope", json_string(knob_scope_text(d)));
-		json_object_set_new(j, "unit", json_string(d->unit));
+		json_object_set_new(j, KNOBS_KEY_UNIT, json_string(d->unit));
 	}
 	json_object_set_new(j, KNOBS_KEY_VALUE, v->present ? json_string(v->text) : json_null());
 	if (!v->present)
-		json_object_set_new(j, "reason", json_string(v->reason));
+		json_object_set_new(j, KNOBS_KEY_REASON, json_string(v->reason));
 	return j;
 }
 

@@ -128,6 +128,8 @@ int knobs_restore_journal(const struct catalog *c, unsigned *restored,
 #define KNOBS_KEY_NAME		"name"
 #define KNOBS_KEY_GROUP		"group"
 #define KNOBS_KEY_VALUE		"value"
+#define KNOBS_KEY_UNIT		"unit"
+#define KNOBS_KEY_REASON	"reason"
 
 /* One knob as JSON: {name, group, scope, unit, value (null: n/a), reason}. */
 json_t *knobs_knob_to_json(const struct knob_def *d, const char *name,

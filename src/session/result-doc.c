@@ -26,6 +26,7 @@
 #define KEY_MAX_ITER	"max_iter"
 #define KEY_THROUGHPUT	"throughput"
 #define KEY_N		"n"
+#define KEY_MEAN	"mean"
 #define KEY_HALF_WIDTH	"half_width"
 
 /* A capture's directions by CAP_OUT, CAP_IN: their label and member name. */
@@ -192,7 +193,7 @@ static json_t *ci_json(const struct ci *c)
 {
 	return json_pack("{s:I, s:o, s:o, s:o, s:o}",
 			 KEY_N, (json_int_t)c->n,
-			 "mean", json_num(c->mean),
+			 KEY_MEAN, json_num(c->mean),
 			 "stddev", json_num(c->stddev),
 			 KEY_HALF_WIDTH, json_num(c->half_width),
 			 "width_pct", json_num(c->width_pct));
@@ -325,7 +326,7 @@ json_t *result_doc_one(const struct session_result *res, bool failed, const char
 	return doc;
 }
 
-static const json_t *result_member(const json_t *doc)
+const json_t *result_doc_fields(const json_t *doc)
 {
 	return json_object_get(doc, RESULT_DOC_KEY_RESULT);
 }
@@ -342,7 +343,7 @@ const json_t *result_doc_field(const json_t *doc, enum sel_id id)
 	for (k = 0; tab[id].name[k] && k < sizeof(key) - 1; k++)
 		key[k] = (char)tolower((unsigned char)tab[id].name[k]);
 	key[k] = '\0';
-	return json_object_get(result_member(doc), key);
+	return json_object_get(result_doc_fields(doc), key);
 }
 
 double result_doc_num(const json_t *doc, enum sel_id id)
@@ -436,6 +437,7 @@ bool result_doc_confidence(const json_t *doc, struct result_doc_conf *c)
 	c->min_iter = (long long)json_integer_value(json_object_get(conf, KEY_MIN_ITER));
 	c->max_iter = (long long)json_integer_value(json_object_get(conf, KEY_MAX_ITER));
 	c->thr_n = (long long)json_integer_value(json_object_get(t, KEY_N));
+	c->thr_mean = doc_num(json_object_get(t, KEY_MEAN));
 	c->thr_half_width = doc_num(json_object_get(t, KEY_HALF_WIDTH));
 	return json_is_object(conf);
 }
@@ -472,4 +474,14 @@ const char *result_doc_knob_value(const json_t *knob)
 const char *result_doc_knob_group(const json_t *knob)
 {
 	return json_string_value(json_object_get(knob, KNOBS_KEY_GROUP));
+}
+
+const char *result_doc_knob_unit(const json_t *knob)
+{
+	return json_string_value(json_object_get(knob, KNOBS_KEY_UNIT));
+}
+
+const char *result_doc_knob_reason(const json_t *knob)
+{
+	return json_string_value(json_object_get(knob, KNOBS_KEY_REASON));
 }

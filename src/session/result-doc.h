@@ -46,6 +46,10 @@ struct run_summary *result_doc_masked(const struct run_summary *r, bool lcpu, bo
  */
 const json_t *result_doc_field(const json_t *doc, enum sel_id id);
 
+/* The "result" member itself (every field by its lower-case name), or
+ * NULL, for a reader that walks all fields (`runs diff`). */
+const json_t *result_doc_fields(const json_t *doc);
+
 /* The same field as a number, NAN when it is absent or not a number. */
 double result_doc_num(const json_t *doc, enum sel_id id);
 
@@ -106,15 +110,15 @@ bool result_doc_capture_dropped(const json_t *doc, const char *end);
 
 /*
  * The confidence interval of an iterated run (-i/-I): the -I level and
- * width, the -i bounds and the throughput's interval (n, half width: NAN
- * when not a number).  false and zeros when the document has none (one
- * iteration); a member absent reads 0, as json_number_value does.
+ * width, the -i bounds and the throughput's interval (n; mean and half
+ * width NAN when not numbers).  false when the document has none (one
+ * iteration); another member absent reads 0, as json_number_value does.
  */
 struct result_doc_conf {
 	double level, width_pct;
 	long long min_iter, max_iter;
 	long long thr_n;
-	double thr_half_width;
+	double thr_mean, thr_half_width;
 };
 bool result_doc_confidence(const json_t *doc, struct result_doc_conf *c);
 
@@ -128,6 +132,9 @@ const json_t *result_doc_knob(const json_t *list, const char *name);
 const char *result_doc_knob_name(const json_t *knob);
 const char *result_doc_knob_value(const json_t *knob);
 const char *result_doc_knob_group(const json_t *knob);
+const char *result_doc_knob_unit(const json_t *knob);
+/* Why a knob has no value (knobs_knob_to_json's reason), NULL when it has one. */
+const char *result_doc_knob_reason(const json_t *knob);
 
 /*
  * One direction of a capture as the document keeps it: {"label", "mss",

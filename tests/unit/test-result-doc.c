@@ -236,18 +236,25 @@ static void accessors_find_members(struct catalog *cat)
 	   "the remote end captured nothing");
 	ok(result_doc_capture_dropped(doc, L), "the local capture dropped packets");
 	ok(result_doc_confidence(doc, &c) && c.level == 95 && c.width_pct == 2.5 &&
-	   c.min_iter == 3 && c.max_iter == 10 && c.thr_n == 5 && c.thr_half_width == 12.25,
-	   "the confidence: -I95,2.5 -i10,3, n 5, half width 12.25");
+	   c.min_iter == 3 && c.max_iter == 10 && c.thr_n == 5 && c.thr_mean == 9000 &&
+	   c.thr_half_width == 12.25,
+	   "the confidence: -I95,2.5 -i10,3, n 5, mean 9000, half width 12.25");
 	ok(store_result_ci(doc) == 12.25, "store_result_ci reads it (%g)", store_result_ci(doc));
 	l = result_doc_knob_list(doc, L);
 	ok(l && !strcmp(result_doc_knob_name(result_doc_knob(l, "tcp_x")) ?: "", "tcp_x") &&
 	   !strcmp(result_doc_knob_value(result_doc_knob(l, "tcp_x")) ?: "", "7") &&
 	   !strcmp(result_doc_knob_group(result_doc_knob(l, "tcp_x")) ?: "", "sysctls") &&
+	   result_doc_knob_unit(result_doc_knob(l, "tcp_x")) &&
+	   !result_doc_knob_reason(result_doc_knob(l, "tcp_x")) &&
 	   !result_doc_knob(l, "nope"),
-	   "the local knob, its value and group; no other knob");
+	   "the local knob, its value, group and unit; no other knob");
 	l = result_doc_knob_list(doc, R);
-	ok(l && result_doc_knob(l, "tcp_x") && !result_doc_knob_value(result_doc_knob(l, "tcp_x")),
-	   "the remote knob is n/a");
+	ok(l && result_doc_knob(l, "tcp_x") && !result_doc_knob_value(result_doc_knob(l, "tcp_x")) &&
+	   !strcmp(result_doc_knob_reason(result_doc_knob(l, "tcp_x")) ?: "", "not supported"),
+	   "the remote knob is n/a, and says why");
+	ok(json_object_size(result_doc_fields(doc)) == SEL_NIDS &&
+	   result_doc_fields(doc) == json_object_get(doc, "result"),
+	   "the fields' member holds every field");
 	json_decref(doc);
 
 	f.sum.iterating = false;
