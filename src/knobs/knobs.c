@@ -575,8 +575,8 @@ json_t *knobs_snapshot_to_json(const struct catalog *c, const struct knob_snapsh
 {
 	json_t *j = json_object(), *a = json_array();
 
-	json_object_set_new(j, "side", json_string(s->side));
-	json_object_set_new(j, "dev", json_string(s->dev));
+	json_object_set_new(j, KNOBS_KEY_SIDE, json_string(s->side));
+	json_object_set_new(j, KNOBS_KEY_DEV, json_string(s->dev));
 	for (unsigned i = 0; i < s->n; i++)
 		json_array_append_new(a, knobs_knob_to_json(catalog_find(c, s->item[i].name),
 						   s->item[i].name, &s->item[i].v));

@@ -124,6 +124,8 @@ int knobs_restore_journal(const struct catalog *c, unsigned *restored,
 
 /* The members of the two below that a stored result is read back by,
  * named once for the writer and session/result-doc.h's accessors. */
+#define KNOBS_KEY_SIDE		"side"
+#define KNOBS_KEY_DEV		"dev"
 #define KNOBS_KEY_LIST		"knobs"
 #define KNOBS_KEY_NAME		"name"
 #define KNOBS_KEY_GROUP		"group"

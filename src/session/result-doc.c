@@ -17,6 +17,8 @@
 
 /* Members written here and read back by the accessors below; the rest are
  * named in result-doc.h, proto/msg.h and knobs/knobs.h. */
+#define KEY_MSS		"mss"
+#define KEY_SIZES	"sizes"
 #define KEY_DATA	"data"
 #define KEY_BYTES	"bytes"
 #define KEY_DROPPED	"dropped"
@@ -71,7 +73,7 @@ json_t *result_doc_segs(const struct seghist *h, const char *label, const char *
 	free(v);
 	j = json_pack("{s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o}",
 		      "label", json_string_lossy(label),
-		      "mss", uint_or_null(mss),
+		      KEY_MSS, uint_or_null(mss),
 		      "mss_source", mss ? json_string_lossy(mss_note) : json_null(),
 		      "packets", (json_int_t)h->packets,
 		      "acks", (json_int_t)h->acks,
@@ -82,7 +84,7 @@ json_t *result_doc_segs(const struct seghist *h, const char *label, const char *
 		      "classes", classes,
 		      "largest", uint_or_null(c.largest),
 		      "commonest", uint_or_null(c.commonest),
-		      "sizes", sizes);
+		      KEY_SIZES, sizes);
 	return j;
 fail:
 	json_decref(classes);
@@ -405,26 +407,58 @@ void result_doc_sock_limited(const json_t *doc, const char *end, size_t i,
 	*sndbuf_us = doc_num(json_object_get(t, MSG_KEY_SNDBUF_LIMITED_US));
 }
 
-/* End end's capture object, NULL when it had none. */
-static const json_t *doc_capture(const json_t *doc, const char *end)
+const json_t *result_doc_capture(const json_t *doc, const char *end)
 {
-	return json_object_get(result_doc_end(doc, end), RESULT_DOC_KEY_CAPTURE);
+	const json_t *c = json_object_get(result_doc_end(doc, end), RESULT_DOC_KEY_CAPTURE);
+
+	return json_is_object(c) ? c : NULL;
+}
+
+const json_t *result_doc_capture_dir(const json_t *doc, const char *end, int dir)
+{
+	const json_t *d;
+
+	if (dir < 0 || dir >= CAP_NDIRS)
+		return NULL;
+	d = json_object_get(result_doc_capture(doc, end), cap_dir_key[dir]);
+	return json_is_object(d) ? d : NULL;
+}
+
+double result_doc_seg_mss(const json_t *d)
+{
+	return doc_num(json_object_get(d, KEY_MSS));
+}
+
+double result_doc_seg_data(const json_t *d)
+{
+	return doc_num(json_object_get(d, KEY_DATA));
+}
+
+size_t result_doc_seg_nsizes(const json_t *d)
+{
+	return json_array_size(json_object_get(d, KEY_SIZES));
+}
+
+void result_doc_seg_size(const json_t *d, size_t i, double *size, double *count)
+{
+	const json_t *e = json_array_get(json_object_get(d, KEY_SIZES), i);
+
+	*size = doc_num(json_array_get(e, 0));
+	*count = doc_num(json_array_get(e, 1));
 }
 
 void result_doc_capture_counts(const json_t *doc, const char *end, int dir,
 			       double *data, double *bytes)
 {
-	const json_t *d = NULL;
+	const json_t *d = result_doc_capture_dir(doc, end, dir);
 
-	if (dir >= 0 && dir < CAP_NDIRS)
-		d = json_object_get(doc_capture(doc, end), cap_dir_key[dir]);
-	*data = doc_num(json_object_get(d, KEY_DATA));
+	*data = result_doc_seg_data(d);
 	*bytes = doc_num(json_object_get(d, KEY_BYTES));
 }
 
 bool result_doc_capture_dropped(const json_t *doc, const char *end)
 {
-	return json_is_true(json_object_get(doc_capture(doc, end), KEY_DROPPED));
+	return json_is_true(json_object_get(result_doc_capture(doc, end), KEY_DROPPED));
 }
 
 bool result_doc_confidence(const json_t *doc, struct result_doc_conf *c)

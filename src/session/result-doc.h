@@ -100,8 +100,21 @@ size_t result_doc_nsocks(const json_t *doc, const char *end);
 void result_doc_sock_limited(const json_t *doc, const char *end, size_t i,
 			     double *busy_us, double *rwnd_us, double *sndbuf_us);
 
-/* Direction dir (CAP_OUT: "sent", CAP_IN: "received") of end's capture:
- * its data segments and their bytes; NAN each n/a (no capture). */
+/* End end's capture, NULL when it had none; its direction dir (CAP_OUT:
+ * "sent", CAP_IN: "received"; result_doc_segs's object), NULL when none. */
+const json_t *result_doc_capture(const json_t *doc, const char *end);
+const json_t *result_doc_capture_dir(const json_t *doc, const char *end, int dir);
+
+/* Of such a direction d: the sender's MSS (NAN unknown), its data segments
+ * (NAN n/a), how many sizes it lists, and size i with its count (NAN each
+ * n/a). */
+double result_doc_seg_mss(const json_t *d);
+double result_doc_seg_data(const json_t *d);
+size_t result_doc_seg_nsizes(const json_t *d);
+void result_doc_seg_size(const json_t *d, size_t i, double *size, double *count);
+
+/* Direction dir of end's capture: its data segments and their bytes; NAN
+ * each n/a (no capture). */
 void result_doc_capture_counts(const json_t *doc, const char *end, int dir,
 			       double *data, double *bytes);
 

@@ -166,6 +166,7 @@ static void fill(struct filled *f, struct catalog *cat, const char *value)
 		seghist_init(&f->cap.dir[d]);
 	seghist_add_n(&f->cap.dir[CAP_IN], 1448, 10);
 	f->cap.n.kernel_drop = 1;
+	f->cap.mss[CAP_IN] = 1448;
 	snprintf(f->cap.dev, sizeof(f->cap.dev), "lo");
 	res->local.cap = &f->cap;
 	res->catalog = cat;
@@ -235,6 +236,21 @@ static void accessors_find_members(struct catalog *cat)
 	ok(isnan(data) && isnan(bytes) && !result_doc_capture_dropped(doc, R),
 	   "the remote end captured nothing");
 	ok(result_doc_capture_dropped(doc, L), "the local capture dropped packets");
+	{
+		const json_t *in = result_doc_capture_dir(doc, L, CAP_IN);
+		double size = 0, count = 0;
+
+		result_doc_seg_size(in, 0, &size, &count);
+		ok(in && result_doc_seg_mss(in) == 1448 && result_doc_seg_data(in) == 10 &&
+		   result_doc_seg_nsizes(in) == 1 && size == 1448 && count == 10,
+		   "the received direction: MSS 1448, one size, 1448 B x 10 (%g x %g)",
+		   size, count);
+		ok(result_doc_capture(doc, L) && !result_doc_capture(doc, R) &&
+		   !result_doc_capture_dir(doc, R, CAP_IN) &&
+		   !result_doc_capture_dir(doc, L, CAP_NDIRS) &&
+		   isnan(result_doc_seg_mss(result_doc_capture_dir(doc, L, CAP_OUT))),
+		   "no capture, no direction; the sent direction's MSS unknown");
+	}
 	ok(result_doc_confidence(doc, &c) && c.level == 95 && c.width_pct == 2.5 &&
 	   c.min_iter == 3 && c.max_iter == 10 && c.thr_n == 5 && c.thr_mean == 9000 &&
 	   c.thr_half_width == 12.25,
