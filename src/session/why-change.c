@@ -116,12 +116,6 @@ static bool why_doc_received(const json_t *doc, const char *end, double *data, d
 	return *data > 0 && *bytes >= 0;
 }
 
-/* Did end's capture drop packets (its counts are a sample)? */
-static bool why_doc_cap_dropped(const json_t *doc, const char *end)
-{
-	return result_doc_capture_dropped(doc, end);
-}
-
 /*
  * Captured data segments end received per unit of work: per transaction
  * (the end's own count of them) for an RR, per MB of the captured bytes
@@ -259,7 +253,8 @@ static void why_mech_more(const struct why_mech *m, const json_t *a, const json_
 						 ", %.*f -> %.*f segments per %s", sa < 10 ? 2 : 0,
 						 sa, sb < 10 ? 2 : 0, sb, unit);
 		/* a sample still gives the mean size, not every segment */
-		if (used < len && (why_doc_cap_dropped(a, m->end) || why_doc_cap_dropped(b, m->end)))
+		if (used < len && (result_doc_capture_dropped(a, m->end) ||
+				   result_doc_capture_dropped(b, m->end)))
 			snprintf(text + used, len - used, " (the capture dropped packets)");
 		return;
 	}
