@@ -369,7 +369,7 @@ static int snapshot_load(const char *path, struct knob_snapshot **out)
 	json_t *j, *a, *doc, *run;
 	struct knob_snapshot *s;
 	char file[4096];
-	const char *end = "local";
+	const char *end = result_doc_ends[0];
 	const char *colon = strrchr(path, ':');
 	size_t n;
 
@@ -386,10 +386,10 @@ static int snapshot_load(const char *path, struct knob_snapshot **out)
 		return 1;
 	}
 	/* A run's document holds both ends' snapshots under "knobs". */
-	run = json_object_get(j, "knobs");
+	run = json_object_get(j, RESULT_DOC_KEY_KNOBS);
 	if (json_is_object(run))
 		j = json_object_get(run, end);
-	a = json_object_get(j, "knobs");
+	a = json_object_get(j, KNOBS_KEY_LIST);
 	if (!json_is_array(a)) {
 		fprintf(stderr, "tunetop knobs diff: %s: accepted: a `tunetop knobs snapshot --json` output, or a `tunetop run --json` one (FILE[:local|:remote]) with that end's knobs\n",
 			path);
@@ -406,15 +406,15 @@ static int snapshot_load(const char *path, struct knob_snapshot **out)
 		return 1;
 	}
 	/* The file's strings reach the terminal: escaped (str_escape). */
-	snprintf(s->side, sizeof(s->side), "%s", json_string_value(json_object_get(j, "side")) ?: "");
+	snprintf(s->side, sizeof(s->side), "%s", json_string_value(json_object_get(j, KNOBS_KEY_SIDE)) ?: "");
 	str_sanitize(s->side, sizeof(s->side));
-	snprintf(s->dev, sizeof(s->dev), "%s", json_string_value(json_object_get(j, "dev")) ?: "");
+	snprintf(s->dev, sizeof(s->dev), "%s", json_string_value(json_object_get(j, KNOBS_KEY_DEV)) ?: "");
 	str_sanitize(s->dev, sizeof(s->dev));
 	for (size_t i = 0; i < n; i++) {
 		json_t *k = json_array_get(a, i);
-		const char *name = json_string_value(json_object_get(k, "name"));
-		const char *val = json_string_value(json_object_get(k, "value"));
-		const char *why = json_string_value(json_object_get(k, "reason"));
+		const char *name = result_doc_knob_name(k);
+		const char *val = result_doc_knob_value(k);
+		const char *why = result_doc_knob_reason(k);
 		struct knob_snapshot_item *it = &s->item[s->n];
 
 		if (!name)

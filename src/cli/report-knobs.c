@@ -18,7 +18,7 @@
 /* A knob's value as text, "n/a" for null; NULL when the run lacks the knob. */
 static char *knob_text(const json_t *k)
 {
-	const json_t *v = json_object_get(k, "value");
+	const json_t *v = json_object_get(k, KNOBS_KEY_VALUE);
 
 	if (!k)
 		return NULL;
@@ -27,18 +27,6 @@ static char *knob_text(const json_t *k)
 	if (!v || json_is_null(v))
 		return strdup("n/a");
 	return json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
-}
-
-/* The knob named name in one end's list, or NULL. */
-static const json_t *knob_find(const json_t *list, const char *name)
-{
-	size_t i;
-	json_t *k;
-
-	json_array_foreach(list, i, k)
-		if (!strcmp(name, json_string_value(json_object_get(k, "name")) ?: ""))
-			return k;
-	return NULL;
 }
 
 /* Whether run j's value differs from the reference run's (both have knob lists). */
@@ -58,15 +46,14 @@ static void knob_row(FILE *f, const struct report *rp, const char *end, const ch
 	const char *unit = NULL;
 
 	for (unsigned j = 0; j < rp->n && !unit; j++)
-		unit = json_string_value(json_object_get(knob_find(lists[j], name), "unit"));
+		unit = result_doc_knob_unit(result_doc_knob(lists[j], name));
 	fputs("<tr><td>", f);
 	svg_esc(f, name);
 	fprintf(f, "</td><td>%s</td><td>", end);
 	svg_esc(f, unit);
 	fputs("</td>", f);
 	for (unsigned j = 0; j < rp->n; j++) {
-		const char *reason = json_string_value(json_object_get(knob_find(lists[j], name),
-								       "reason"));
+		const char *reason = result_doc_knob_reason(result_doc_knob(lists[j], name));
 
 		fprintf(f, "<td class=\"%s%s\"", knob_differs(lists, vals, j, ref) ? "diff" : "same",
 			vals[j] ? "" : " absent");
@@ -99,9 +86,7 @@ static int knob_rows(FILE *f, const struct report *rp, const char *end, unsigned
 		goto out;
 	rows = 0;
 	for (unsigned i = rp->n; i--;) {
-		lists[i] = json_object_get(json_object_get(json_object_get(rp->runs[i].result, "knobs"),
-							   end), "knobs");
-		lists[i] = json_is_array(lists[i]) ? lists[i] : NULL;
+		lists[i] = result_doc_knob_list(rp->runs[i].result, end);
 		*ref = lists[i] ? i : *ref;
 	}
 	for (unsigned i = 0; i < rp->n && rows >= 0; i++) {
@@ -109,7 +94,7 @@ static int knob_rows(FILE *f, const struct report *rp, const char *end, unsigned
 		json_t *k;
 
 		json_array_foreach(lists[i], ki, k) {
-			const char *name = json_string_value(json_object_get(k, "name"));
+			const char *name = result_doc_knob_name(k);
 			bool differ = false;
 
 			if (!name || json_object_get(seen, name))
@@ -119,7 +104,7 @@ static int knob_rows(FILE *f, const struct report *rp, const char *end, unsigned
 				break;
 			}
 			for (unsigned j = 0; j < rp->n; j++) {
-				const json_t *kj = knob_find(lists[j], name);
+				const json_t *kj = result_doc_knob(lists[j], name);
 
 				vals[j] = knob_text(kj);
 				if (kj && !vals[j])
@@ -161,8 +146,8 @@ int report_write_knob_diff(FILE *f, const struct report *rp)
 	m = open_memstream(&body, &len);
 	if (!m)
 		return -errno;
-	lrows = knob_rows(m, rp, "local", &lref);
-	rrows = knob_rows(m, rp, "remote", &rref);
+	lrows = knob_rows(m, rp, result_doc_ends[0], &lref);
+	rrows = knob_rows(m, rp, result_doc_ends[1], &rref);
 	if (fclose(m) || lrows < 0 || rrows < 0) {
 		free(body);
 		return -ENOMEM;

@@ -61,9 +61,8 @@ static int segbar_by_size(const void *a, const void *b)
 static void write_segplot(FILE *f, const struct store_run *r, const char *end, const char *dir,
 			  const json_t *d)
 {
-	const json_t *sizes = json_object_get(d, "sizes");
-	size_t nsz = json_array_size(sizes), nb = 0;
-	double mssd = report_jnum(json_object_get(d, "mss")), data = report_jnum(json_object_get(d, "data"));
+	size_t nsz = result_doc_seg_nsizes(d), nb = 0;
+	double mssd = result_doc_seg_mss(d), data = result_doc_seg_data(d);
 	uint32_t mss = isfinite(mssd) && mssd > 0 ? (uint32_t)mssd : 0;
 	struct segbar *bars = calloc(nsz + 1, sizeof(*bars));
 	char (*cats)[40] = NULL, id[96], title[200], buf[24];
@@ -75,8 +74,9 @@ static void write_segplot(FILE *f, const struct store_run *r, const char *end, c
 
 	snprintf(id, sizeof(id), "plot-segments-%" PRId64 "-%s-%s", r->id, end, dir);
 	for (size_t i = 0; bars && i < nsz; i++) {
-		const json_t *e = json_array_get(sizes, i);
-		double sz = report_jnum(json_array_get(e, 0)), c = report_jnum(json_array_get(e, 1));
+		double sz, c;
+
+		result_doc_seg_size(d, i, &sz, &c);
 
 		if (isfinite(sz) && sz >= 0 && sz <= UINT32_MAX && isfinite(c) && c > 0)
 			bars[nb++] = (struct segbar){ .size = (uint32_t)sz, .count = c };
@@ -151,26 +151,26 @@ static void write_segplot(FILE *f, const struct store_run *r, const char *end, c
 /* Per run, end and direction the segment-size histogram of its capture. */
 void report_write_segments(FILE *f, const struct report *rp)
 {
-	static const char *const ends[] = { "local", "remote" };
 	static const struct {
-		const char *key, *name;
-	} dirs[] = { { "sent", "sent" }, { "received", "received" } };
+		int dir;
+		const char *name;
+	} dirs[] = { { CAP_OUT, "sent" }, { CAP_IN, "received" } };
 
 	fputs("<h2>Segment sizes</h2>\n", f);
 	for (unsigned i = 0; i < rp->n; i++) {
 		const struct store_run *r = &rp->runs[i];
 
 		for (unsigned e = 0; e < 2; e++) {
-			const json_t *cap = json_object_get(json_object_get(r->result, ends[e]), "capture");
+			const char *end = result_doc_ends[e];
 
-			if (!json_is_object(cap)) {
+			if (!result_doc_capture(r->result, end)) {
 				fprintf(f, "<p class=\"note\">Run %" PRId64 ", %s end: not captured (tunetop run --capture).</p>\n",
-					r->id, ends[e]);
+					r->id, end);
 				continue;
 			}
 			for (unsigned d = 0; d < 2; d++)
-				write_segplot(f, r, ends[e], dirs[d].name,
-					      json_object_get(cap, dirs[d].key));
+				write_segplot(f, r, end, dirs[d].name,
+					      result_doc_capture_dir(r->result, end, dirs[d].dir));
 		}
 	}
 }

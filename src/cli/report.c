@@ -449,8 +449,7 @@ static void write_summary(FILE *f, const struct report *rp)
 	      f);
 	for (unsigned i = 0; i < rp->n; i++) {
 		const struct store_run *r = &rp->runs[i];
-		const char *sdu = json_string_value(json_object_get(json_object_get(r->result, "result"),
-								    "sd_units"));
+		const char *sdu = result_doc_str(r->result, SEL_SD_UNITS);
 
 		fprintf(f, "<tr id=\"run-%" PRId64 "\"%s><td class=\"num\">%" PRId64 "%s</td><td>", r->id,
 			r->failed ? " class=\"failed\"" : "", r->id, r->baseline ? " (baseline)" : "");

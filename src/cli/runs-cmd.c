@@ -223,12 +223,8 @@ static int runs_show(struct store *st, int64_t id, bool json)
 	if (r.series)
 		printf("Ticks stored: %zu\n", json_array_size(json_object_get(r.series, "t")));
 	print_limits(&r, "What limited it:", WHY_MAX);
-	{
-		const json_t *k = json_object_get(json_object_get(r.result, "knobs"), "local");
-
-		printf("Knobs recorded: %zu on each end (runs show %" PRId64 " --json lists them)\n",
-		       json_array_size(json_object_get(k, "knobs")), r.id);
-	}
+	printf("Knobs recorded: %zu on each end (runs show %" PRId64 " --json lists them)\n",
+	       json_array_size(result_doc_knob_list(r.result, result_doc_ends[0])), r.id);
 	store_run_free(&r);
 	return 0;
 }
@@ -236,7 +232,7 @@ static int runs_show(struct store *st, int64_t id, bool json)
 /* Every numeric figure of the two results, side by side, with the change. */
 static void figures_diff(const json_t *a, const json_t *b)
 {
-	const json_t *ra = json_object_get(a, "result"), *rb = json_object_get(b, "result");
+	const json_t *ra = result_doc_fields(a), *rb = result_doc_fields(b);
 	const char *key;
 	json_t *vb;
 
@@ -338,14 +334,13 @@ static double *ticks_of(const struct store_run *r, const char *name, unsigned *n
 /* A result iterated to a confidence interval: its throughput mean and half-width. */
 static bool iterated(const json_t *result, double *mean, double *half)
 {
-	const json_t *t = json_object_get(json_object_get(result, "confidence"), "throughput");
+	struct result_doc_conf c;
 
-	if (!json_is_object(t) || json_integer_value(json_object_get(t, "n")) < 2 ||
-	    !json_is_number(json_object_get(t, "mean")) ||
-	    !json_is_number(json_object_get(t, "half_width")))
+	result_doc_confidence(result, &c);
+	if (c.thr_n < 2 || isnan(c.thr_mean) || isnan(c.thr_half_width))
 		return false;
-	*mean = json_number_value(json_object_get(t, "mean"));
-	*half = json_number_value(json_object_get(t, "half_width"));
+	*mean = c.thr_mean;
+	*half = c.thr_half_width;
 	return true;
 }
 

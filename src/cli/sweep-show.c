@@ -49,10 +49,10 @@ static void show_point(struct sweep *sw, const struct store_run *r, struct sweep
 	sw->o.iterating |= isfinite(p->ci);
 	/* The level the runs iterated to titles the interval column (+-99%ci). */
 	if (isfinite(p->ci) && !(sw->o.it.level > 0)) {
-		json_t *lv = json_object_get(json_object_get(r->result, "confidence"), "level");
+		struct result_doc_conf c;
 
-		if (json_is_number(lv))
-			sw->o.it.level = json_number_value(lv);
+		if (result_doc_confidence(r->result, &c) && c.level > 0)
+			sw->o.it.level = c.level;
 	}
 	sw->o.local_cpu |= isfinite(p->lcpu);
 	sw->o.remote_cpu |= isfinite(p->rcpu);

@@ -564,15 +564,15 @@ json_t *knobs_knob_to_json(const struct knob_def *d, const char *name,
 {
 	json_t *j = json_object();
 
-	json_object_set_new(j, "name", json_string(name));
+	json_object_set_new(j, KNOBS_KEY_NAME, json_string(name));
 	if (d) {
-		json_object_set_new(j, "group", json_string(d->group));
+		json_object_set_new(j, KNOBS_KEY_GROUP, json_string(d->group));
 		json_object_set_new(j, "scope", json_string(knob_scope_text(d)));
-		json_object_set_new(j, "unit", json_string(d->unit));
+		json_object_set_new(j, KNOBS_KEY_UNIT, json_string(d->unit));
 	}
-	json_object_set_new(j, "value", v->present ? json_string(v->text) : json_null());
+	json_object_set_new(j, KNOBS_KEY_VALUE, v->present ? json_string(v->text) : json_null());
 	if (!v->present)
-		json_object_set_new(j, "reason", json_string(v->reason));
+		json_object_set_new(j, KNOBS_KEY_REASON, json_string(v->reason));
 	return j;
 }
 
@@ -581,12 +581,12 @@ json_t *knobs_snapshot_to_json(const struct catalog *c, const struct knob_snapsh
 {
 	json_t *j = json_object(), *a = json_array();
 
-	json_object_set_new(j, "side", json_string(s->side));
-	json_object_set_new(j, "dev", json_string(s->dev));
+	json_object_set_new(j, KNOBS_KEY_SIDE, json_string(s->side));
+	json_object_set_new(j, KNOBS_KEY_DEV, json_string(s->dev));
 	for (unsigned i = 0; i < s->n; i++)
 		json_array_append_new(a, knobs_knob_to_json(catalog_find(c, s->item[i].name),
 						   s->item[i].name, &s->item[i].v));
-	json_object_set_new(j, "knobs", a);
+	json_object_set_new(j, KNOBS_KEY_LIST, a);
 	return j;
 }
 

@@ -129,6 +129,17 @@ int knobs_restore_journal(const struct catalog *c, unsigned *restored,
 			  unsigned *dropped, unsigned *held, char *failed, unsigned flen,
 			  char *err);
 
+/* The members of the two below that a stored result is read back by,
+ * named once for the writer and session/result-doc.h's accessors. */
+#define KNOBS_KEY_SIDE		"side"
+#define KNOBS_KEY_DEV		"dev"
+#define KNOBS_KEY_LIST		"knobs"
+#define KNOBS_KEY_NAME		"name"
+#define KNOBS_KEY_GROUP		"group"
+#define KNOBS_KEY_VALUE		"value"
+#define KNOBS_KEY_UNIT		"unit"
+#define KNOBS_KEY_REASON	"reason"
+
 /* One knob as JSON: {name, group, scope, unit, value (null: n/a), reason}. */
 json_t *knobs_knob_to_json(const struct knob_def *d, const char *name,
 			   const struct knob_value *v);

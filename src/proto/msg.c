@@ -103,7 +103,7 @@ static json_t *util_to_json(const struct cpu_util *u)
 	w_real(&w, "nice", u->nice);
 	w_real(&w, "sys", u->sys);
 	w_real(&w, "irq", u->irq);
-	w_real(&w, "softirq", u->softirq);
+	w_real(&w, MSG_KEY_SOFTIRQ, u->softirq);
 	w_real(&w, "steal", u->steal);
 	w_real(&w, "idle", u->idle);
 	w_real(&w, "iowait", u->iowait);
@@ -123,7 +123,7 @@ static void util_read(struct dctx *c, const json_t *j, const char *what,
 	r_real_slack(&r, "nice", 0, 100, PCT_SLACK, &u->nice);
 	r_real_slack(&r, "sys", 0, 100, PCT_SLACK, &u->sys);
 	r_real_slack(&r, "irq", 0, 100, PCT_SLACK, &u->irq);
-	r_real_slack(&r, "softirq", 0, 100, PCT_SLACK, &u->softirq);
+	r_real_slack(&r, MSG_KEY_SOFTIRQ, 0, 100, PCT_SLACK, &u->softirq);
 	r_real_slack(&r, "steal", 0, 100, PCT_SLACK, &u->steal);
 	r_real_slack(&r, "idle", 0, 100, PCT_SLACK, &u->idle);
 	r_real_slack(&r, "iowait", 0, 100, PCT_SLACK, &u->iowait);
@@ -141,7 +141,7 @@ json_t *cpu_to_json(const struct cpu_sample *c)
 	if (c->ncpu > TT_MAX_CPUS)
 		w.bad = true;
 	w_int(&w, "ncpu", c->ncpu);
-	w_set(&w, "total", util_to_json(&c->total));
+	w_set(&w, MSG_KEY_CPU_TOTAL, util_to_json(&c->total));
 	arr = json_array();
 	for (i = 0; arr && !w.bad && i < c->ncpu; i++)
 		if (json_array_append_new(arr, util_to_json(&c->cpu[i])))
@@ -163,8 +163,8 @@ static void cpu_read(struct rd *parent, const char *name, struct cpu_sample *cs)
 		return;
 	memset(cs, 0, sizeof(*cs));
 	r_u32(&r, "ncpu", 0, TT_MAX_CPUS, &cs->ncpu);
-	util_read(r.c, r_obj(&r, "total", false),
-		  r_path(&r, "total", -1, sub, sizeof(sub)), -1, &cs->total);
+	util_read(r.c, r_obj(&r, MSG_KEY_CPU_TOTAL, false),
+		  r_path(&r, MSG_KEY_CPU_TOTAL, -1, sub, sizeof(sub)), -1, &cs->total);
 	arr = r_arr(&r, "cpus", cs->ncpu);
 	for (i = 0; arr && i < cs->ncpu; i++)
 		util_read(r.c, json_array_get(arr, i),
@@ -248,7 +248,7 @@ static json_t *tcp_to_json(const struct tcp_figures *t)
 	w_u64(&w, "rtt_us", t->rtt_us);
 	w_u64(&w, "rttvar_us", t->rttvar_us);
 	w_u64(&w, "total_retrans", t->total_retrans);
-	w_u64(&w, "segs_out", t->segs_out);
+	w_u64(&w, MSG_KEY_SEGS_OUT, t->segs_out);
 	w_u64(&w, "segs_in", t->segs_in);
 	w_u64(&w, "data_segs_out", t->data_segs_out);
 	w_u64(&w, "data_segs_in", t->data_segs_in);
@@ -258,9 +258,9 @@ static json_t *tcp_to_json(const struct tcp_figures *t)
 	w_u64(&w, "snd_mss", t->snd_mss);
 	w_u64(&w, "rcv_mss", t->rcv_mss);
 	/* limiter times (docs/why.md): -1 = n/a, the kernel lacks them */
-	w_int(&w, "busy_us", t->has_chrono ? (long long)t->busy_us : -1);
-	w_int(&w, "rwnd_limited_us", t->has_chrono ? (long long)t->rwnd_limited_us : -1);
-	w_int(&w, "sndbuf_limited_us", t->has_chrono ? (long long)t->sndbuf_limited_us : -1);
+	w_int(&w, MSG_KEY_BUSY_US, t->has_chrono ? (long long)t->busy_us : -1);
+	w_int(&w, MSG_KEY_RWND_LIMITED_US, t->has_chrono ? (long long)t->rwnd_limited_us : -1);
+	w_int(&w, MSG_KEY_SNDBUF_LIMITED_US, t->has_chrono ? (long long)t->sndbuf_limited_us : -1);
 	w_bool(&w, "app_limited", t->app_limited);
 	return w_end(&w);
 }
@@ -270,9 +270,9 @@ static void tcp_read_chrono(struct rd *r, struct tcp_figures *t)
 {
 	long long busy = -1, rwnd = -1, sndbuf = -1;
 
-	r_ll(r, "busy_us", -1, INT64_MAX, &busy);
-	r_ll(r, "rwnd_limited_us", -1, INT64_MAX, &rwnd);
-	r_ll(r, "sndbuf_limited_us", -1, INT64_MAX, &sndbuf);
+	r_ll(r, MSG_KEY_BUSY_US, -1, INT64_MAX, &busy);
+	r_ll(r, MSG_KEY_RWND_LIMITED_US, -1, INT64_MAX, &rwnd);
+	r_ll(r, MSG_KEY_SNDBUF_LIMITED_US, -1, INT64_MAX, &sndbuf);
 	if (!r->c->rc && ((busy < 0) != (rwnd < 0) || (busy < 0) != (sndbuf < 0)))
 		d_fail(r->c, "%s: members 'busy_us', 'rwnd_limited_us' and 'sndbuf_limited_us': accepted is all three >= 0 or all three -1",
 		       r->what);
@@ -298,7 +298,7 @@ static void tcp_read(struct dctx *c, const json_t *j, const char *what,
 	r_u32(&r, "rtt_us", 0, UINT32_MAX, &t->rtt_us);
 	r_u32(&r, "rttvar_us", 0, UINT32_MAX, &t->rttvar_us);
 	r_u32(&r, "total_retrans", 0, UINT32_MAX, &t->total_retrans);
-	r_u32(&r, "segs_out", 0, UINT32_MAX, &t->segs_out);
+	r_u32(&r, MSG_KEY_SEGS_OUT, 0, UINT32_MAX, &t->segs_out);
 	r_u32(&r, "segs_in", 0, UINT32_MAX, &t->segs_in);
 	r_u32(&r, "data_segs_out", 0, UINT32_MAX, &t->data_segs_out);
 	r_u32(&r, "data_segs_in", 0, UINT32_MAX, &t->data_segs_in);
@@ -325,7 +325,7 @@ static json_t *sock_to_json(const struct sock_sample *s)
 	w_int(&w, "rcvbuf", s->rcvbuf);
 	w_int(&w, "outq", s->outq);
 	w_int(&w, "inq", s->inq);
-	w_set(&w, "tcp", tcp_to_json(&s->tcp));
+	w_set(&w, MSG_KEY_TCP, tcp_to_json(&s->tcp));
 	return w_end(&w);
 }
 
@@ -346,8 +346,8 @@ static void sock_read(struct dctx *c, const json_t *j, const char *what,
 	r_i32(&r, "rcvbuf", -1, INT32_MAX, &s->rcvbuf);
 	r_i32(&r, "outq", -1, INT32_MAX, &s->outq);
 	r_i32(&r, "inq", -1, INT32_MAX, &s->inq);
-	tcp_read(c, r_obj(&r, "tcp", true),
-		 r_path(&r, "tcp", -1, sub, sizeof(sub)), &s->tcp);
+	tcp_read(c, r_obj(&r, MSG_KEY_TCP, true),
+		 r_path(&r, MSG_KEY_TCP, -1, sub, sizeof(sub)), &s->tcp);
 	r_end(&r);
 }
 
@@ -375,7 +375,7 @@ static void socks_read(struct rd *r, uint32_t *nsocks, struct sock_sample **sock
 	*nsocks = 0;
 	*socks = NULL;
 	r_u32(r, "nsocks", 0, TT_MAX_FLOWS, &n);
-	arr = r_arr(r, "socks", n);
+	arr = r_arr(r, MSG_KEY_SOCKS, n);
 	if (!arr || !n)
 		return;
 	*socks = calloc(n, sizeof(**socks));
@@ -387,7 +387,7 @@ static void socks_read(struct rd *r, uint32_t *nsocks, struct sock_sample **sock
 	*nsocks = n;
 	for (i = 0; i < n; i++)
 		sock_read(r->c, json_array_get(arr, i),
-			  r_path(r, "socks", i, sub, sizeof(sub)), &(*socks)[i]);
+			  r_path(r, MSG_KEY_SOCKS, i, sub, sizeof(sub)), &(*socks)[i]);
 }
 
 /* --- latency histogram ---------------------------------------------------- */
@@ -652,8 +652,8 @@ json_t *sample_to_json(const struct end_sample *s)
 	w_set(&w, "lat_iv", s->has_lat ? lat_to_json(&s->lat_iv) : json_null());
 	w_set(&w, "lat_total", s->has_lat ? lat_to_json(&s->lat_total) : json_null());
 	w_u64(&w, "nsocks", s->nsocks);
-	w_set(&w, "socks", w.bad ? NULL : socks_to_json(s->socks, s->nsocks));
-	w_set(&w, "cpu", cpu_to_json(&s->cpu));
+	w_set(&w, MSG_KEY_SOCKS, w.bad ? NULL : socks_to_json(s->socks, s->nsocks));
+	w_set(&w, MSG_KEY_CPU, cpu_to_json(&s->cpu));
 	w_u64(&w, "ctx_vol", s->ctx_vol);
 	w_u64(&w, "ctx_invol", s->ctx_invol);
 	w_u64(&w, "iv_ctx_vol", s->iv_ctx_vol);
@@ -688,7 +688,7 @@ int sample_from_json(const json_t *j, struct end_sample *s, char *err)
 			lat_read(&c, lt, "sample.lat_total", &s->lat_total);
 		}
 		socks_read(&r, &s->nsocks, &s->socks);
-		cpu_read(&r, "cpu", &s->cpu);
+		cpu_read(&r, MSG_KEY_CPU, &s->cpu);
 		r_u64(&r, "ctx_vol", &s->ctx_vol);
 		r_u64(&r, "ctx_invol", &s->ctx_invol);
 		r_u64(&r, "iv_ctx_vol", &s->iv_ctx_vol);
@@ -716,8 +716,8 @@ json_t *result_to_json(const struct end_result *r)
 	w_set(&w, "lat", r->has_lat ? lat_to_json(&r->lat) : json_null());
 	w_set(&w, "hist", r->hist ? hist_to_json(r->hist) : json_null());
 	w_u64(&w, "nsocks", r->nsocks);
-	w_set(&w, "socks", w.bad ? NULL : socks_to_json(r->socks, r->nsocks));
-	w_set(&w, "cpu", cpu_to_json(&r->cpu));
+	w_set(&w, MSG_KEY_SOCKS, w.bad ? NULL : socks_to_json(r->socks, r->nsocks));
+	w_set(&w, MSG_KEY_CPU, cpu_to_json(&r->cpu));
 	w_u64(&w, "ctx_vol", r->ctx_vol);
 	w_u64(&w, "ctx_invol", r->ctx_invol);
 	w_real(&w, "sampler_cpu", r->sampler_cpu);
@@ -728,14 +728,14 @@ json_t *result_to_json(const struct end_result *r)
 	w_int(&w, "cpu_bind", r->cpu_bind);
 	w_int(&w, "cpu_main", r->cpu_main);
 	w_u64(&w, "ncpus_used", r->ncpus_used);
-	w_int(&w, "segs_out", r->segs_out);
+	w_int(&w, MSG_KEY_SEGS_OUT, r->segs_out);
 	w_int(&w, "segs_in", r->segs_in);
 	w_int(&w, "data_segs_out", r->data_segs_out);
 	w_int(&w, "data_segs_in", r->data_segs_in);
 	w_set(&w, "capture", r->cap ? seg_capture_to_json(r->cap) : json_null());
 	w_str(&w, "cap_note", r->cap_note);
 	if (!w.bad)
-		w_str(&w, "host", r->host);
+		w_str(&w, MSG_KEY_HOST, r->host);
 	return w_end(&w);
 }
 
@@ -765,7 +765,7 @@ int result_from_json(const json_t *j, struct end_result *res, char *err)
 				hist_read(&c, hist, "result.hist", res->hist);
 		}
 		socks_read(&r, &res->nsocks, &res->socks);
-		cpu_read(&r, "cpu", &res->cpu);
+		cpu_read(&r, MSG_KEY_CPU, &res->cpu);
 		r_u64(&r, "ctx_vol", &res->ctx_vol);
 		r_u64(&r, "ctx_invol", &res->ctx_invol);
 		r_real(&r, "sampler_cpu", -1, 1e9, &res->sampler_cpu);
@@ -777,7 +777,7 @@ int result_from_json(const json_t *j, struct end_result *res, char *err)
 		r_int(&r, "cpu_main", -1, 4095, &res->cpu_main);
 		r_u32(&r, "ncpus_used", 0, TT_MAX_CPUS, &ncpus_used);
 		res->ncpus_used = ncpus_used;
-		if (r_ll(&r, "segs_out", -1, INT64_MAX, &ll))
+		if (r_ll(&r, MSG_KEY_SEGS_OUT, -1, INT64_MAX, &ll))
 			res->segs_out = ll;
 		if (r_ll(&r, "segs_in", -1, INT64_MAX, &ll))
 			res->segs_in = ll;
@@ -785,7 +785,7 @@ int result_from_json(const json_t *j, struct end_result *res, char *err)
 			res->data_segs_out = ll;
 		if (r_ll(&r, "data_segs_in", -1, INT64_MAX, &ll))
 			res->data_segs_in = ll;
-		r_str(&r, "host", 0, res->host, sizeof(res->host));
+		r_str(&r, MSG_KEY_HOST, 0, res->host, sizeof(res->host));
 		capture_read(&r, &res->cap);
 		r_str(&r, "cap_note", 0, res->cap_note, sizeof(res->cap_note));
 		r_end(&r);

@@ -29,6 +29,23 @@ json_t *sample_to_json(const struct end_sample *s);
 int sample_from_json(const json_t *j, struct end_sample *s, char *err);
 
 json_t *result_to_json(const struct end_result *r);
+
+/*
+ * Members of result_to_json's end object that the engine reads back from a
+ * stored result document (session/result-doc.h's accessors), named once
+ * here for the writer and its readers.
+ */
+#define MSG_KEY_HOST			"host"
+#define MSG_KEY_SEGS_OUT		"segs_out"
+#define MSG_KEY_SOCKS			"socks"
+#define MSG_KEY_TCP			"tcp"
+#define MSG_KEY_BUSY_US			"busy_us"
+#define MSG_KEY_RWND_LIMITED_US		"rwnd_limited_us"
+#define MSG_KEY_SNDBUF_LIMITED_US	"sndbuf_limited_us"
+#define MSG_KEY_CPU			"cpu"
+#define MSG_KEY_CPU_TOTAL		"total"
+#define MSG_KEY_SOFTIRQ			"softirq"
+
 int result_from_json(const json_t *j, struct end_result *r, char *err);
 
 /*

@@ -15,6 +15,27 @@
 #include "session/result-doc.h"
 #include "session/why.h"
 
+/* Members written here and read back by the accessors below; the rest are
+ * named in result-doc.h, proto/msg.h and knobs/knobs.h. */
+#define KEY_MSS		"mss"
+#define KEY_SIZES	"sizes"
+#define KEY_DATA	"data"
+#define KEY_BYTES	"bytes"
+#define KEY_DROPPED	"dropped"
+#define KEY_LEVEL	"level"
+#define KEY_WIDTH_PCT	"width_pct"
+#define KEY_MIN_ITER	"min_iter"
+#define KEY_MAX_ITER	"max_iter"
+#define KEY_THROUGHPUT	"throughput"
+#define KEY_N		"n"
+#define KEY_MEAN	"mean"
+#define KEY_HALF_WIDTH	"half_width"
+
+/* A capture's directions by CAP_OUT, CAP_IN: their label and member name. */
+static const char *const cap_dir_key[CAP_NDIRS] = { "sent", "received" };
+
+const char *const result_doc_ends[2] = { RESULT_DOC_KEY_LOCAL, RESULT_DOC_KEY_REMOTE };
+
 static json_t *uint_or_null(uint64_t v)
 {
 	return v ? json_integer((json_int_t)v) : json_null();
@@ -52,18 +73,18 @@ json_t *result_doc_segs(const struct seghist *h, const char *label, const char *
 	free(v);
 	j = json_pack("{s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o}",
 		      "label", json_string_lossy(label),
-		      "mss", uint_or_null(mss),
+		      KEY_MSS, uint_or_null(mss),
 		      "mss_source", mss ? json_string_lossy(mss_note) : json_null(),
 		      "packets", (json_int_t)h->packets,
 		      "acks", (json_int_t)h->acks,
 		      "ctl", (json_int_t)h->ctl,
-		      "data", (json_int_t)h->data,
-		      "bytes", (json_int_t)h->bytes,
+		      KEY_DATA, (json_int_t)h->data,
+		      KEY_BYTES, (json_int_t)h->bytes,
 		      "lost_bins", (json_int_t)h->lost_bins,
 		      "classes", classes,
 		      "largest", uint_or_null(c.largest),
 		      "commonest", uint_or_null(c.commonest),
-		      "sizes", sizes);
+		      KEY_SIZES, sizes);
 	return j;
 fail:
 	json_decref(classes);
@@ -88,7 +109,7 @@ static json_t *capture_json(const struct end_result *e, bool udp)
 	if (!c)
 		return json_null();
 	for (int k = 0; k < CAP_NDIRS; k++)
-		dirs[k] = result_doc_segs(&c->dir[k], k == CAP_OUT ? "sent" : "received",
+		dirs[k] = result_doc_segs(&c->dir[k], cap_dir_key[k],
 					  result_doc_mss_note(c, k), c->mss[k], udp);
 	j = json_pack("{s:s, s:s, s:s, s:{s:I, s:I, s:I, s:I, s:I, s:I, s:I}, s:b, s:o?, s:o?}",
 		      "dev", c->dev, "filter", c->filter, "warning", c->warning,
@@ -99,8 +120,8 @@ static json_t *capture_json(const struct end_result *e, bool udp)
 		      "kernel_drop", (json_int_t)c->n.kernel_drop,
 		      "if_drop", (json_int_t)c->n.if_drop,
 		      "table_full", (json_int_t)c->n.table_full,
-		      "dropped", c->n.kernel_drop + c->n.if_drop > 0,
-		      "sent", dirs[CAP_OUT], "received", dirs[CAP_IN]);
+		      KEY_DROPPED, c->n.kernel_drop + c->n.if_drop > 0,
+		      cap_dir_key[CAP_OUT], dirs[CAP_OUT], cap_dir_key[CAP_IN], dirs[CAP_IN]);
 	return j ? j : json_null();
 }
 
@@ -116,7 +137,7 @@ static int why_json(json_t *doc, const struct session_result *res)
 	/* each end's limiter figures, per flow, under "local" and "remote" */
 	why_input_result(&in, &res->p, res, 0);
 	for (unsigned i = 0; i < 2; i++) {
-		json_t *end = json_object_get(doc, i ? "remote" : "local");
+		json_t *end = json_object_get(doc, result_doc_ends[i]);
 
 		if (!json_is_object(end))
 			continue;
@@ -173,10 +194,10 @@ static json_t *sel_json(const struct sel_value *v)
 static json_t *ci_json(const struct ci *c)
 {
 	return json_pack("{s:I, s:o, s:o, s:o, s:o}",
-			 "n", (json_int_t)c->n,
-			 "mean", json_num(c->mean),
+			 KEY_N, (json_int_t)c->n,
+			 KEY_MEAN, json_num(c->mean),
 			 "stddev", json_num(c->stddev),
-			 "half_width", json_num(c->half_width),
+			 KEY_HALF_WIDTH, json_num(c->half_width),
 			 "width_pct", json_num(c->width_pct));
 }
 
@@ -188,11 +209,11 @@ static json_t *end_json(const struct end_result *e, double sd, bool udp, bool lo
 
 	if (!j)
 		return json_null();
-	json_object_set_new(j, "service_demand", sd >= 0 ? json_num(sd) : json_null());
+	json_object_set_new(j, RESULT_DOC_KEY_SERVICE_DEMAND, sd >= 0 ? json_num(sd) : json_null());
 	/* Counted where tunetop sends (the local end); the protocol does not
 	 * carry the remote end's. */
 	json_object_set_new(j, "send_errors", local ? json_integer((json_int_t)e->send_errors) : json_null());
-	json_object_set_new(j, "capture", capture_json(e, udp));
+	json_object_set_new(j, RESULT_DOC_KEY_CAPTURE, capture_json(e, udp));
 	return j;
 }
 
@@ -226,9 +247,9 @@ static json_t *result_selectors_json(const struct run_summary *r)
 static json_t *knobs_json(const struct session_result *res)
 {
 	return json_pack("{s:o, s:o, s:o}",
-			 "local", res->knobs_local ?
+			 RESULT_DOC_KEY_LOCAL, res->knobs_local ?
 				or_null(knobs_snapshot_to_json(res->catalog, res->knobs_local)) : json_null(),
-			 "remote", res->knobs_remote ?
+			 RESULT_DOC_KEY_REMOTE, res->knobs_remote ?
 				or_null(knobs_snapshot_to_json(res->catalog, res->knobs_remote)) : json_null(),
 			 "note", res->knobs_note[0] ? json_string_lossy(res->knobs_note) : json_null());
 }
@@ -244,12 +265,12 @@ json_t *result_doc(const struct run_summary *r, bool lcpu, bool rcpu)
 	res = &m->res;
 	if (m->iterating)
 		conf = json_pack("{s:o, s:o, s:I, s:I, s:b, s:o, s:o, s:o, s:o, s:o}",
-				 "level", json_num(m->it.level),
-				 "width_pct", json_num(m->it.width_pct),
-				 "min_iter", (json_int_t)m->it.min_iter,
-				 "max_iter", (json_int_t)m->it.max_iter,
+				 KEY_LEVEL, json_num(m->it.level),
+				 KEY_WIDTH_PCT, json_num(m->it.width_pct),
+				 KEY_MIN_ITER, (json_int_t)m->it.min_iter,
+				 KEY_MAX_ITER, (json_int_t)m->it.max_iter,
 				 "reached", m->ci_reached,
-				 "throughput", ci_json(&m->thr),
+				 KEY_THROUGHPUT, ci_json(&m->thr),
 				 "local_cpu", m->lcpu.n ? ci_json(&m->lcpu) : json_null(),
 				 "remote_cpu", m->rcpu.n ? ci_json(&m->rcpu) : json_null(),
 				 "local_sd", m->lsd.n ? ci_json(&m->lsd) : json_null(),
@@ -266,16 +287,18 @@ json_t *result_doc(const struct run_summary *r, bool lcpu, bool rcpu)
 			"tcp_metrics", or_null(json_pack("{s:s?, s:s?, s:s?}",
 				"local", res->metrics_local, "remote", res->metrics_remote,
 				"note", res->state_note[0] ? res->state_note : NULL)),
-			"result", result_selectors_json(m),
-			"local", end_json(&res->local, res->local_sd, test_is_udp(res->p.type), true),
-			"remote", end_json(&res->remote, res->remote_sd, test_is_udp(res->p.type), false),
+			RESULT_DOC_KEY_RESULT, result_selectors_json(m),
+			RESULT_DOC_KEY_LOCAL, end_json(&res->local, res->local_sd,
+						       test_is_udp(res->p.type), true),
+			RESULT_DOC_KEY_REMOTE, end_json(&res->remote, res->remote_sd,
+							test_is_udp(res->p.type), false),
 			"iterations", (json_int_t)m->iterations,
-			"confidence", conf,
+			RESULT_DOC_KEY_CONFIDENCE, conf,
 			"counts_agree", res->counts_agree,
 			"counts", json_string_lossy(res->counts),
 			"failed", m->failed,
 			"failure", m->failed ? json_string_lossy(m->failure) : json_null(),
-			"knobs", knobs_json(res));
+			RESULT_DOC_KEY_KNOBS, knobs_json(res));
 	if (doc && why_json(doc, res)) {
 		json_decref(doc);
 		doc = NULL;
@@ -305,9 +328,9 @@ json_t *result_doc_one(const struct session_result *res, bool failed, const char
 	return doc;
 }
 
-static const json_t *result_member(const json_t *doc)
+const json_t *result_doc_fields(const json_t *doc)
 {
-	return json_object_get(doc, "result");
+	return json_object_get(doc, RESULT_DOC_KEY_RESULT);
 }
 
 const json_t *result_doc_field(const json_t *doc, enum sel_id id)
@@ -322,7 +345,7 @@ const json_t *result_doc_field(const json_t *doc, enum sel_id id)
 	for (k = 0; tab[id].name[k] && k < sizeof(key) - 1; k++)
 		key[k] = (char)tolower((unsigned char)tab[id].name[k]);
 	key[k] = '\0';
-	return json_object_get(result_member(doc), key);
+	return json_object_get(result_doc_fields(doc), key);
 }
 
 double result_doc_num(const json_t *doc, enum sel_id id)
@@ -335,4 +358,164 @@ double result_doc_num(const json_t *doc, enum sel_id id)
 const char *result_doc_str(const json_t *doc, enum sel_id id)
 {
 	return json_string_value(result_doc_field(doc, id));
+}
+
+/* j's number, NAN when it is absent or not a number. */
+static double doc_num(const json_t *j)
+{
+	return json_is_number(j) ? json_number_value(j) : NAN;
+}
+
+const json_t *result_doc_end(const json_t *doc, const char *end)
+{
+	const json_t *e = json_object_get(doc, end);
+
+	return json_is_object(e) ? e : NULL;
+}
+
+const char *result_doc_host(const json_t *doc, const char *end)
+{
+	return json_string_value(json_object_get(result_doc_end(doc, end), MSG_KEY_HOST));
+}
+
+double result_doc_segs_out(const json_t *doc, const char *end)
+{
+	return doc_num(json_object_get(result_doc_end(doc, end), MSG_KEY_SEGS_OUT));
+}
+
+double result_doc_softirq(const json_t *doc, const char *end)
+{
+	const json_t *cpu = json_object_get(result_doc_end(doc, end), MSG_KEY_CPU);
+
+	return doc_num(json_object_get(json_object_get(cpu, MSG_KEY_CPU_TOTAL), MSG_KEY_SOFTIRQ));
+}
+
+size_t result_doc_nsocks(const json_t *doc, const char *end)
+{
+	return json_array_size(json_object_get(result_doc_end(doc, end), MSG_KEY_SOCKS));
+}
+
+void result_doc_sock_limited(const json_t *doc, const char *end, size_t i,
+			     double *busy_us, double *rwnd_us, double *sndbuf_us)
+{
+	const json_t *s = json_array_get(json_object_get(result_doc_end(doc, end),
+							 MSG_KEY_SOCKS), i);
+	const json_t *t = json_object_get(s, MSG_KEY_TCP);
+
+	*busy_us = doc_num(json_object_get(t, MSG_KEY_BUSY_US));
+	*rwnd_us = doc_num(json_object_get(t, MSG_KEY_RWND_LIMITED_US));
+	*sndbuf_us = doc_num(json_object_get(t, MSG_KEY_SNDBUF_LIMITED_US));
+}
+
+const json_t *result_doc_capture(const json_t *doc, const char *end)
+{
+	const json_t *c = json_object_get(result_doc_end(doc, end), RESULT_DOC_KEY_CAPTURE);
+
+	return json_is_object(c) ? c : NULL;
+}
+
+const json_t *result_doc_capture_dir(const json_t *doc, const char *end, int dir)
+{
+	const json_t *d;
+
+	if (dir < 0 || dir >= CAP_NDIRS)
+		return NULL;
+	d = json_object_get(result_doc_capture(doc, end), cap_dir_key[dir]);
+	return json_is_object(d) ? d : NULL;
+}
+
+double result_doc_seg_mss(const json_t *d)
+{
+	return doc_num(json_object_get(d, KEY_MSS));
+}
+
+double result_doc_seg_data(const json_t *d)
+{
+	return doc_num(json_object_get(d, KEY_DATA));
+}
+
+size_t result_doc_seg_nsizes(const json_t *d)
+{
+	return json_array_size(json_object_get(d, KEY_SIZES));
+}
+
+void result_doc_seg_size(const json_t *d, size_t i, double *size, double *count)
+{
+	const json_t *e = json_array_get(json_object_get(d, KEY_SIZES), i);
+
+	*size = doc_num(json_array_get(e, 0));
+	*count = doc_num(json_array_get(e, 1));
+}
+
+void result_doc_capture_counts(const json_t *doc, const char *end, int dir,
+			       double *data, double *bytes)
+{
+	const json_t *d = result_doc_capture_dir(doc, end, dir);
+
+	*data = result_doc_seg_data(d);
+	*bytes = doc_num(json_object_get(d, KEY_BYTES));
+}
+
+bool result_doc_capture_dropped(const json_t *doc, const char *end)
+{
+	return json_is_true(json_object_get(result_doc_capture(doc, end), KEY_DROPPED));
+}
+
+bool result_doc_confidence(const json_t *doc, struct result_doc_conf *c)
+{
+	const json_t *conf = json_object_get(doc, RESULT_DOC_KEY_CONFIDENCE);
+	const json_t *t = json_object_get(conf, KEY_THROUGHPUT);
+
+	c->level = json_number_value(json_object_get(conf, KEY_LEVEL));
+	c->width_pct = json_number_value(json_object_get(conf, KEY_WIDTH_PCT));
+	c->min_iter = (long long)json_integer_value(json_object_get(conf, KEY_MIN_ITER));
+	c->max_iter = (long long)json_integer_value(json_object_get(conf, KEY_MAX_ITER));
+	c->thr_n = (long long)json_integer_value(json_object_get(t, KEY_N));
+	c->thr_mean = doc_num(json_object_get(t, KEY_MEAN));
+	c->thr_half_width = doc_num(json_object_get(t, KEY_HALF_WIDTH));
+	return json_is_object(conf);
+}
+
+const json_t *result_doc_knob_list(const json_t *doc, const char *end)
+{
+	const json_t *snap = json_object_get(json_object_get(doc, RESULT_DOC_KEY_KNOBS), end);
+	const json_t *l = json_object_get(snap, KNOBS_KEY_LIST);
+
+	return json_is_array(l) ? l : NULL;
+}
+
+const char *result_doc_knob_name(const json_t *knob)
+{
+	return json_string_value(json_object_get(knob, KNOBS_KEY_NAME));
+}
+
+const json_t *result_doc_knob(const json_t *list, const char *name)
+{
+	size_t i;
+	const json_t *k;
+
+	json_array_foreach(list, i, k)
+		if (!strcmp(result_doc_knob_name(k) ?: "", name))
+			return k;
+	return NULL;
+}
+
+const char *result_doc_knob_value(const json_t *knob)
+{
+	return json_string_value(json_object_get(knob, KNOBS_KEY_VALUE));
+}
+
+const char *result_doc_knob_group(const json_t *knob)
+{
+	return json_string_value(json_object_get(knob, KNOBS_KEY_GROUP));
+}
+
+const char *result_doc_knob_unit(const json_t *knob)
+{
+	return json_string_value(json_object_get(knob, KNOBS_KEY_UNIT));
+}
+
+const char *result_doc_knob_reason(const json_t *knob)
+{
+	return json_string_value(json_object_get(knob, KNOBS_KEY_REASON));
 }

@@ -46,7 +46,7 @@ static const struct why_mech {
 	const char *what;
 	enum why_mech_kind kind;
 	enum sel_id sel;		/* the field of "result" it reads; SEL_NIDS none */
-	const char *end;		/* "local", "remote", or NULL */
+	const char *end;		/* one of result_doc_ends, or NULL */
 	double min;
 	int prec;
 	double weight;			/* score multiplier */
@@ -56,24 +56,24 @@ static const struct why_mech {
 } why_mechs[] = {
 	{ "transactions in flight (rate x latency)", WM_INFLIGHT, SEL_MEAN_LATENCY, NULL, 0.3, 2, 1, false },
 	/* before the segments of TCP_INFO: GRO shows only in the capture */
-	{ "segment size received, remote end (capture)", WM_CAP_SIZE, SEL_NIDS, "remote", 0.2, 0, 1, false },
-	{ "segment size received, local end (capture)", WM_CAP_SIZE, SEL_NIDS, "local", 0.2, 0, 1, false },
+	{ "segment size received, remote end (capture)", WM_CAP_SIZE, SEL_NIDS, RESULT_DOC_KEY_REMOTE, 0.2, 0, 1, false },
+	{ "segment size received, local end (capture)", WM_CAP_SIZE, SEL_NIDS, RESULT_DOC_KEY_LOCAL, 0.2, 0, 1, false },
 	{ "segments per transaction, client out", WM_SEL, SEL_SEGS_OUT_PER_TRANS, NULL, 0.1, 2, 1, false },
 	{ "segments per transaction, client in", WM_SEL, SEL_SEGS_IN_PER_TRANS, NULL, 0.1, 2, 1, false },
 	{ "segments per transaction, server out", WM_SEL, SEL_REMOTE_SEGS_OUT_PER_TRANS, NULL, 0.1, 2, 1, false },
 	{ "segments per transaction, server in", WM_SEL, SEL_REMOTE_SEGS_IN_PER_TRANS, NULL, 0.1, 2, 1, false },
-	{ "interrupts", WM_IRQ, SEL_REMOTE_IRQ_RATE, "remote", 0.2, 2, 1, false },
-	{ "interrupts", WM_IRQ, SEL_LOCAL_IRQ_RATE, "local", 0.2, 2, 1, false },
-	{ "NET_RX", WM_PER_WORK, SEL_LOCAL_NET_RX_RATE, "local", 0.2, 2, 1, true },
-	{ "NET_RX", WM_PER_WORK, SEL_REMOTE_NET_RX_RATE, "remote", 0.2, 2, 1, true },
-	{ "softirq share, local host", WM_SOFTIRQ, SEL_NIDS, "local", 0.1, 0, 1, true },
-	{ "softirq share, remote host", WM_SOFTIRQ, SEL_NIDS, "remote", 0.1, 0, 1, true },
-	{ "receive-window-limited share, local sender", WM_RWND, SEL_NIDS, "local", 0.1, 0, 1, false },
-	{ "receive-window-limited share, remote sender", WM_RWND, SEL_NIDS, "remote", 0.1, 0, 1, false },
-	{ "send-buffer-limited share, local sender", WM_SNDBUF, SEL_NIDS, "local", 0.1, 0, 1, false },
-	{ "send-buffer-limited share, remote sender", WM_SNDBUF, SEL_NIDS, "remote", 0.1, 0, 1, false },
-	{ "retransmits, local end", WM_RETRANS, SEL_LOCAL_TRANSPORT_RETRANS, "local", 0.5, 2, 1, false },
-	{ "retransmits, remote end", WM_RETRANS, SEL_REMOTE_TRANSPORT_RETRANS, "remote", 0.5, 2, 1, false },
+	{ "interrupts", WM_IRQ, SEL_REMOTE_IRQ_RATE, RESULT_DOC_KEY_REMOTE, 0.2, 2, 1, false },
+	{ "interrupts", WM_IRQ, SEL_LOCAL_IRQ_RATE, RESULT_DOC_KEY_LOCAL, 0.2, 2, 1, false },
+	{ "NET_RX", WM_PER_WORK, SEL_LOCAL_NET_RX_RATE, RESULT_DOC_KEY_LOCAL, 0.2, 2, 1, true },
+	{ "NET_RX", WM_PER_WORK, SEL_REMOTE_NET_RX_RATE, RESULT_DOC_KEY_REMOTE, 0.2, 2, 1, true },
+	{ "softirq share, local host", WM_SOFTIRQ, SEL_NIDS, RESULT_DOC_KEY_LOCAL, 0.1, 0, 1, true },
+	{ "softirq share, remote host", WM_SOFTIRQ, SEL_NIDS, RESULT_DOC_KEY_REMOTE, 0.1, 0, 1, true },
+	{ "receive-window-limited share, local sender", WM_RWND, SEL_NIDS, RESULT_DOC_KEY_LOCAL, 0.1, 0, 1, false },
+	{ "receive-window-limited share, remote sender", WM_RWND, SEL_NIDS, RESULT_DOC_KEY_REMOTE, 0.1, 0, 1, false },
+	{ "send-buffer-limited share, local sender", WM_SNDBUF, SEL_NIDS, RESULT_DOC_KEY_LOCAL, 0.1, 0, 1, false },
+	{ "send-buffer-limited share, remote sender", WM_SNDBUF, SEL_NIDS, RESULT_DOC_KEY_REMOTE, 0.1, 0, 1, false },
+	{ "retransmits, local end", WM_RETRANS, SEL_LOCAL_TRANSPORT_RETRANS, RESULT_DOC_KEY_LOCAL, 0.5, 2, 1, false },
+	{ "retransmits, remote end", WM_RETRANS, SEL_REMOTE_TRANSPORT_RETRANS, RESULT_DOC_KEY_REMOTE, 0.5, 2, 1, false },
 	/* autotuning moves buffers far for small causes: a quarter weight */
 	{ "send buffer at the end, local", WM_SEL, SEL_LSS_SIZE_END, NULL, 0.2, 0, 0.25, false },
 	{ "receive buffer at the end, remote", WM_SEL, SEL_RSR_SIZE_END, NULL, 0.2, 0, 0.25, false },
@@ -82,15 +82,10 @@ static const struct why_mech {
 	{ "CPU the remote end ran on", WM_CPU, SEL_REMOTE_CPU_RAN, NULL, 0, 0, 1, false },
 };
 
-static double why_num(const json_t *j)
-{
-	return json_is_number(j) ? json_number_value(j) : NAN;
-}
-
 /* end names the local end ("local"), else the remote one. */
 static bool why_is_local(const char *end)
 {
-	return !strcmp(end, "local");
+	return !strcmp(end, RESULT_DOC_KEY_LOCAL);
 }
 
 /*
@@ -117,19 +112,8 @@ static double why_doc_work(const json_t *doc, const char **unit)
 /* What end's capture counted received (data segments, their bytes); false n/a. */
 static bool why_doc_received(const json_t *doc, const char *end, double *data, double *bytes)
 {
-	const json_t *rx = json_object_get(json_object_get(json_object_get(doc, end), "capture"),
-					   "received");
-
-	*data = why_num(json_object_get(rx, "data"));
-	*bytes = why_num(json_object_get(rx, "bytes"));
+	result_doc_capture_counts(doc, end, CAP_IN, data, bytes);
 	return *data > 0 && *bytes >= 0;
-}
-
-/* Did end's capture drop packets (its counts are a sample)? */
-static bool why_doc_cap_dropped(const json_t *doc, const char *end)
-{
-	return json_is_true(json_object_get(json_object_get(json_object_get(doc, end), "capture"),
-					    "dropped"));
 }
 
 /*
@@ -151,24 +135,17 @@ static double why_doc_segs_per_work(const json_t *doc, const char *end)
 	return trans > 0 ? data / trans : NAN;
 }
 
-/* The segments end sent (its TCP_INFO segs_out over the flows); NAN n/a. */
-static double why_doc_segs_out(const json_t *doc, const char *end)
-{
-	return why_num(json_object_get(json_object_get(doc, end), "segs_out"));
-}
-
 /* One end's limiter share (rwnd or sndbuf) over its sockets; NAN n/a. */
 static double why_doc_share(const json_t *doc, const char *end, bool rwnd)
 {
-	const json_t *socks = json_object_get(json_object_get(doc, end), "socks"), *s;
+	size_t n = result_doc_nsocks(doc, end);
 	double busy = 0, lim = 0;
-	size_t i;
 
-	json_array_foreach(socks, i, s) {
-		const json_t *t = json_object_get(s, "tcp");
-		double b = why_num(json_object_get(t, "busy_us"));
-		double l = why_num(json_object_get(t, rwnd ? "rwnd_limited_us" : "sndbuf_limited_us"));
+	for (size_t i = 0; i < n; i++) {
+		double b, rw, sb, l;
 
+		result_doc_sock_limited(doc, end, i, &b, &rw, &sb);
+		l = rwnd ? rw : sb;
 		if (b > 0 && l >= 0) {
 			busy += b;
 			lim += l;
@@ -192,8 +169,7 @@ static double why_mech_value(const struct why_mech *m, const json_t *doc)
 		v = result_doc_num(doc, m->sel);
 		return v / why_doc_work(doc, &unit);
 	case WM_SOFTIRQ:
-		return why_num(json_object_get(json_object_get(json_object_get(
-			json_object_get(doc, m->end), "cpu"), "total"), "softirq")) / 100;
+		return result_doc_softirq(doc, m->end) / 100;
 	case WM_RWND:
 	case WM_SNDBUF:
 		return why_doc_share(doc, m->end, m->kind == WM_RWND);
@@ -201,7 +177,7 @@ static double why_mech_value(const struct why_mech *m, const json_t *doc)
 		return result_doc_num(doc, SEL_TRANSACTION_RATE) *
 		       result_doc_num(doc, m->sel) / 1e6;
 	case WM_RETRANS:
-		v = why_doc_segs_out(doc, m->end);
+		v = result_doc_segs_out(doc, m->end);
 		return v > 0 ? result_doc_num(doc, m->sel) / v * 100 : NAN;
 	case WM_CAP_SIZE:
 		return why_doc_received(doc, m->end, &data, &bytes) ? bytes / data : NAN;
@@ -227,8 +203,8 @@ static double why_move_ratio(double a, double b, double floor)
  * wrongly would hide a move. */
 static bool why_doc_same_host(const json_t *doc)
 {
-	const char *l = json_string_value(json_object_get(json_object_get(doc, "local"), "host"));
-	const char *r = json_string_value(json_object_get(json_object_get(doc, "remote"), "host"));
+	const char *l = result_doc_host(doc, RESULT_DOC_KEY_LOCAL);
+	const char *r = result_doc_host(doc, RESULT_DOC_KEY_REMOTE);
 
 	return l && r && *l && !strcmp(l, r);
 }
@@ -277,16 +253,17 @@ static void why_mech_more(const struct why_mech *m, const json_t *a, const json_
 						 ", %.*f -> %.*f segments per %s", sa < 10 ? 2 : 0,
 						 sa, sb < 10 ? 2 : 0, sb, unit);
 		/* a sample still gives the mean size, not every segment */
-		if (used < len && (why_doc_cap_dropped(a, m->end) || why_doc_cap_dropped(b, m->end)))
+		if (used < len && (result_doc_capture_dropped(a, m->end) ||
+				   result_doc_capture_dropped(b, m->end)))
 			snprintf(text + used, len - used, " (the capture dropped packets)");
 		return;
 	}
 	if (m->kind == WM_RETRANS) {
 		snprintf(text + used, len - used, " (%.0f of %.0f -> %.0f of %.0f)",
 			 result_doc_num(a, m->sel),
-			 why_doc_segs_out(a, m->end),
+			 result_doc_segs_out(a, m->end),
 			 result_doc_num(b, m->sel),
-			 why_doc_segs_out(b, m->end));
+			 result_doc_segs_out(b, m->end));
 		return;
 	}
 	if (m->kind != WM_IRQ)
@@ -346,42 +323,19 @@ static bool why_mech_moved(const struct why_mech *m, double a, double b,
 	return true;
 }
 
-/* The knob list of end in a run document, or NULL when not recorded. */
-static const json_t *why_doc_knobs(const json_t *doc, const char *end)
-{
-	const json_t *l = json_object_get(json_object_get(json_object_get(doc, "knobs"), end),
-					  "knobs");
-
-	return json_is_array(l) ? l : NULL;
-}
-
-/* The knob called name in list l, or NULL. */
-static const json_t *why_doc_knob(const json_t *l, const char *name)
-{
-	size_t i;
-	const json_t *k;
-
-	json_array_foreach(l, i, k)
-		if (!strcmp(json_string_value(json_object_get(k, "name")) ?: "", name))
-			return k;
-	return NULL;
-}
-
 /* A knob's value as text: its value, "n/a" (the driver has none), "(not recorded)". */
 static const char *why_knob_text(const json_t *k)
 {
-	const json_t *v = json_object_get(k, "value");
-
 	if (!k)
 		return "(not recorded)";
-	return json_is_string(v) ? json_string_value(v) : "n/a";
+	return result_doc_knob_value(k) ?: "n/a";
 }
 
 /* Note knob k of end (from either run) when its values in la and lb differ. */
 static void why_knob_note(struct why_change *c, const char *end, const json_t *k,
 			  const json_t *la, const json_t *lb)
 {
-	const char *name = json_string_value(json_object_get(k, "name"));
+	const char *name = result_doc_knob_name(k);
 	const json_t *ka, *kb;
 	struct why_knob_change *o;
 	const char *va, *vb;
@@ -389,8 +343,8 @@ static void why_knob_note(struct why_change *c, const char *end, const json_t *k
 
 	if (!name)
 		return;
-	ka = why_doc_knob(la, name);
-	kb = why_doc_knob(lb, name);
+	ka = result_doc_knob(la, name);
+	kb = result_doc_knob(lb, name);
 	va = why_knob_text(ka);
 	vb = why_knob_text(kb);
 	if (!strcmp(va, vb))
@@ -403,7 +357,7 @@ static void why_knob_note(struct why_change *c, const char *end, const json_t *k
 	snprintf(o->end, sizeof(o->end), "%s", end);
 	snprintf(o->name, sizeof(o->name), "%s", name);
 	snprintf(o->group, sizeof(o->group), "%s",
-		 json_string_value(json_object_get(kb ? kb : ka, "group")) ?: "");
+		 result_doc_knob_group(kb ? kb : ka) ?: "");
 	snprintf(o->a, sizeof(o->a), "%s", va);
 	snprintf(o->b, sizeof(o->b), "%s", vb);
 	/* names and values from a document anyone may have written */
@@ -418,10 +372,9 @@ static void why_knob_note(struct why_change *c, const char *end, const json_t *k
 /* The knobs that differ between the snapshots of a and b, local end first. */
 static void why_knobs_differ(const json_t *a, const json_t *b, struct why_change *c)
 {
-	static const char *const ends[] = { "local", "remote" };
-
 	for (unsigned e = 0; e < 2; e++) {
-		const json_t *la = why_doc_knobs(a, ends[e]), *lb = why_doc_knobs(b, ends[e]);
+		const char *end = result_doc_ends[e];
+		const json_t *la = result_doc_knob_list(a, end), *lb = result_doc_knob_list(b, end);
 		const json_t *k;
 		size_t i;
 
@@ -429,23 +382,22 @@ static void why_knobs_differ(const json_t *a, const json_t *b, struct why_change
 			continue;
 		c->knobs_recorded = true;
 		json_array_foreach(lb, i, k)
-			why_knob_note(c, ends[e], k, la, lb);
+			why_knob_note(c, end, k, la, lb);
 		/* those only A recorded */
 		json_array_foreach(la, i, k)
-			if (!why_doc_knob(lb, json_string_value(json_object_get(k, "name")) ?: ""))
-				why_knob_note(c, ends[e], k, la, lb);
+			if (!result_doc_knob(lb, result_doc_knob_name(k) ?: ""))
+				why_knob_note(c, end, k, la, lb);
 	}
 }
 
 /* Did both runs capture what some end received (--capture)? */
 static bool why_both_captured(const json_t *a, const json_t *b)
 {
-	static const char *const ends[] = { "local", "remote" };
 	double data, bytes;
 
 	for (unsigned e = 0; e < 2; e++)
-		if (why_doc_received(a, ends[e], &data, &bytes) &&
-		    why_doc_received(b, ends[e], &data, &bytes))
+		if (why_doc_received(a, result_doc_ends[e], &data, &bytes) &&
+		    why_doc_received(b, result_doc_ends[e], &data, &bytes))
 			return true;
 	return false;
 }
@@ -495,7 +447,7 @@ void why_change(const json_t *a, const json_t *b, double ci_a, double sd_a,
 		struct why_moved m;
 		unsigned k;
 
-		if (wm->host_wide && one_host && !strcmp(wm->end, "remote"))
+		if (wm->host_wide && one_host && !strcmp(wm->end, RESULT_DOC_KEY_REMOTE))
 			continue;
 		memset(&m, 0, sizeof(m));
 		why_mech_what(wm, b, wm->host_wide && one_host, m.what, sizeof(m.what));

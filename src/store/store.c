@@ -13,6 +13,7 @@
 #include <jansson.h>
 #include <sqlite3.h>
 
+#include "session/result-doc.h"
 #include "store/store-internal.h"
 #include "store/store.h"
 #include "stats/sweep-policy.h"
@@ -828,57 +829,37 @@ double store_series_sd(const json_t *series, const char *name)
 
 double store_result_ci(const json_t *result)
 {
-	const json_t *t = json_object_get(json_object_get(result, "confidence"), "throughput");
-	const json_t *hw = json_object_get(t, "half_width");
+	struct result_doc_conf c;
 
-	if (json_integer_value(json_object_get(t, "n")) < 2 || !json_is_number(hw))
+	if (!result_doc_confidence(result, &c) || c.thr_n < 2 || isnan(c.thr_half_width))
 		return NAN;
-	return json_number_value(hw);
+	return c.thr_half_width;
 }
 
-/* The knob list of end ("local", "remote") in a run's knobs document. */
-static json_t *setup_knob_list(json_t *knobs, const char *end)
+/* The knobs of now that differ from before (documents with their knobs
+ * member), into buf. */
+static void setup_knobs_changed(const json_t *before, const json_t *now, char *buf, size_t len)
 {
-	json_t *l = json_object_get(json_object_get(knobs, end), "knobs");
-
-	return json_is_array(l) ? l : NULL;
-}
-
-/* The value text of knob name in list l, or NULL. */
-static const char *setup_knob_value(json_t *l, const char *name)
-{
-	size_t i;
-	json_t *k;
-
-	json_array_foreach(l, i, k)
-		if (!strcmp(json_string_value(json_object_get(k, "name")) ?: "", name))
-			return json_string_value(json_object_get(k, "value"));
-	return NULL;
-}
-
-/* The knobs of now that differ from before, into buf. */
-static void setup_knobs_changed(json_t *before, json_t *now, char *buf, size_t len)
-{
-	static const char *const ends[] = { "local", "remote" };
 	unsigned shown = 0, more = 0;
 	size_t used = 0;
 
 	buf[0] = '\0';
 	for (unsigned e = 0; e < 2; e++) {
-		json_t *lb = setup_knob_list(before, ends[e]), *ln = setup_knob_list(now, ends[e]);
+		const json_t *lb = result_doc_knob_list(before, result_doc_ends[e]);
+		const json_t *ln = result_doc_knob_list(now, result_doc_ends[e]);
 		size_t i;
-		json_t *k;
+		const json_t *k;
 
 		if (!lb || !ln)
 			continue;
 		json_array_foreach(ln, i, k) {
-			const char *name = json_string_value(json_object_get(k, "name"));
-			const char *v = json_string_value(json_object_get(k, "value"));
+			const char *name = result_doc_knob_name(k);
+			const char *v = result_doc_knob_value(k);
 			const char *was;
 
 			if (!name)
 				continue;
-			was = setup_knob_value(lb, name);
+			was = result_doc_knob_value(result_doc_knob(lb, name));
 			/* n/a on both (no value either time) is no change. */
 			if ((!v && !was) || (v && was && !strcmp(v, was)))
 				continue;
@@ -899,12 +880,14 @@ static void setup_knobs_changed(json_t *before, json_t *now, char *buf, size_t l
 }
 
 /*
- * -c, -C, -i max,min and -I level,width of a run, into buf: the result
- * document has a service demand only when -c (local) or -C (remote)
- * asked for it, and a confidence object only when iterating.
+ * -c, -C, -i max,min and -I level,width of a run (doc: a document with
+ * its confidence member), into buf: the result document has a service
+ * demand only when -c (local) or -C (remote) asked for it, and a
+ * confidence object only when iterating.
  */
-static void setup_flags(bool lsd, bool rsd, json_t *conf, char *buf, size_t len)
+static void setup_flags(bool lsd, bool rsd, const json_t *doc, char *buf, size_t len)
 {
+	struct result_doc_conf c;
 	size_t used = 0;
 
 	buf[0] = '\0';
@@ -912,18 +895,26 @@ static void setup_flags(bool lsd, bool rsd, json_t *conf, char *buf, size_t len)
 		used += (size_t)snprintf(buf + used, len - used, "-c");
 	if (rsd && used < len)
 		used += (size_t)snprintf(buf + used, len - used, "%s-C", used ? " " : "");
-	if (json_is_object(conf) && used < len) {
-		double lvl = json_number_value(json_object_get(conf, "level"));
-		double w = json_number_value(json_object_get(conf, "width_pct"));
-
+	if (result_doc_confidence(doc, &c) && used < len) {
 		used += (size_t)snprintf(buf + used, len - used, "%s-i%lld,%lld",
-					 used ? " " : "",
-					 (long long)json_integer_value(json_object_get(conf, "max_iter")),
-					 (long long)json_integer_value(json_object_get(conf, "min_iter")));
+					 used ? " " : "", c.max_iter, c.min_iter);
 		/* netperf's default -I is 99,5: shown only when other. */
-		if ((lvl != 99.0 || w != 5.0) && used < len)
-			snprintf(buf + used, len - used, " -I%g,%g", lvl, w);
+		if ((c.level != 99.0 || c.width_pct != 5.0) && used < len)
+			snprintf(buf + used, len - used, " -I%g,%g", c.level, c.width_pct);
 	}
+}
+
+/* A document of the members knobs and conf (either NULL: absent), stolen;
+ * NULL when out of memory. */
+static json_t *setup_doc(json_t *knobs, json_t *conf)
+{
+	json_t *doc = json_object();
+
+	if (knobs)
+		json_object_set_new(doc, RESULT_DOC_KEY_KNOBS, knobs);
+	if (conf)
+		json_object_set_new(doc, RESULT_DOC_KEY_CONFIDENCE, conf);
+	return doc;
 }
 
 int store_list_setup(struct store *s, const struct store_run *runs, unsigned n,
@@ -934,15 +925,18 @@ int store_list_setup(struct store *s, const struct store_run *runs, unsigned n,
 	int rc;
 
 	rc = store_prepare(s,
-			   "SELECT json_extract(result, '$.knobs'), json_extract(result, '$.confidence'), "
-			   "json_extract(result, '$.local.service_demand') IS NOT NULL, "
-			   "json_extract(result, '$.remote.service_demand') IS NOT NULL "
+			   "SELECT json_extract(result, '" RESULT_DOC_PATH(RESULT_DOC_KEY_KNOBS) "'), "
+			   "json_extract(result, '" RESULT_DOC_PATH(RESULT_DOC_KEY_CONFIDENCE) "'), "
+			   "json_extract(result, '" RESULT_DOC_PATH(RESULT_DOC_KEY_LOCAL "."
+						RESULT_DOC_KEY_SERVICE_DEMAND) "') IS NOT NULL, "
+			   "json_extract(result, '" RESULT_DOC_PATH(RESULT_DOC_KEY_REMOTE "."
+						RESULT_DOC_KEY_SERVICE_DEMAND) "') IS NOT NULL "
 			   "FROM runs WHERE id = ?1",
 			   &st, "list runs", err);
 	if (rc)
 		return rc;
 	for (unsigned i = 0; i < n; i++) {
-		json_t *knobs = NULL, *conf = NULL;
+		json_t *knobs = NULL, *conf = NULL, *doc;
 		bool lsd = false, rsd = false;
 		const char *t;
 
@@ -958,16 +952,18 @@ int store_list_setup(struct store *s, const struct store_run *runs, unsigned n,
 			lsd = sqlite3_column_int(st, 2);
 			rsd = sqlite3_column_int(st, 3);
 		}
-		setup_flags(lsd, rsd, conf, out[i].flags, sizeof(out[i].flags));
+		doc = setup_doc(knobs, conf);
+		setup_flags(lsd, rsd, doc, out[i].flags, sizeof(out[i].flags));
 		if (before && knobs)
-			setup_knobs_changed(before, knobs, out[i].knobs, sizeof(out[i].knobs));
+			setup_knobs_changed(before, doc, out[i].knobs, sizeof(out[i].knobs));
 		/* Names and values from a file anyone may have written. */
 		str_sanitize(out[i].knobs, sizeof(out[i].knobs));
-		json_decref(conf);
 		/* A run without a snapshot (failed early) leaves the one before. */
-		if (knobs) {
+		if (knobs && doc) {
 			json_decref(before);
-			before = knobs;
+			before = doc;
+		} else {
+			json_decref(doc);
 		}
 	}
 	json_decref(before);
