@@ -32,6 +32,15 @@ wait_for() {
 
 keys() { T send-keys -t dash "$@"; }
 
+# wait_for_head PATTERN [TENTHS]: until the header line shows PATTERN.
+wait_for_head() {
+	for _ in $(seq "${2:-100}"); do
+		screen | head -1 | grep -qE -- "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # burst_rows_missing: the points of seed004's burst sweep (2..256) whose
 # row in the runs panel lacks its rate and a value in each of two columns.
 burst_rows_missing() {
@@ -244,8 +253,12 @@ ok $? "tunetop ab with --seed $seed stores the same seed and runs the same order
 # side a then sends 488-byte segments, side b 1448-byte ones.  Points:
 # powers of two below the MSS, then 6 more: 15 around 488, 17 around 1448.
 ip -n "$lab-b" route add 198.18.0.1/32 dev veth-b advmss 500
+# The header (its first line), not the whole screen, says when this run is
+# done: an older "run N done" may still stand in the status line, and an S
+# typed while the run goes would be refused, its letters taken as keys.
 keys r
-wait_for "run [0-9]+ done" 80
+wait_for_head "RUNNING" 50
+wait_for_head "run [0-9]+ done" 80
 mss_sweep() {	# mss_sweep ARGS POINTS: the sweep's header shows POINTS, then stop it
 	keys S C-u
 	keys -l -- "$1"
