@@ -48,6 +48,7 @@
 #include "stats/sweep-policy.h"
 #include "stats/sweep-preset.h"
 #include "store/store-save.h"
+#include "store/store-why.h"
 #include "store/store.h"
 
 #endif

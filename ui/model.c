@@ -387,7 +387,7 @@ int model_why_change(const struct model_run *a, const struct model_run *b,
 	ra.series = a->doc_series;
 	rb.result = b->doc;
 	rb.series = b->doc_series;
-	why_change_stored(&ra, &rb, out);
+	store_why_change(&ra, &rb, out);
 	return 0;
 }
 

@@ -125,7 +125,7 @@ void model_keep_doc(struct model *m, struct model_run *r, json_t *doc, json_t *s
 		    const struct model_run *keep);
 
 /*
- * What moved from run a to run b (why_change_stored() over their kept
+ * What moved from run a to run b (store_why_change() over their kept
  * documents, docs/why.md).  0, or -ENOENT when either has none.
  */
 int model_why_change(const struct model_run *a, const struct model_run *b,

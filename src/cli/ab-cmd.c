@@ -489,7 +489,7 @@ static void ab_compare_all(struct ab_state *st)
 /*
  * What moved from A to B: the median-rate run of each side, as the engine
  * picks it (plan_ab_median(), the dashboard's A/B asks the same), read back
- * from the history and compared by why_change_stored().
+ * from the history and compared by store_why_change().
  */
 static void ab_what_moved(struct ab_state *st)
 {
@@ -527,7 +527,7 @@ static void ab_what_moved(struct ab_state *st)
 	if (rc)
 		snprintf(st->moved_na, sizeof(st->moved_na), "%s", err);
 	else
-		why_change_stored(&r[0], &r[1], &st->moved);
+		store_why_change(&r[0], &r[1], &st->moved);
 	st->has_moved = !rc;
 	store_run_free(&r[0]);
 	store_run_free(&r[1]);

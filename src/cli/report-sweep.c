@@ -73,7 +73,7 @@ static void write_cliffs_moved(FILE *f, const struct report_sweep *sw, const str
 		svg_escf(f, "What moved at cliff %s, from %s (run %" PRId64 " -> run %" PRId64 ")",
 			 pt[i].name, b->name, b->run->id, pt[i].run->id);
 		fputs("</h3>\n", f);
-		why_change_stored(b->run, pt[i].run, &c);
+		store_why_change(b->run, pt[i].run, &c);
 		snprintf(id, sizeof(id), "moved-sweep-%" PRId64 "-%u", sw->id, i);
 		why_out_change(f, &c, pt[i].run->units, WHY_OUT_HTML, id, WHY_CHANGE_MAX);
 	}

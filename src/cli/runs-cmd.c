@@ -271,7 +271,7 @@ static int runs_diff(struct store *st, int64_t ia, int64_t ib)
 	       b.id, run_params(&b, pb, sizeof(pb)));
 	if (strcmp(pa, pb))
 		printf("The tests differ: %s vs %s\n", pa, pb);
-	why_change_stored(&a, &b, &c);
+	store_why_change(&a, &b, &c);
 	why_out_knobs(stdout, &c, a.id, b.id, "");
 	figures_diff(a.result, b.result);
 	printf("\n");

@@ -175,7 +175,7 @@ static void sweep_cliff_moved(struct sweep *sw, struct store *s, struct sweep_po
 	if (!rc) {
 		p->moved = malloc(sizeof(*p->moved));
 		if (p->moved)
-			why_change_stored(&r[0], &r[1], p->moved);
+			store_why_change(&r[0], &r[1], p->moved);
 		else
 			snprintf(p->moved_na, sizeof(p->moved_na), "out of memory");
 	}

@@ -97,7 +97,7 @@ unsigned sweep_out_mark_cliffs(struct sweep *sw);
 /*
  * What moved at each cliff, from the point before it to the cliff point,
  * their stored runs read from the history at db (NULL: the default) and
- * compared by why_change_stored(); no_db: the runs were not stored.
+ * compared by store_why_change(); no_db: the runs were not stored.
  */
 void sweep_out_cliffs_moved(struct sweep *sw, const char *db, bool no_db);
 

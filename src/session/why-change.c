@@ -12,7 +12,6 @@
 #include "session/result-doc.h"
 #include "session/why-change.h"
 #include "stats/sweep-policy.h"
-#include "store/store.h"
 
 /* How a mechanism is read from a run document. */
 enum why_mech_kind {
@@ -464,27 +463,4 @@ void why_change(const json_t *a, const json_t *b, double ci_a, double sd_a,
 		}
 		out->m[k] = m;
 	}
-}
-
-/*
- * The noise of a run's mean rate from its ticks: their spread over the
- * root of their number (the standard error), NAN without ticks.  The
- * floor of sweep_policy_noise() keeps run-to-run variation in.
- */
-static double why_tick_se(const struct store_run *r)
-{
-	size_t n = 0, finite = 0;
-	double *v = store_series_get(r->series, "rate", &n);
-
-	for (size_t i = 0; v && i < n; i++)
-		finite += isfinite(v[i]) ? 1 : 0;
-	free(v);
-	return finite ? store_series_sd(r->series, "rate") / sqrt((double)finite) : NAN;
-}
-
-void why_change_stored(const struct store_run *a, const struct store_run *b,
-		       struct why_change *out)
-{
-	why_change(a->result, b->result, store_result_ci(a->result), why_tick_se(a),
-		   store_result_ci(b->result), why_tick_se(b), out);
 }

@@ -55,12 +55,4 @@ struct why_change {
 void why_change(const json_t *a, const json_t *b, double ci_a, double sd_a,
 		double ci_b, double sd_b, struct why_change *out);
 
-struct store_run;
-
-/* The same for two stored runs: their documents, confidence half-widths
- * and the standard error of their tick rates (store.h), as runs diff and
- * the report use it. */
-void why_change_stored(const struct store_run *a, const struct store_run *b,
-		       struct why_change *out);
-
 #endif
