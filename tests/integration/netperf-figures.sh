@@ -150,9 +150,14 @@ seed() {
 	for s in lab-a lab-b; do
 		"$TUNETOP" knobs set net.ipv4.tcp_reordering=300 --side $s --lab "$1" >/dev/null 2>&1
 	done
-	"$TUNETOP" run --lab "$1" --no-db -t TCP_STREAM -l 3 >/dev/null 2>&1 &
+	# The knobs go back while the connection runs: after its first
+	# interim result (a fixed sleep lost that race on a loaded CI host).
+	"$TUNETOP" run --lab "$1" --no-db -t TCP_STREAM -l 3 -D 0.2 >"$TMP/seed.out" 2>&1 &
 	sp=$!
-	sleep 1.5
+	for _ in $(seq 100); do
+		grep -q "^Interim result:" "$TMP/seed.out" && break
+		sleep 0.1
+	done
 	"$TUNETOP" knobs restore >/dev/null 2>&1
 	wait "$sp"
 	ip netns exec "$1-a" ip tcp_metrics show | grep -q "reordering 300"
