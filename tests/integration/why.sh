@@ -20,18 +20,21 @@ ok $? "lab up $LAB_TBF with a 1gbit tbf"
 # or leaves the ends one CPU, the engine rightly names that ("cpu" at 97 %
 # and "one cpu" at 100 % in two CI runs for -s 8K, where an idle machine
 # names the send buffer with the sender idle 36-43 % of the run): such a
-# run is put aside and the scenario runs again, three times at most.
+# run is put aside and the scenario runs again, five times at most (on
+# an idle 2-CPU guest, 7 December, -s 8K named "cpu" at 96-98 % in 4 of
+# 6 runs of today's build and 1 of 3 of the previous one: three attempts
+# were not enough).
 # The stored ids of the runs kept go to $TMP/kept for the store check.
 scenario() {
 	name=$1 rule=$2 lab=$3
 	shift 3
-	for attempt in 1 2 3; do
+	for attempt in 1 2 3 4 5; do
 		"$TUNETOP" run --lab "$lab" -l 2 --json "$@" >"$TMP/$name.json" 2>"$TMP/$name.err"
 		rc=$?
 		first=$(jq_py "$TMP/$name.json" "j['limits'][0]['rule'] if j['limits'] else ''" 2>/dev/null)
 		case $rule in cpu | "one cpu") break ;; esac	# the CPU expected
 		case $first in cpu | "one cpu") ;; *) break ;; esac	# no CPU named
-		[ "$rc" -eq 0 ] && [ $attempt -lt 3 ] || break
+		[ "$rc" -eq 0 ] && [ $attempt -lt 5 ] || break
 		echo "# $name: a CPU was the limit (other load on the machine): run again"
 		jq_py "$TMP/$name.json" "j['limits'][0]['evidence']" 2>&1 | sed 's/^/#   /'
 		sleep 2
@@ -110,11 +113,13 @@ st=$?
 ok $st "human: 'What limits this run' last, after the figures, verdicts numbered"
 [ $st -eq 0 ] || diag "$TMP/human.out"
 
-# What moved: the same RR with -b 7 against the rr scenario's run (id 4).
+# What moved: the same RR with -b 7 against the rr scenario's run (the
+# fourth kept: a scenario run again for a busy CPU shifts the ids).
+rr_id=$(sed -n 4p "$TMP/kept")
 "$TUNETOP" run --lab "$LAB" -l 2 -t TCP_RR -- -b 7 >"$TMP/b7.out" 2>&1
 ok $? "burst: an RR with -b 7 exits 0"
 last=$(python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT max(id) FROM runs").fetchone()[0])' "$TUNETOP_DB")
-"$TUNETOP" runs diff 4 "$last" >"$TMP/diff.out" 2>&1 &&
+"$TUNETOP" runs diff "$rr_id" "$last" >"$TMP/diff.out" 2>&1 &&
 	sed -n '/^What moved with it/,$p' "$TMP/diff.out" | sed -n 2,3p |
 	grep -q "^  [12]\. transactions in flight (rate x latency): [0-9.]* -> [0-9.]* "
 st=$?
