@@ -150,7 +150,7 @@ int ctl_mark_baseline(struct ui *u, struct model_run *r)
 int ctl_request(int argc, char **argv, bool test_only, struct dash_request *rq,
 		enum options_help *help, char *err)
 {
-	struct cli_opts *o = calloc(1, sizeof(*o));
+	struct run_opts *o = calloc(1, sizeof(*o));
 	int rc;
 
 	if (!o)

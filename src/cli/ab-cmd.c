@@ -163,7 +163,7 @@ static int ab_args(int argc, char **argv, struct ab_state *st, int *rargc, char 
  * (plan_side_parse(), each checked against the catalog), both: one item
  * an end, and its own test options.  0, or 2 with err.
  */
-static int ab_parse_side(const struct catalog *cat, const struct cli_opts *o, int s,
+static int ab_parse_side(const struct catalog *cat, const struct run_opts *o, int s,
 			 struct ab_side *side, char *err)
 {
 	struct plan_setting ps[AB_MAX_ITEMS];
@@ -214,7 +214,7 @@ static int ab_parse_side(const struct catalog *cat, const struct cli_opts *o, in
  */
 static int ab_side_tests(struct ab_state *st, int rargc, char **rargv, char *err)
 {
-	static struct cli_opts o;
+	static struct run_opts o;
 	static char *argv[AB_MAX_ARGS + 64];
 	char text[2][256], e[ERR_MAX];
 	int rc;
@@ -408,7 +408,7 @@ static void ab_take_signals(struct run_ctx *c)
 }
 
 /* The figures of one run the comparison covers; NAN where not measured. */
-static void ab_figures(const struct cli_opts *o, const struct run_summary *sum, double *fig)
+static void ab_figures(const struct run_opts *o, const struct run_summary *sum, double *fig)
 {
 	const struct session_result *r = &sum->res;
 	bool lat = r->local.has_lat && r->local.lat.count;
@@ -545,7 +545,7 @@ static double ab_min_p(unsigned n)
 }
 
 /* What is measured, for the header: "lab NAME", "loopback", "host H". */
-static void ab_target_text(const struct cli_opts *o, char *buf, size_t len)
+static void ab_target_text(const struct run_opts *o, char *buf, size_t len)
 {
 	if (o->so.host)
 		snprintf(buf, len, "host %s", o->so.host);
@@ -586,7 +586,7 @@ static void ab_store_sweep(struct ab_state *st)
 }
 
 /* Refuse `tunetop run` options that make no sense for a comparison. */
-static int ab_check_run_opts(const struct cli_opts *o, char *err)
+static int ab_check_run_opts(const struct run_opts *o, char *err)
 {
 	if (o->nset)
 		return err_set(err, 2, "option --set: not with ab; accepted: the knobs in --a and --b");

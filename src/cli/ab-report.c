@@ -47,13 +47,13 @@ json_t *ab_report_side_json(const struct ab_side *side)
 }
 
 /* The throughput's units as the progress line and table show them. */
-const char *ab_report_thr_units(const struct cli_opts *o)
+const char *ab_report_thr_units(const struct run_opts *o)
 {
 	return units_rate(o->so.p.type)->text;
 }
 
 /* The units of metric m. */
-static const char *ab_report_units(const struct cli_opts *o, int m)
+static const char *ab_report_units(const struct run_opts *o, int m)
 {
 	switch (m) {
 	case AB_M_THR: return ab_report_thr_units(o);

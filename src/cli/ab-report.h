@@ -60,7 +60,7 @@ struct ab_run {
 
 /* A comparison: options, sides, knobs, runs and the result per metric. */
 struct ab_state {
-	struct cli_opts o;
+	struct run_opts o;
 	struct ab_side side[2];
 	bool tests_differ;		/* the sides' test options make two tests */
 	unsigned pairs;
@@ -95,7 +95,7 @@ struct ab_state {
 json_t *ab_report_side_json(const struct ab_side *side);
 
 /* The throughput's units as the progress line and table show them. */
-const char *ab_report_thr_units(const struct cli_opts *o);
+const char *ab_report_thr_units(const struct run_opts *o);
 
 /* A figure v of metric m as the table shows it ("14,231", "n/a"). */
 void ab_report_fig(int m, double v, char *buf, size_t len);

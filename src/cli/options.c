@@ -9,7 +9,7 @@
 #include "selectors-netperf.h"
 #include "engine.h"
 
-int options_parse_to(int argc, char **argv, struct cli_opts *o, FILE *out,
+int options_parse_to(int argc, char **argv, struct run_opts *o, FILE *out,
 		     char *err)
 {
 	int rc = options_argv(argc, argv, o, err);
@@ -33,7 +33,7 @@ void options_help(FILE *f, enum options_help h)
 		selectors_help(f);
 }
 
-int options_parse(int argc, char **argv, struct cli_opts *o, char *err)
+int options_parse(int argc, char **argv, struct run_opts *o, char *err)
 {
 	return options_parse_to(argc, argv, o, stdout, err);
 }

@@ -13,10 +13,10 @@
  * one-line "option -X VALUE: what was wrong; accepted: ..." message in err
  * (ERR_MAX bytes).
  */
-int options_parse(int argc, char **argv, struct cli_opts *o, char *err);
+int options_parse(int argc, char **argv, struct run_opts *o, char *err);
 
 /* The same, printing help to out instead of stdout. */
-int options_parse_to(int argc, char **argv, struct cli_opts *o, FILE *out,
+int options_parse_to(int argc, char **argv, struct run_opts *o, FILE *out,
 		     char *err);
 
 /* Print the help h asked for (options_argv's o->help) to f, as `tunetop run` does. */

@@ -88,7 +88,7 @@ static void one_line(char *s)
 			*s = ' ';
 }
 
-json_t *output_result_json(const struct cli_opts *o,
+json_t *output_result_json(const struct run_opts *o,
 			   const struct run_summary *r)
 {
 	return result_doc(r, o->local_cpu, o->remote_cpu);
@@ -110,7 +110,7 @@ static int print_json(FILE *f, json_t *j, bool compact)
 	return ret;
 }
 
-static int output_json(FILE *f, const struct cli_opts *o,
+static int output_json(FILE *f, const struct run_opts *o,
 		       const struct run_summary *r, bool stream)
 {
 	json_t *doc = output_result_json(o, r);
@@ -133,7 +133,7 @@ static int output_json(FILE *f, const struct cli_opts *o,
  * style placeholders where netperf has no figure, as for a CPU
  * utilisation without -c (-C).
  */
-static const char *sel_text(const struct cli_opts *o, const struct run_summary *r,
+static const char *sel_text(const struct run_opts *o, const struct run_summary *r,
 			    unsigned idx, char *buf, size_t len)
 {
 	const struct selector *tab;
@@ -150,7 +150,7 @@ static const char *sel_text(const struct cli_opts *o, const struct run_summary *
 
 /* -o: netperf's titles on one line, comma-separated (unless -P 0), then
  * the values; a field with a comma or a quote is quoted (RFC 4180). */
-static void output_csv(FILE *f, const struct cli_opts *o,
+static void output_csv(FILE *f, const struct run_opts *o,
 		       const struct run_summary *r)
 {
 	const struct selector *tab;
@@ -180,7 +180,7 @@ static void output_csv(FILE *f, const struct cli_opts *o,
 }
 
 /* -k: NAME=value, one per line. */
-static void output_keyval(FILE *f, const struct cli_opts *o,
+static void output_keyval(FILE *f, const struct run_opts *o,
 			  const struct run_summary *r)
 {
 	const struct selector *tab;
@@ -201,7 +201,7 @@ static void output_keyval(FILE *f, const struct cli_opts *o,
  * each column is as wide as its longest title line or its value plus one,
  * and one blank follows every column, the last too.
  */
-static int output_columns(FILE *f, const struct cli_opts *o,
+static int output_columns(FILE *f, const struct run_opts *o,
 			  const struct run_summary *r)
 {
 	char (*vals)[SEL_STR_MAX] = calloc(o->sel.n + 1, SEL_STR_MAX);
@@ -275,7 +275,7 @@ static const char *banner_remote(const struct session_opts *so, bool v6)
  * order.  tunetop always keeps latency histograms and can print interim
  * results, netperf's "histogram" and "demo" builds.
  */
-void output_banner(FILE *f, const struct cli_opts *o)
+void output_banner(FILE *f, const struct run_opts *o)
 {
 	const struct test_params *p = &o->so.p;
 	bool v6 = p->family == AF_INET6;
@@ -338,7 +338,7 @@ static void print_confidence_warning(FILE *f, const struct run_summary *r)
 }
 
 /* CPU columns: the figure with -c (-C), else netperf's -1. */
-static double cpu_col(const struct cli_opts *o, const struct run_summary *r, bool local)
+static double cpu_col(const struct run_opts *o, const struct run_summary *r, bool local)
 {
 	if (local ? !o->local_cpu : !o->remote_cpu)
 		return -1;
@@ -346,7 +346,7 @@ static double cpu_col(const struct cli_opts *o, const struct run_summary *r, boo
 }
 
 /* netperf's RR table (TCP_RR, TCP_CRR, UDP_RR): initial socket sizes. */
-static void print_rr_block(FILE *f, const struct cli_opts *o,
+static void print_rr_block(FILE *f, const struct run_opts *o,
 			   const struct run_summary *r)
 {
 	enum test_type t = r->res.p.type;
@@ -382,7 +382,7 @@ static void print_rr_block(FILE *f, const struct cli_opts *o,
 
 /* netperf's TCP_STREAM / TCP_MAERTS table: the receiver's and the sender's
  * initial socket sizes, the sender's message size. */
-static void print_stream_block(FILE *f, const struct cli_opts *o,
+static void print_stream_block(FILE *f, const struct run_opts *o,
 			       const struct run_summary *r)
 {
 	bool maerts = r->res.p.type == TEST_TCP_MAERTS;
@@ -423,7 +423,7 @@ static double mbits(uint64_t bytes, double secs)
 
 /* netperf's UDP_STREAM table: the sending end's line (datagrams sent and
  * refused), then the receiving end's; a blank line closes it. */
-static void print_udp_stream_block(FILE *f, const struct cli_opts *o,
+static void print_udp_stream_block(FILE *f, const struct run_opts *o,
 				   const struct run_summary *r)
 {
 	const struct session_result *res = &r->res;
@@ -460,7 +460,7 @@ static void print_udp_stream_block(FILE *f, const struct cli_opts *o,
 }
 
 /* netperf's whole block: the -i warning, the titles, the rows. */
-static void print_netperf_block(FILE *f, const struct cli_opts *o,
+static void print_netperf_block(FILE *f, const struct run_opts *o,
 				const struct run_summary *r)
 {
 	enum test_type t = r->res.p.type;
@@ -550,7 +550,7 @@ static void print_knobs(FILE *f, const struct session_result *res)
 			i + 1 == n || i == 15 ? (n > 16 ? ", ...\n" : "\n") : "");
 }
 
-static void print_cpu(FILE *f, const struct cli_opts *o,
+static void print_cpu(FILE *f, const struct run_opts *o,
 		      const struct run_summary *r, struct vbufs *b)
 {
 	const char *sd = sv(b, r, SEL_SD_UNITS);
@@ -587,7 +587,7 @@ static void print_cpu(FILE *f, const struct cli_opts *o,
 	print_placement(f, r);
 }
 
-static void print_confidence_reached(FILE *f, const struct cli_opts *o,
+static void print_confidence_reached(FILE *f, const struct run_opts *o,
 				     const struct run_summary *r)
 {
 	char a[32];
@@ -681,7 +681,7 @@ static void print_counts(FILE *f, const struct session_result *res, bool warning
  * where the run went, buffer growth, latency percentiles, CPU, knobs,
  * interrupts, placement, segments, the state note, the capture, counts.
  */
-static void print_extras(FILE *f, const struct cli_opts *o,
+static void print_extras(FILE *f, const struct run_opts *o,
 			 const struct run_summary *r, struct vbufs *b)
 {
 	const struct session_result *res = &r->res;
@@ -725,7 +725,7 @@ static void print_side_notes(FILE *err, const struct run_summary *r)
 	fflush(err);
 }
 
-static int output_human(FILE *f, const struct cli_opts *o,
+static int output_human(FILE *f, const struct run_opts *o,
 			const struct run_summary *r)
 {
 	struct vbufs *b = calloc(1, sizeof(*b));
@@ -741,7 +741,7 @@ static int output_human(FILE *f, const struct cli_opts *o,
 	return 0;
 }
 
-int output_result(FILE *f, const struct cli_opts *o,
+int output_result(FILE *f, const struct run_opts *o,
 		  const struct run_summary *r)
 {
 	struct run_summary *m;
@@ -775,7 +775,7 @@ int output_result(FILE *f, const struct cli_opts *o,
 }
 
 /* netperf's "Interim result:" line, with latency and CPU of the tick. */
-static void interim_human(FILE *f, const struct cli_opts *o,
+static void interim_human(FILE *f, const struct run_opts *o,
 			  const struct session_event *ev)
 {
 	const struct end_sample *l = &ev->local;
@@ -799,7 +799,7 @@ static void interim_human(FILE *f, const struct cli_opts *o,
 	fflush(f);
 }
 
-int output_interim(FILE *f, const struct cli_opts *o,
+int output_interim(FILE *f, const struct run_opts *o,
 		   const struct session_event *ev)
 {
 	json_t *line, *l, *r;

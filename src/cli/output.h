@@ -16,7 +16,7 @@
  * with --json-stream one {"type":"interval",...} line; nothing for the other
  * formats.  Returns 0, or -ENOMEM/-EIO.
  */
-int output_interim(FILE *f, const struct cli_opts *o,
+int output_interim(FILE *f, const struct run_opts *o,
 		   const struct session_event *ev);
 
 /*
@@ -24,10 +24,10 @@ int output_interim(FILE *f, const struct cli_opts *o,
  * the test o describes, printed before the run as netperf does (so it
  * leads -D's interim lines); nothing with -P 0 or JSON.
  */
-void output_banner(FILE *f, const struct cli_opts *o);
+void output_banner(FILE *f, const struct run_opts *o);
 
 /* The final result in the format the options chose.  0, -ENOMEM or -EIO. */
-int output_result(FILE *f, const struct cli_opts *o,
+int output_result(FILE *f, const struct run_opts *o,
 		  const struct run_summary *r);
 
 /*
@@ -35,7 +35,7 @@ int output_result(FILE *f, const struct cli_opts *o,
  * selector by lower-case name, null when absent), local, remote, iterations,
  * confidence, counts_agree, counts, failed, failure.  A new reference or NULL.
  */
-json_t *output_result_json(const struct cli_opts *o,
+json_t *output_result_json(const struct run_opts *o,
 			   const struct run_summary *r);
 
 /*

@@ -48,7 +48,7 @@ static unsigned run_take_signals(int sfd)
 }
 
 /* One iteration: run the session, printing interim lines as they come. */
-static int run_once(const struct cli_opts *o, int sfd, unsigned *signals,
+static int run_once(const struct run_opts *o, int sfd, unsigned *signals,
 		    struct session_result *res, json_t *series, char *err)
 {
 	struct session *s;
@@ -101,7 +101,7 @@ static int run_once(const struct cli_opts *o, int sfd, unsigned *signals,
 	return ret;
 }
 
-void run_knob_target(const struct cli_opts *o, bool remote, struct knob_target *t)
+void run_knob_target(const struct run_opts *o, bool remote, struct knob_target *t)
 {
 	target_knob_target(&o->so, remote, t);
 }
@@ -144,7 +144,7 @@ int run_txn_begin(struct run_ctx *c, const char *who, struct knobs_txn **x)
 	return 0;
 }
 
-int run_set_knobs(const struct cli_opts *o, const struct catalog *cat, struct knobs_txn *x,
+int run_set_knobs(const struct run_opts *o, const struct catalog *cat, struct knobs_txn *x,
 		  const char *who, const char *note, bool human)
 {
 	struct plan_setting s[sizeof(o->set) / sizeof(o->set[0])];
@@ -184,7 +184,7 @@ int run_set_knobs(const struct cli_opts *o, const struct catalog *cat, struct kn
 	return 0;
 }
 
-int run_ctx_open(struct run_ctx *c, struct cli_opts *o, const char *who)
+int run_ctx_open(struct run_ctx *c, struct run_opts *o, const char *who)
 {
 	struct target_opts to;
 	char err[ERR_MAX];
@@ -262,7 +262,7 @@ static const struct iter_ops run_iter_ops = {
 
 int run_iterate(struct run_ctx *c, struct run_summary *sum)
 {
-	const struct cli_opts *o = c->o;
+	const struct run_opts *o = c->o;
 	int ret = iter_run(sum, o->iterating, &o->it, o->local_cpu, o->remote_cpu,
 			   o->so.p.type, &run_iter_ops, c);
 
@@ -274,7 +274,7 @@ int run_iterate(struct run_ctx *c, struct run_summary *sum)
 int run_store(const struct run_ctx *c, const struct run_summary *sum, const char *source,
 	      int64_t sweep_id, const char *point, int64_t *id, char *errp)
 {
-	const struct cli_opts *o = c->o;
+	const struct run_opts *o = c->o;
 	struct store_finished f = {
 		.p = &o->so.p,
 		.res = &sum->res,
@@ -304,7 +304,7 @@ int run_store(const struct run_ctx *c, const struct run_summary *sum, const char
 
 int run_main(int argc, char **argv)
 {
-	static struct cli_opts o;
+	static struct run_opts o;
 	static struct run_summary sum;
 	struct knobs_txn *txn = NULL;
 	struct run_ctx c;

@@ -12,7 +12,7 @@
 struct knobs_txn;
 struct catalog;
 
-struct cli_opts;
+struct run_opts;
 
 /*
  * What sweeps and A/B comparisons share with `tunetop run`: the target
@@ -21,13 +21,13 @@ struct cli_opts;
  * reason printed.
  */
 struct run_ctx {
-	struct cli_opts *o;
+	struct run_opts *o;
 	struct target target;		/* o->so's host, port, lab and why point here */
 	int sfd;
 	unsigned signals;		/* SIGINT/SIGTERM/SIGHUP seen */
 	struct session_link link;	/* o->so.link: a netserver found, -i's connection */
 };
-int run_ctx_open(struct run_ctx *c, struct cli_opts *o, const char *who);
+int run_ctx_open(struct run_ctx *c, struct run_opts *o, const char *who);
 void run_ctx_close(struct run_ctx *c);
 /* One run (iterating with -i/-I) into sum; 0, or 1 when it failed (sum says why). */
 int run_iterate(struct run_ctx *c, struct run_summary *sum);
@@ -50,7 +50,7 @@ struct run_change {
 /* Where a knob of the local or remote end lives for o's target: the lab's
  * side a or b, or this host (lo for loopback, the default route's device
  * with -H). */
-void run_knob_target(const struct cli_opts *o, bool remote, struct knob_target *t);
+void run_knob_target(const struct run_opts *o, bool remote, struct knob_target *t);
 /*
  * A knob transaction for a CLI command named who: it waits for a knob
  * another run holds with --wait, until a signal arrives on c's signalfd.
@@ -64,7 +64,7 @@ int run_txn_begin(struct run_ctx *c, const char *who, struct knobs_txn **x);
  * tunetopd's), printed with note when human.  0, or the
  * exit status (what changed is put back).
  */
-int run_set_knobs(const struct cli_opts *o, const struct catalog *cat, struct knobs_txn *x,
+int run_set_knobs(const struct run_opts *o, const struct catalog *cat, struct knobs_txn *x,
 		  const char *who, const char *note, bool human);
 /* Put back what x changed, newest first, naming each failure; 0, or 1. */
 int run_undo_knobs(struct knobs_txn *x, const char *who);

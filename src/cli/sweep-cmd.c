@@ -161,7 +161,7 @@ static int sweep_own_args(struct sweep *sw, int argc, char **argv, int *next, ch
  * before the checks: a knob stays on its host (lab side) whichever end
  * initiates.  Then the engine's target_reverse turns the run around.
  */
-static int sweep_reverse(struct cli_opts *o, char *err)
+static int sweep_reverse(struct run_opts *o, char *err)
 {
 	/* With -H the client stays here: local: and remote: are still the hosts named. */
 	for (unsigned i = 0; !o->so.host && i < o->nset; i++) {
@@ -227,7 +227,7 @@ static int sweep_add_values(struct sweep *sw, const uint64_t *v, unsigned n, cha
  */
 static int sweep_columns(struct sweep *sw, char *err)
 {
-	struct cli_opts *o = &sw->o;
+	struct run_opts *o = &sw->o;
 	const struct selector *tab;
 	char list[sizeof(sw->columns) + 64] = "", note[128] = "";
 	unsigned n;

@@ -340,7 +340,7 @@ void sweep_out_table(const struct sweep *sw)
 void sweep_out_header(const struct sweep *sw, const struct test_params *first)
 {
 	char text[256];
-	const struct cli_opts *o = &sw->o;
+	const struct run_opts *o = &sw->o;
 
 	printf("tunetop sweep %s", sweep_policy_kind_name(sw->kind));
 	if (sw->kind == SW_SIZE)

@@ -64,7 +64,7 @@ struct sweep {
 	char cols_note[256];	/* what the columns turned on (-c, -C, capture) */
 	unsigned nknobs;
 	struct sweep_knob knob[2];
-	struct cli_opts o;
+	struct run_opts o;
 	struct run_ctx c;
 	bool ctx_open;
 	struct catalog *cat;

@@ -33,7 +33,7 @@
 #define SAMPLE_MS_MAX 10000
 
 struct parse_state {
-	struct cli_opts *o;
+	struct run_opts *o;
 	char *err;
 	bool i_given, I_given;
 	bool sample_ms_given;
@@ -286,7 +286,7 @@ static int opt_duration(struct parse_state *st, const char *val)
 /* One option before `--`; returns 0, 1 (help asked: o->help) or 2 (err set). */
 static int global_opt(struct parse_state *st, char c, const char *val)
 {
-	struct cli_opts *o = st->o;
+	struct run_opts *o = st->o;
 	uint64_t x;
 	double d;
 	int t;
@@ -391,7 +391,7 @@ static const char *opt_misplaced(char c, enum test_type t)
 static int opt_selectors(struct parse_state *st, char c, const char *val)
 {
 	static const char *const names[] = { "-o", "-O", "-k" };
-	struct cli_opts *o = st->o;
+	struct run_opts *o = st->o;
 	enum out_format fmt;
 	const char *name;
 	int ret;
@@ -689,7 +689,7 @@ static int long_opt(struct parse_state *st, int argc, char **argv, int *i)
 		       (int)(len > 64 ? 64 : len), a, ALL_OPTS_HINT);
 }
 
-void options_target_opts(const struct cli_opts *o, struct target_opts *t)
+void options_target_opts(const struct run_opts *o, struct target_opts *t)
 {
 	memset(t, 0, sizeof(*t));
 	snprintf(t->host, sizeof(t->host), "%s", o->so.host ? o->so.host : "");
@@ -703,7 +703,7 @@ void options_target_opts(const struct cli_opts *o, struct target_opts *t)
 	snprintf(t->key_file, sizeof(t->key_file), "%s", o->key_file);
 }
 
-const char *options_remote_knobs_refusal(const struct cli_opts *o)
+const char *options_remote_knobs_refusal(const struct run_opts *o)
 {
 	static struct target_opts t;
 
@@ -711,7 +711,7 @@ const char *options_remote_knobs_refusal(const struct cli_opts *o)
 	return target_knobs_refusal(&t, true);
 }
 
-static void options_init(struct cli_opts *o)
+static void options_init(struct run_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	params_default(&o->so.p);
@@ -737,7 +737,7 @@ static bool options_set_remote(const char *set)
 /* Settle what depends on several options, then check as a server would. */
 static int options_finish(struct parse_state *st)
 {
-	struct cli_opts *o = st->o;
+	struct run_opts *o = st->o;
 	struct test_params *p = &o->so.p;
 	char why[ERR_MAX];
 
@@ -807,7 +807,7 @@ static int options_finish(struct parse_state *st)
 }
 
 /* options_argv, the parse itself: 0, 1 for help, 2 with err. */
-static int options_walk(int argc, char **argv, struct cli_opts *o, char *err)
+static int options_walk(int argc, char **argv, struct run_opts *o, char *err)
 {
 	struct parse_state st = {
 		.o = o, .err = err,
@@ -871,7 +871,7 @@ static int options_walk(int argc, char **argv, struct cli_opts *o, char *err)
 	return options_finish(&st);
 }
 
-int options_argv(int argc, char **argv, struct cli_opts *o, char *err)
+int options_argv(int argc, char **argv, struct run_opts *o, char *err)
 {
 	int rc = options_walk(argc, argv, o, err);
 

@@ -31,7 +31,7 @@ enum out_format {
  * so.host and so.port point into host_buf and port_buf (or are NULL): keep
  * the struct where options_parse filled it.
  */
-struct cli_opts {
+struct run_opts {
 	struct session_opts so;		/* host, port, test parameters */
 	char host_buf[256], port_buf[16];
 	bool netserver;			/* --netserver: HOST runs netperf's netserver */
@@ -66,15 +66,15 @@ struct cli_opts {
  * one-line "option -X VALUE: what was wrong; accepted: ..." message in err
  * (ERR_MAX bytes).
  */
-int options_argv(int argc, char **argv, struct cli_opts *o, char *err);
+int options_argv(int argc, char **argv, struct run_opts *o, char *err);
 
 /* The target options of o (-H, -p, --key, --loopback, --lab, --mtu, --rate) for target_open. */
-void options_target_opts(const struct cli_opts *o, struct target_opts *t);
+void options_target_opts(const struct run_opts *o, struct target_opts *t);
 
 /* Why knobs of the remote end cannot change for o's target (the engine's
  * target_knobs_refusal: "with --netserver: ...", "with -H: ... --key
  * FILE ..."), or NULL when they can. */
-const char *options_remote_knobs_refusal(const struct cli_opts *o);
+const char *options_remote_knobs_refusal(const struct run_opts *o);
 
 /*
  * Whether the word a, an option of `tunetop run` before `--`, takes the

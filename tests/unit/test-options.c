@@ -13,7 +13,7 @@
 #define MAX_ARGS 64
 
 /* Parse "run" plus the space-separated words of line; help goes to *help. */
-static int parse_help(const char *line, struct cli_opts *o, char *err,
+static int parse_help(const char *line, struct run_opts *o, char *err,
 		      char **help)
 {
 	char *copy = strdup(line), *argv[MAX_ARGS], *save = NULL;
@@ -35,7 +35,7 @@ static int parse_help(const char *line, struct cli_opts *o, char *err,
 	return ret;
 }
 
-static int parse(const char *line, struct cli_opts *o, char *err)
+static int parse(const char *line, struct run_opts *o, char *err)
 {
 	char *help;
 	int ret = parse_help(line, o, err, &help);
@@ -47,7 +47,7 @@ static int parse(const char *line, struct cli_opts *o, char *err)
 /* A refusal: exit code 2 and one line naming the option. */
 static void refused(const char *line, const char *opt, const char *also)
 {
-	struct cli_opts o;
+	struct run_opts o;
 	char err[ERR_MAX];
 	int ret = parse(line, &o, err);
 
@@ -61,7 +61,7 @@ static void refused(const char *line, const char *opt, const char *also)
 
 static void test_defaults(void)
 {
-	struct cli_opts o;
+	struct run_opts o;
 	char err[ERR_MAX];
 
 	ok(parse("", &o, err) == 0, "no options parse: %s", err);
@@ -77,7 +77,7 @@ static void test_defaults(void)
 
 static void test_netperf_lines(void)
 {
-	struct cli_opts o;
+	struct run_opts o;
 	char err[ERR_MAX];
 	int ret;
 
@@ -138,7 +138,7 @@ static void test_netperf_lines(void)
 
 static void test_iterations(void)
 {
-	struct cli_opts o;
+	struct run_opts o;
 	char err[ERR_MAX];
 
 	ok(parse("-I 95,10", &o, err) == 0 && o.iterating &&
@@ -156,7 +156,7 @@ static void test_iterations(void)
 
 static void test_interim(void)
 {
-	struct cli_opts o;
+	struct run_opts o;
 	char err[ERR_MAX];
 
 	ok(parse("-D 0.5", &o, err) == 0 && o.interim == 0.5 &&
@@ -181,7 +181,7 @@ static void test_interim(void)
 
 static void test_formats(void)
 {
-	struct cli_opts o;
+	struct run_opts o;
 	char err[ERR_MAX];
 	char *help;
 	int i;
@@ -225,7 +225,7 @@ static void test_formats(void)
 
 static void test_refusals(void)
 {
-	struct cli_opts o;
+	struct run_opts o;
 	char err[ERR_MAX];
 	char *argv_empty_host[] = { (char *)"run", (char *)"-H", (char *)"", NULL };
 
@@ -288,7 +288,7 @@ static void test_refusals(void)
 /* Remote knobs with -H: a key or a one-line refusal saying how to get one. */
 static void test_remote_knobs(void)
 {
-	struct cli_opts o;
+	struct run_opts o;
 	struct target_opts to;
 	char err[ERR_MAX];
 
@@ -332,7 +332,7 @@ static void test_params_text_round_trip(void)
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct cli_opts a, b;
+		struct run_opts a, b;
 		char err[ERR_MAX], text[256], line[300];
 		int ra = parse(cases[i].line, &a, err);
 
@@ -357,7 +357,7 @@ static void test_params_text_round_trip(void)
  */
 static void test_takes_next(void)
 {
-	struct cli_opts o;
+	struct run_opts o;
 	char err[ERR_MAX], hint[ERR_MAX], *save = NULL, *w;
 	const char *acc;
 	unsigned n = 0, bad = 0;

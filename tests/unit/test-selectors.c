@@ -183,7 +183,7 @@ static void build_broken(struct run_summary *r)
 }
 
 /* Options as `tunetop run` would have them for one format. */
-static void opts_for(struct cli_opts *o, enum out_format fmt, bool all)
+static void opts_for(struct run_opts *o, enum out_format fmt, bool all)
 {
 	unsigned n;
 
@@ -200,7 +200,7 @@ static void opts_for(struct cli_opts *o, enum out_format fmt, bool all)
 }
 
 /* Print r with o into a string (caller frees). */
-static char *render(const struct cli_opts *o, const struct run_summary *r,
+static char *render(const struct run_opts *o, const struct run_summary *r,
 		    int *ret)
 {
 	char *buf = NULL;
@@ -268,7 +268,7 @@ static bool no_nan(const char *s)
 /* The value of selector name in a CSV header/values pair of every
  * selector in table order (the header holds netperf's titles). */
 /* What output_banner prints for o, as a heap string. */
-static char *render_banner(const struct cli_opts *o)
+static char *render_banner(const struct run_opts *o)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -409,7 +409,7 @@ static void test_parse(void)
 /* Every selector, as CSV: one field each, no NaN, header and values agree. */
 static void check_csv(const char *what, const struct run_summary *r)
 {
-	struct cli_opts o;
+	struct run_opts o;
 	char *out;
 	int ret;
 	size_t len;
@@ -440,7 +440,7 @@ static void check_csv(const char *what, const struct run_summary *r)
 
 static void check_keyval(const char *what, const struct run_summary *r)
 {
-	struct cli_opts o;
+	struct run_opts o;
 	const struct selector *tab;
 	unsigned n, good = 0, i = 0;
 	char *out, *save = NULL;
@@ -472,7 +472,7 @@ static void check_json(const char *what, const struct run_summary *r,
 		"test", "params", "target", "result", "local", "remote",
 		"iterations", "confidence", "counts_agree", NULL
 	};
-	struct cli_opts o;
+	struct run_opts o;
 	json_error_t jerr;
 	json_t *j, *res;
 	char *out;
@@ -549,7 +549,7 @@ static void test_values(void)
 {
 	struct run_summary *rr = calloc(1, sizeof(*rr));
 	struct run_summary *st = calloc(1, sizeof(*st));
-	struct cli_opts o;
+	struct run_opts o;
 	char *out, v[SEL_STR_MAX];
 	int ret;
 
@@ -640,7 +640,7 @@ static void test_human(void)
 	struct run_summary *rr = calloc(1, sizeof(*rr));
 	struct run_summary *st = calloc(1, sizeof(*st));
 	struct run_summary *bad = calloc(1, sizeof(*bad));
-	struct cli_opts o;
+	struct run_opts o;
 	char *out;
 	int ret;
 
@@ -758,7 +758,7 @@ static void test_human(void)
 static void test_interim(void)
 {
 	struct session_event ev;
-	struct cli_opts o;
+	struct run_opts o;
 	json_error_t jerr;
 	char *buf = NULL;
 	size_t len = 0;
@@ -829,7 +829,7 @@ static void test_capture(void)
 {
 	struct run_summary *rr = calloc(1, sizeof(*rr));
 	struct seg_capture cap;
-	struct cli_opts o;
+	struct run_opts o;
 	struct sel_value v;
 	json_t *j, *sent;
 	char *out;
