@@ -108,10 +108,7 @@ remote_hold() {
 	"$@" "$TUNETOPD" -f -L 127.0.0.1 -p "$DPORT" --knobs --key "$TMP/key" >"$log" 2>&1 &
 	DPID=$!
 	PIDS="$PIDS $DPID"
-	for _ in $(seq 100); do
-		grep -q "listening on .* port $DPORT" "$log" 2>/dev/null && break
-		sleep 0.1
-	done
+	wait_listening "$log" "$DPORT" || return 1
 	"$@" "$TUNETOP" knobs set --side remote -H 127.0.0.1 -p "$DPORT" --key "$TMP/key" \
 		--hold 60 $K="$v" >"$log.client" 2>&1 &
 	CPID=$!

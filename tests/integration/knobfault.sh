@@ -192,10 +192,7 @@ for i in $(seq "$ROUNDS"); do
 		--knobs --key "$TMP/key" >"$TMP/d.log" 2>&1 &
 	dpid=$!
 	PIDS="$PIDS $dpid"
-	for _ in $(seq 50); do
-		grep -q "listening on .* port $port" "$TMP/d.log" 2>/dev/null && break
-		sleep 0.1
-	done
+	wait_listening "$TMP/d.log" "$port"
 	ip netns exec "$A" "$TUNETOP" knobs set --side remote -H 198.18.0.2 -p "$port" \
 		--key "$TMP/key" --hold 1 $K=$v3 $L=$v4 \
 		>"$TMP/out" 2>&1 &

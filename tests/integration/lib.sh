@@ -79,6 +79,18 @@ free_port() {
 	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
 }
 
+# wait_listening LOG [PORT] [TENTHS]: until the tunetopd logging to LOG says
+# it listens (on PORT if given; 30 s by default, as wait_file).  0 when so;
+# otherwise "# tunetopd did not start" and its log, and 1.
+wait_listening() {
+	for _ in $(seq "${3:-300}"); do
+		grep -q "listening on .* port ${2:-}" "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	echo "# tunetopd did not start"; diag "$1"
+	return 1
+}
+
 # start_daemon [ARGS...]: tunetopd in the foreground on a free port; sets
 # PORT and DPID, log in $TMP/tunetopd.log.
 start_daemon() {
@@ -86,12 +98,7 @@ start_daemon() {
 	"$TUNETOPD" -f -p "$PORT" "$@" >>"$TMP/tunetopd.log" 2>&1 &
 	DPID=$!
 	PIDS="$PIDS $DPID"
-	for _ in $(seq 300); do
-		grep -q "listening on .* port $PORT" "$TMP/tunetopd.log" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	echo "# tunetopd did not start"; diag "$TMP/tunetopd.log"
-	return 1
+	wait_listening "$TMP/tunetopd.log" "$PORT"
 }
 
 # jq_py FILE EXPR: evaluate a Python expression on the JSON document j.

@@ -51,13 +51,7 @@ dstart() {
 		-p "$DPORT" "$@" >>"$log" 2>&1 &
 	DPID=$!
 	PIDS="$PIDS $DPID"
-	for _ in $(seq 50); do
-		grep -q "listening on .* port $DPORT" "$log" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	echo "# tunetopd did not start"
-	diag "$log"
-	return 1
+	wait_listening "$log" "$DPORT"
 }
 
 # ka ARGS...: tunetop inside side a.
