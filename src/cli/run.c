@@ -362,8 +362,9 @@ int run_main(int argc, char **argv)
 		/* Measured but not stored: a script must see it (3). */
 		if (run_store(&c, &sum, "run", 0, NULL, &id, NULL))
 			ret = ret ? ret : 3;
-		else if (id)
-			fprintf(stderr, "Stored as run %" PRId64 "\n", id);
+		else if (id)	/* a failed run's partial figures are kept, marked so */
+			fprintf(stderr, "Stored as run %" PRId64 "%s\n", id,
+				sum.failed ? ", marked FAILED (partial figures)" : "");
 	}
 	run_summary_free(&sum);
 	/* A clean exit puts back what --set changed, unless --keep. */

@@ -160,4 +160,19 @@ rc=$?
 ok $? "one corrupt row: runs list shows the others, names run 2 and what is wrong, exit 1 (exit $rc)"
 [ $? -eq 0 ] || { diag "$TMP/o"; diag "$TMP/e"; }
 
+# A run whose remote end goes away part way: its partial figures are
+# stored, and said to be FAILED where the id is given and in the list.
+start_daemon -L 127.0.0.1
+"$TUNETOP" run -H 127.0.0.1 -p "$PORT" --db "$TMP/fail.db" -t TCP_RR -l 5 -D 0.2 >"$TMP/fo" 2>"$TMP/fe" &
+rp=$!
+wait_file "$TMP/fo" && for _ in $(seq 100); do grep -q "^Interim result:" "$TMP/fo" && break; sleep 0.1; done
+kill -9 "$DPID"; wait "$DPID" 2>/dev/null
+wait "$rp"
+rc=$?
+"$TUNETOP" runs --db "$TMP/fail.db" list >"$TMP/fl" 2>&1
+[ $rc -eq 1 ] && grep -qx "Stored as run 1, marked FAILED (partial figures)" "$TMP/fe" &&
+	grep -qE "^ +1 .* FAILED " "$TMP/fl"
+ok $? "a run whose tunetopd was killed part way: exit 1, 'Stored as run 1, marked FAILED (partial figures)', listed FAILED (exit $rc)"
+[ $? -eq 0 ] || { diag "$TMP/fe"; diag "$TMP/fl"; }
+
 done_testing
