@@ -296,11 +296,36 @@ static int journal_write(const char *dir, const struct journal_entry *a,
 	return 0;
 }
 
+/*
+ * The name of the network namespace e's change was made in, whichever way
+ * it was reached: a lab side is the namespace "LAB-a"/"LAB-b" (lab.h), as
+ * is a "local" change made by a process in that namespace (`ip netns exec
+ * LAB-b tunetop knobs set`); "" for a nameless one and for the host's.
+ */
+static void place_name(const struct journal_entry *e, char *buf, size_t len)
+{
+	if (!strcmp(e->side, "lab-a") || !strcmp(e->side, "lab-b"))
+		snprintf(buf, len, "%s-%c", e->lab, e->side[4]);
+	else if (!strcmp(e->side, "local"))
+		snprintf(buf, len, "%s", e->ns.ino ? e->ns.name : "");
+	else
+		buf[0] = '\0';
+}
+
 bool journal_same_key(const struct journal_entry *a, const struct journal_entry *b)
 {
-	return !strcmp(a->side, b->side) && !strcmp(a->lab, b->lab) &&
-	       a->ns.ino == b->ns.ino && !strcmp(a->ns.name, b->ns.name) &&
-	       !strcmp(a->dev, b->dev) && !strcmp(a->knob, b->knob);
+	char pa[LAB_NAME_MAX + 8], pb[LAB_NAME_MAX + 8];
+
+	if (strcmp(a->dev, b->dev) || strcmp(a->knob, b->knob))
+		return false;
+	if (!strcmp(a->side, b->side) && !strcmp(a->lab, b->lab) &&
+	    a->ns.ino == b->ns.ino && !strcmp(a->ns.name, b->ns.name))
+		return true;
+	/* One namespace by two spellings: --side lab-b and a local change
+	 * inside LAB-b.  A remote side is another host's: never the same. */
+	place_name(a, pa, sizeof(pa));
+	place_name(b, pb, sizeof(pb));
+	return *pa && !strcmp(pa, pb);
 }
 
 /* Whether e's fields can be written as one journal line. */
@@ -454,8 +479,10 @@ static int hold_edit(struct journal_entry **a, unsigned *n, void *arg, char *err
 		x[i].start = h->e->start;
 		x[i].txn = h->e->txn;
 		/* The namespace is the same (the key says so); the process
-		 * that finds it again is the newest writer's. */
-		x[i].ns = h->e->ns;
+		 * that finds it again is the newest writer's.  An entry
+		 * spelt as a lab side keeps its spelling: its lab names it. */
+		if (!strcmp(x[i].side, h->e->side))
+			x[i].ns = h->e->ns;
 		return 1;
 	}
 	na = realloc(x, (*n + 1) * sizeof(*x));
@@ -528,17 +555,22 @@ static int restore_edit(struct journal_entry **a, unsigned *n, void *arg, char *
 {
 	struct restore_args *r = arg;
 	struct journal_entry *x = *a;
-	unsigned keep = 0;
+	unsigned top = *n;	/* kept entries are x[top..n), in their order */
 
 	(void)err;
-	for (unsigned i = 0; i < *n; i++) {
+	/*
+	 * Newest first: when one place was changed through two spellings the
+	 * key cannot match (a nameless namespace reached as a lab side), the
+	 * oldest entry's original is the one written last.
+	 */
+	for (unsigned i = *n; i-- > 0;) {
 		char why[ERR_MAX] = "";
 		int rc;
 
 		/* A running tunetop (a run with --set) puts its own back when it
 		 * ends; restoring under it would change its test half-way. */
 		if (journal_entry_held(&x[i])) {
-			x[keep++] = x[i];
+			x[--top] = x[i];
 			r->nh++;
 			continue;
 		}
@@ -564,9 +596,10 @@ static int restore_edit(struct journal_entry **a, unsigned *n, void *arg, char *
 			if (w > 0)
 				r->used += (size_t)w;
 		}
-		x[keep++] = x[i];
+		x[--top] = x[i];
 	}
-	*n = keep;
+	memmove(x, x + top, (*n - top) * sizeof(*x));
+	*n -= top;
 	return r->nr || r->nd;
 }
 

@@ -87,6 +87,26 @@ ok $? "a v2 host entry restored from inside $B goes to the host, not $B (rc $rc,
 [ $? -eq 0 ] || diag "$TMP/r2b"
 nsx "$B" sysctl -qw $K="$b0"
 
+# One place by two spellings: `ip netns exec $B` and `--side lab-b --lab`,
+# in either order, are one entry holding the first original, and one
+# restore puts it back there (two entries once restored the newer
+# original last, and a lab-side spelling once moved the entry to the host).
+for order in inside-first side-first; do
+	if [ $order = inside-first ]; then
+		nsx "$B" "$TUNETOP" knobs set $K=23 >"$TMP/s1" 2>&1
+		"$TUNETOP" knobs set $K=24 --side lab-b --lab "$name" >"$TMP/s2" 2>&1
+	else
+		"$TUNETOP" knobs set $K=23 --side lab-b --lab "$name" >"$TMP/s1" 2>&1
+		nsx "$B" "$TUNETOP" knobs set $K=24 >"$TMP/s2" 2>&1
+	fi
+	n=$(grep -c " $K " "$J")
+	restore "$TMP/r3"
+	[ "$n" -eq 1 ] && [ $RC -eq 0 ] && [ "$(nsx "$B" sysctl -n $K)" = "$b0" ] &&
+		[ "$(sysctl -n $K)" = "$host0" ] && [ ! -s "$J" ]
+	ok $? "$order: $K changed inside $B and as lab-b of $name is one journal entry ($n), restored to $b0 in $B (now $(nsx "$B" sysctl -n $K)), the host untouched"
+	[ $? -eq 0 ] || { diag "$TMP/r3"; nsx "$B" sysctl -qw $K="$b0"; sysctl -qw $K="$host0"; }
+done
+
 # (b) tunetopd --knobs in side b, SIGKILLed while a client holds a knob.
 "$TUNETOPD" --gen-key "$TMP/key" >/dev/null 2>&1
 ok $? "a key written with tunetopd --gen-key"
@@ -173,7 +193,8 @@ ok $? "a later restore still reports it (rc $RC)"
 nsx "$A" "$TUNETOP" knobs set $K=16 >"$TMP/set" 2>&1
 "$TUNETOP" lab down "$name" >"$TMP/down" 2>&1
 restore "$TMP/r7"
-[ $RC -eq 1 ] && grep -q "; $K on local in $A: its network namespace $A is gone (no /run/netns/$A" "$TMP/r7" &&
+[ $RC -eq 1 ] && grep -q "$K on local in $A: its network namespace $A is gone (no /run/netns/$A" "$TMP/r7" &&
+	grep -q "$K on local in $P: its network namespace $P is gone" "$TMP/r7" &&
 	[ "$(grep -c "^local - - $K " "$J")" -eq 2 ] && [ "$(sysctl -n $K)" = "$host0" ]
 ok $? "a change inside the lab, then lab down: kept and named too, the host untouched (rc $RC)"
 [ $? -eq 0 ] || { diag "$TMP/r7"; diag "$J"; }

@@ -211,6 +211,42 @@ int main(void)
 		   "restore again is a no-op");
 	}
 
+	/*
+	 * One namespace by two spellings is one key; a remote side never is.
+	 * Entries that cannot be matched are restored newest first, so the
+	 * oldest original is the last written.
+	 */
+	{
+		char path[400];
+		struct journal_entry in = entry("local", "", "", "net.ipv4.tcp_reordering", "3");
+		struct journal_entry side = entry("lab-b", "ttlab", "", "net.ipv4.tcp_reordering", "5");
+		struct journal_entry rem = entry("remote", "", "", "net.ipv4.tcp_reordering", "3");
+		struct journal_entry other = side;
+		struct journal_entry host = entry("local", "", "", "net.ipv4.tcp_reordering", "3");
+
+		in.ns.ino = 4026532238ULL;
+		snprintf(in.ns.name, sizeof(in.ns.name), "%s", "ttlab-b");
+		ok(journal_same_key(&in, &side) && journal_same_key(&side, &in),
+		   "a local change inside ttlab-b and lab-b of ttlab are one key");
+		snprintf(other.side, sizeof(other.side), "%s", "lab-a");
+		ok(!journal_same_key(&in, &other) && !journal_same_key(&rem, &in) &&
+		   !journal_same_key(&rem, &host) && !journal_same_key(&host, &in),
+		   "lab-a, a remote side and the host's own are other places");
+
+		snprintf(path, sizeof(path), "%s/journal", dir);
+		unlink(path);
+		e = entry("local", "", "", "order", "first");
+		record(dir, &e, err);
+		e = entry("lab-a", "ttlab", "", "order", "second");
+		record(dir, &e, err);
+		memset(&log, 0, sizeof(log));
+		journal_restore_all(dir, fake_restore, &log, &restored, &dropped, NULL, failed,
+				    sizeof(failed), err);
+		ok(log.calls == 2 && !strcmp(log.seen[0], "order=second") &&
+		   !strcmp(log.seen[1], "order=first"), "restore goes newest first (%s, %s)",
+		   log.seen[0], log.seen[1]);
+	}
+
 	/* An entry of a process still running (pid 1 here) is held for it. */
 	{
 		char path[400], state = '?';
