@@ -132,7 +132,7 @@ static int why_json(json_t *doc, const struct session_result *res)
 	json_t *a = why_report_to_json(&res->why);
 	struct why_input in;
 
-	if (!a || json_object_set_new(doc, "limits", a))
+	if (!a || json_object_set_new(doc, RESULT_DOC_KEY_LIMITS, a))
 		return -ENOMEM;
 	/* each end's limiter figures, per flow, under "local" and "remote" */
 	why_input_result(&in, &res->p, res, 0);

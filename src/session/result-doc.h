@@ -71,6 +71,7 @@ const char *result_doc_str(const json_t *doc, enum sel_id id);
 #define RESULT_DOC_KEY_CONFIDENCE	"confidence"
 #define RESULT_DOC_KEY_SERVICE_DEMAND	"service_demand"
 #define RESULT_DOC_KEY_CAPTURE		"capture"
+#define RESULT_DOC_KEY_LIMITS		"limits"	/* why_report_to_json's array */
 #define RESULT_DOC_PATH(member)		"$." member
 
 /*

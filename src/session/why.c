@@ -634,10 +634,10 @@ json_t *why_report_to_json(const struct why_report *r)
 	for (unsigned i = 0; a && i < r->n; i++) {
 		const struct why_verdict *v = &r->v[i];
 
-		if (json_array_append_new(a, json_pack("{s:s, s:i, s:f, s:s}", "rule", v->rule,
-							"tier", (int)v->tier,
-							"strength", v->strength,
-							"evidence", v->evidence))) {
+		if (json_array_append_new(a, json_pack("{s:s, s:i, s:f, s:s}", WHY_KEY_RULE, v->rule,
+							WHY_KEY_TIER, (int)v->tier,
+							WHY_KEY_STRENGTH, v->strength,
+							WHY_KEY_EVIDENCE, v->evidence))) {
 			json_decref(a);
 			return NULL;
 		}
@@ -721,10 +721,12 @@ int why_report_from_json(const json_t *j, struct why_report *r, char *err)
 
 		if (r->n == WHY_MAX)
 			break;
-		if (json_unpack((json_t *)e, "{s:s, s:i, s:F, s:s}", "rule", &rule, "tier",
-				&tier, "strength", &strength, "evidence", &ev))
+		if (json_unpack((json_t *)e, "{s:s, s:i, s:F, s:s}", WHY_KEY_RULE, &rule,
+				WHY_KEY_TIER, &tier, WHY_KEY_STRENGTH, &strength,
+				WHY_KEY_EVIDENCE, &ev))
 			return err_set(err, -EINVAL,
-				       "limits[%zu]: accepted is {rule, tier, strength, evidence}", i);
+				       "limits[%zu]: accepted is {" WHY_KEY_RULE ", " WHY_KEY_TIER ", "
+				       WHY_KEY_STRENGTH ", " WHY_KEY_EVIDENCE "}", i);
 		snprintf(r->v[r->n].rule, sizeof(r->v[r->n].rule), "%s", rule);
 		r->v[r->n].tier = tier;
 		r->v[r->n].strength = strength;

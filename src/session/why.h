@@ -30,6 +30,13 @@ struct why_verdict {
 	char evidence[WHY_EVIDENCE_MAX];	/* one line, starting with what limits */
 };
 
+/* The members of a verdict in why_report_to_json's array (the result
+ * document's and the store's "limits"), for its writer and its reader. */
+#define WHY_KEY_RULE		"rule"
+#define WHY_KEY_TIER		"tier"
+#define WHY_KEY_STRENGTH	"strength"
+#define WHY_KEY_EVIDENCE	"evidence"
+
 /* Best first: tier, then strength, then the table's order. */
 struct why_report {
 	unsigned n;
