@@ -799,8 +799,29 @@ static void interim_human(FILE *f, const struct run_opts *o,
 	fflush(f);
 }
 
+/*
+ * netperf's interim result with -o (CSV: "RATE,UNITS,INTERVAL,ENDING") and
+ * with -k (four NETPERF_*[N]= lines), as its demo mode prints them for
+ * flent and scripts that read them (docs/netperf.md).
+ */
+static void interim_selected(FILE *f, const struct run_opts *o,
+			     const struct session_event *ev, unsigned n)
+{
+	const struct rate_unit *u = units_rate(o->so.p.type);
+	double now = wall_time();
+	double rate = ev->local.rate / u->div;
+
+	if (o->fmt == OUT_CSV)
+		fprintf(f, "%.2f,%s,%.3f,%.3f\n", rate, u->name, ev->local.iv_secs, now);
+	else
+		fprintf(f, "NETPERF_INTERIM_RESULT[%u]=%.2f\nNETPERF_UNITS[%u]=%s\n"
+			"NETPERF_INTERVAL[%u]=%.3f\nNETPERF_ENDING[%u]=%.3f\n",
+			n, rate, n, u->name, n, ev->local.iv_secs, n, now);
+	fflush(f);
+}
+
 int output_interim(FILE *f, const struct run_opts *o,
-		   const struct session_event *ev)
+		   const struct session_event *ev, unsigned n)
 {
 	json_t *line, *l, *r;
 
@@ -817,7 +838,9 @@ int output_interim(FILE *f, const struct run_opts *o,
 				 "remote", r ? r : json_null());
 		return print_json(f, line, true);
 	}
-	if (o->fmt == OUT_HUMAN && o->interim > 0)
+	if (o->interim > 0 && o->fmt == OUT_HUMAN)
 		interim_human(f, o, ev);
+	else if (o->interim > 0 && (o->fmt == OUT_CSV || o->fmt == OUT_KEYVAL))
+		interim_selected(f, o, ev, n);
 	return 0;
 }

@@ -12,12 +12,13 @@
 #include "engine.h"
 
 /*
- * One tick of a running test: with -D a netperf-like "Interim result:" line,
- * with --json-stream one {"type":"interval",...} line; nothing for the other
- * formats.  Returns 0, or -ENOMEM/-EIO.
+ * Tick n (from 0) of a running test: with -D a netperf-like "Interim
+ * result:" line, with -D and -o netperf's CSV interim line, with -D and -k
+ * its NETPERF_INTERIM_RESULT[n] and three more lines; with --json-stream
+ * one {"type":"interval",...} line.  Returns 0, or -ENOMEM/-EIO.
  */
 int output_interim(FILE *f, const struct run_opts *o,
-		   const struct session_event *ev);
+		   const struct session_event *ev, unsigned n);
 
 /*
  * netperf's banner line ("MIGRATED TCP STREAM TEST from ... : demo") for

@@ -54,6 +54,7 @@ static int run_once(const struct run_opts *o, int sfd, unsigned *signals,
 	struct session *s;
 	int ret, fd;
 	bool end = false;
+	unsigned ticks = 0;	/* the index of -k's NETPERF_INTERIM_RESULT[i] */
 
 	ret = session_create(&s, &o->so, err);
 	if (ret)
@@ -90,7 +91,8 @@ static int run_once(const struct run_opts *o, int sfd, unsigned *signals,
 			else {
 				store_series_add_event(series, &ev, o->so.p.type);
 				if (o->interim > 0 || o->fmt == OUT_JSON_STREAM)
-					output_interim(stdout, o, &ev);
+					output_interim(stdout, o, &ev, ticks);
+				ticks++;
 			}
 			session_event_free(&ev);
 		}

@@ -115,6 +115,39 @@ head -1 "$TMP/d.out" | grep -q "^MIGRATED TCP REQUEST/RESPONSE TEST" &&
 	[ "$(grep -n '^Local /Remote' "$TMP/d.out" | cut -d: -f1)" -gt "$(grep -n '^Interim result' "$TMP/d.out" | tail -1 | cut -d: -f1)" ]
 ok $? "-D 0.5: the banner first, then the interim lines, then the table"
 
+# -D with -k and -o: netperf's interim lines in its keyval and CSV forms
+# (what flent reads), the index counting from 0, then the final result.
+for s in "tcp_rr-D-k:-P 0 -t TCP_RR -D 0.3 -- -k THROUGHPUT,MEAN_LATENCY" \
+	 "tcp_stream-D-o:-t TCP_STREAM -D 0.3 -- -o THROUGHPUT,THROUGHPUT_UNITS"; do
+	name=${s%%:*}
+	# shellcheck disable=SC2086
+	one "$name" ${s#*:}
+	python3 - "$G/$name.txt" "$TMP/$name.out" >"$TMP/cmp.txt" 2>&1 <<'PY'
+import re, sys
+mask = lambda l: re.sub(r"\[\d+\]", "[i]", re.sub(r"\d+\.\d+", "F", l))
+theirs = open(sys.argv[1]).read().split("\n")[1:]
+mine = open(sys.argv[2]).read().split("\n")
+def shape(lines):
+    """(lines before the interim block, one interim block, times, the rest)"""
+    m = [mask(l) for l in lines]
+    first = next(i for i, l in enumerate(m) if l.startswith("NETPERF_INTERIM") or re.match(r"^F,[^,]+,F,F$", l))
+    size = 4 if m[first].startswith("NETPERF") else 1
+    block, k = m[first:first + size], 0
+    while m[first + k * size:first + (k + 1) * size] == block:
+        k += 1
+    return m[:first], block, k, m[first + k * size:]
+t, mi = shape(theirs), shape(mine)
+assert (t[0], t[1], t[3]) == (mi[0], mi[1], mi[3]), "\n".join(map(repr, (t, mi)))
+assert mi[2] >= 2, "%d interim results" % mi[2]
+idx = [int(x) for x in re.findall(r"^NETPERF_INTERIM_RESULT\[(\d+)\]", "\n".join(mine), re.M)]
+assert idx == list(range(len(idx))), idx
+print("%d interim results, layout as netperf's" % mi[2])
+PY
+	rc=$?
+	ok $rc "$name: -D's interim lines as netperf prints them with ${name##*-} ($(tail -1 "$TMP/cmp.txt"))"
+	[ $rc -eq 0 ] || { diag "$TMP/cmp.txt"; diag "$TMP/$name.out"; }
+done
+
 # Output selectors: netperf's titles, formats and layouts.
 for s in "tcp_rr-o:-t TCP_RR -- -r 1,1 -o THROUGHPUT,THROUGHPUT_UNITS,MEAN_LATENCY,P50_LATENCY,P90_LATENCY,P99_LATENCY,LSS_SIZE,LSS_SIZE_END,RSR_SIZE,RSR_SIZE_END" \
 	 "tcp_rr-o-P0:-t TCP_RR -P 0 -- -r 1,1 -o THROUGHPUT,MEAN_LATENCY,P99_LATENCY" \

@@ -782,7 +782,7 @@ static void test_interim(void)
 	opts_for(&o, OUT_HUMAN, false);
 	o.interim = 0.5;
 	f = open_memstream(&buf, &len);
-	ok(output_interim(f, &o, &ev) == 0, "human interim printed");
+	ok(output_interim(f, &o, &ev, 0) == 0, "human interim printed");
 	fclose(f);
 	ok(buf && strstr(buf, "Interim result: 18123.45 Trans/s over 0.500 seconds ending at ") &&
 	   strstr(buf, "p50 53.50 us p99 81.25 us") && strstr(buf, "local CPU 42.0%") &&
@@ -793,7 +793,7 @@ static void test_interim(void)
 	o.interim = 0;
 	buf = NULL;
 	f = open_memstream(&buf, &len);
-	output_interim(f, &o, &ev);
+	output_interim(f, &o, &ev, 0);
 	fclose(f);
 	ok(buf && !*buf, "no interim line without -D");
 	free(buf);
@@ -802,15 +802,28 @@ static void test_interim(void)
 	o.interim = 0.5;
 	buf = NULL;
 	f = open_memstream(&buf, &len);
-	output_interim(f, &o, &ev);
+	output_interim(f, &o, &ev, 3);
 	fclose(f);
-	ok(buf && !*buf, "CSV prints nothing in interim");
+	ok(buf && !strncmp(buf, "18123.45,Trans/s,0.500,", 23) && count_lines(buf) == 1,
+	   "CSV with -D: netperf's interim line RATE,UNITS,INTERVAL,ENDING: %s", buf ? buf : "");
+	free(buf);
+
+	opts_for(&o, OUT_KEYVAL, false);
+	o.interim = 0.5;
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	output_interim(f, &o, &ev, 3);
+	fclose(f);
+	const char *kv = "NETPERF_INTERIM_RESULT[3]=18123.45\nNETPERF_UNITS[3]=Trans/s\n"
+			 "NETPERF_INTERVAL[3]=0.500\nNETPERF_ENDING[3]=";
+	ok(buf && !strncmp(buf, kv, strlen(kv)) && count_lines(buf) == 4,
+	   "keyval with -D: netperf's four NETPERF_*[3] lines: %s", buf ? buf : "");
 	free(buf);
 
 	opts_for(&o, OUT_JSON_STREAM, false);
 	buf = NULL;
 	f = open_memstream(&buf, &len);
-	ok(output_interim(f, &o, &ev) == 0, "json-stream interim printed");
+	ok(output_interim(f, &o, &ev, 0) == 0, "json-stream interim printed");
 	fclose(f);
 	j = buf ? json_loads(buf, 0, &jerr) : NULL;
 	ok(j && count_lines(buf) == 1 &&
