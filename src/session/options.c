@@ -74,7 +74,7 @@ static const char *opt_hint(char c, bool test)
 	case 'p': return "a control port number 1-65535";
 	case 'l': return "seconds, 0 < secs <= 86400";
 	case 'T': return "lcpu,rcpu CPU numbers 0-4095 (N pins both, ,N only the remote, N, only the local)";
-	case 'D': return "seconds between interim results, > 0 (e.g. 0.5)";
+	case 'D': return "seconds between interim results, not 0 (e.g. 0.5, or netperf's -0.5)";
 	case 'i': return "max[,min] iterations, 1 <= min <= max <= 30 (e.g. 10,3)";
 	case 'I': return "level[,width]: level 95 or 99, width percent of the mean > 0 (e.g. 99,5)";
 	case 'P': return "0 (no banner or column titles) or 1";
@@ -340,10 +340,13 @@ static int global_opt(struct parse_state *st, char c, const char *val)
 		o->remote_cpu = true;
 		return 0;
 	case 'D':
-		if (parse_double(val, 0, TT_MAX_DURATION, &d) || !(d > 0))
+		/* netperf's negative -D (its demo mode 2) stamps the time at
+		 * every unit of work so intervals keep to the clock; ticks
+		 * here always keep to the clock, so -D -X is -D X. */
+		if (parse_double(val, -TT_MAX_DURATION, TT_MAX_DURATION, &d) || d == 0)
 			return err_set(st->err, 2, "option -D %s: not an interval; accepted: %s",
 				       val, opt_hint(c, false));
-		o->interim = d;
+		o->interim = fabs(d);
 		return 0;
 	case 'i':
 		return opt_iterations(st, val);

@@ -165,6 +165,8 @@ static void test_interim(void)
 	   "-D 0.0125 rounds to 13 ms");
 	ok(parse("-D 0.001", &o, err) == 0 && o.so.p.sample_ms == 10,
 	   "-D 0.001 is clamped to the 10 ms tick");
+	ok(parse("-D -0.2", &o, err) == 0 && o.interim == 0.2 && o.so.p.sample_ms == 200,
+	   "-D -0.2 (netperf's demo mode 2, as flent passes it) is an interval of 0.2 s");
 	ok(parse("-D 30", &o, err) == 0 && o.so.p.sample_ms == 10000 &&
 	   o.interim == 30, "-D 30 is clamped to the 10 s tick");
 	ok(parse("--sample-ms 50", &o, err) == 0 && o.so.p.sample_ms == 50 &&
