@@ -92,6 +92,8 @@ static const struct np_sel np_table[] = {
 	{ "P99_LATENCY", { "99th", "Percentile", "Latency", "Microseconds" }, NPF_D },
 	{ "MEAN_LATENCY", { "Mean", "Latency", "Microseconds", "" }, NPF_F2 },
 	{ "STDDEV_LATENCY", { "Stddev", "Latency", "Microseconds", "" }, NPF_F2 },
+	{ "LOCAL_CONG_CONTROL", { "Local", "Congestion", "Control", "Algorithm" }, NPF_S },
+	{ "REMOTE_CONG_CONTROL", { "Remote", "Congestion", "Control", "Algorithm" }, NPF_S },
 };
 
 #define NP_COUNT (sizeof(np_table) / sizeof(np_table[0]))

@@ -172,6 +172,9 @@ void flow_note_bufs(struct flow *f, int fd)
 	len = sizeof(v);
 	if (getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &v, &len) == 0)
 		snd = v;
+	len = sizeof(f->cong_pre) - 1;
+	if (getsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, f->cong_pre, &len))
+		f->cong_pre[0] = '\0';
 	__atomic_store_n(&f->rcvbuf_pre, rcv, __ATOMIC_RELAXED);
 	__atomic_store_n(&f->sndbuf_pre, snd, __ATOMIC_RELEASE);
 }

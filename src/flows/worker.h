@@ -88,6 +88,9 @@ struct flow {
 	 * sets them from its first connection (release store).
 	 */
 	int32_t sndbuf_pre, rcvbuf_pre;
+	/* TCP_CONGESTION then ("" UDP): written before sndbuf_pre, for the
+	 * sampler of a CRR flow, whose sockets it never sees */
+	char cong_pre[16];
 
 	/* written by the worker */
 	struct flow_counters ctr;

@@ -102,8 +102,14 @@ const json_t *r_get(struct rd *r, const char *name)
 
 	if (r->c->rc)
 		return NULL;
-	if (r->nseen < R_MAX_MEMBERS)
-		r->seen[r->nseen++] = name;
+	if (r->nseen == R_MAX_MEMBERS) {
+		/* a reader of this tree that reads more: a bug, said so,
+		 * never a member silently taken as unknown by r_end */
+		d_fail(r->c, "%s: member '%s': more than %d members read (R_MAX_MEMBERS)",
+		       r->what, name, R_MAX_MEMBERS);
+		return NULL;
+	}
+	r->seen[r->nseen++] = name;
 	j = json_object_get(r->obj, name);
 	if (!j)
 		d_fail(r->c, "%s: member '%s' missing", r->what, name);

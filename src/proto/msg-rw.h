@@ -41,7 +41,7 @@ struct dctx {
 	int rc;
 };
 
-#define R_MAX_MEMBERS 24
+#define R_MAX_MEMBERS 32
 
 struct rd {
 	struct dctx *c;

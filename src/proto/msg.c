@@ -725,6 +725,7 @@ json_t *result_to_json(const struct end_result *r)
 	w_u64(&w, "strays", r->strays);
 	w_str(&w, "irq_dev", r->irq_dev);
 	w_set(&w, "irq", irq_to_json(&r->irq));
+	w_str(&w, "cong_control", r->cong_control);
 	w_int(&w, "cpu_bind", r->cpu_bind);
 	w_int(&w, "cpu_main", r->cpu_main);
 	w_u64(&w, "ncpus_used", r->ncpus_used);
@@ -773,6 +774,7 @@ int result_from_json(const json_t *j, struct end_result *res, char *err)
 		r_u64(&r, "strays", &res->strays);
 		r_str(&r, "irq_dev", 0, res->irq_dev, sizeof(res->irq_dev));
 		irq_read(&r, "irq", &res->irq);
+		r_str(&r, "cong_control", 0, res->cong_control, sizeof(res->cong_control));
 		r_int(&r, "cpu_bind", -1, 4095, &res->cpu_bind);
 		r_int(&r, "cpu_main", -1, 4095, &res->cpu_main);
 		r_u32(&r, "ncpus_used", 0, TT_MAX_CPUS, &ncpus_used);

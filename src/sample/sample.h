@@ -127,6 +127,8 @@ struct end_result {
 					 * the client, not in total */
 	char irq_dev[32];
 	struct irq_sample irq;		/* rates averaged over the run */
+	char cong_control[16];		/* TCP_CONGESTION of the first flow's
+					 * socket; "" n/a (UDP, none seen) */
 	int64_t segs_out, segs_in;	/* over the run, TCP_INFO deltas; -1 n/a */
 	int64_t data_segs_out, data_segs_in;	/* the same, data segments only */
 	int cpu_bind;			/* -1 = not pinned */

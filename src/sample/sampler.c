@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stddef.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -44,6 +45,7 @@ struct sampler {
 	struct sock_sample *sock_last;	/* per flow: its socket's figures last read */
 	bool *sock_read;		/* per flow: sock_last holds a reading */
 	char irq_dev[32];		/* the device carrying the test */
+	char cong[16];			/* TCP_CONGESTION of the first socket seen */
 	char irq_names[4][IRQSTAT_NAME_MAX];	/* it and its driver aliases */
 	const char *irq_name_ptr[4];
 	unsigned irq_nnames;
@@ -112,6 +114,29 @@ static void sampler_pre(const struct flow *f, struct sock_sample *ss)
 }
 
 /*
+ * The congestion control of the first flow with a TCP socket now, until
+ * one is found: at the start, and each tick for TCP_CRR, whose sockets
+ * come and go.
+ */
+static void sampler_cong(struct sampler *s)
+{
+	if (test_is_udp(s->p->type))
+		return;
+	for (unsigned i = 0; i < s->n && !s->cong[0]; i++) {
+		int fd = __atomic_load_n(&s->flows[i].fd, __ATOMIC_RELAXED);
+		socklen_t len = sizeof(s->cong) - 1;
+
+		if (fd >= 0) {
+			if (getsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, s->cong, &len))
+				s->cong[0] = '\0';
+		} else if (__atomic_load_n(&s->flows[i].sndbuf_pre, __ATOMIC_ACQUIRE) >= 0) {
+			/* a CRR flow: as its first socket had it (flow_note_bufs) */
+			snprintf(s->cong, sizeof(s->cong), "%s", s->flows[i].cong_pre);
+		}
+	}
+}
+
+/*
  * The flows whose sockets and /proc entries one tick reads: at most
  * SAMPLER_TURN_MAX, the next ones the next tick, so each flow's figures
  * are at most n / SAMPLER_TURN_MAX ticks old.  Reading them all every
@@ -147,6 +172,8 @@ static struct sock_sample *sampler_socks(struct sampler *s, uint32_t *nout,
 {
 	struct sock_sample *socks = calloc(s->n ? s->n : 1, sizeof(*socks));
 	uint32_t k = 0;
+
+	sampler_cong(s);
 
 	if (!socks) {
 		*nout = 0;
@@ -404,6 +431,7 @@ int sampler_create(struct sampler **sp, struct flow *flows, unsigned n,
 			ss->rcvbuf_conn = ss->rcvbuf;
 		}
 	}
+	sampler_cong(s);
 	ret = cpustat_read("/proc", &s->cpu0, err);
 	if (ret)
 		goto fail;
@@ -499,6 +527,7 @@ int sampler_final(struct sampler *s, struct end_result *r, char *err)
 		hist_summary(r->hist, &r->lat);
 	}
 	r->socks = sampler_socks(s, &r->nsocks, true);
+	snprintf(r->cong_control, sizeof(r->cong_control), "%s", s->cong);
 	sampler_segs(s, r);
 	if (cpustat_read("/proc", &end, NULL) == 0)
 		cpustat_delta(&s->cpu0, &end, &r->cpu);

@@ -63,6 +63,17 @@ static const struct sock_sample *sock0(const struct run_summary *r, int end)
 	return e->nsocks && e->socks ? &e->socks[0] : NULL;
 }
 
+/* An end's congestion control; netperf says "TCP Only" of a local UDP
+ * socket (get_transport_cong_control), and its netserver "" (n/a) of a
+ * remote one. */
+static void get_cong(const struct run_summary *r, int arg, struct sel_value *v)
+{
+	if (arg == END_LOCAL && test_is_udp(r->res.p.type))
+		v_str(v, "TCP Only");
+	else
+		v_str(v, end_of(r, arg)->cong_control);
+}
+
 static const char *units_of(const struct run_summary *r)
 {
 	if (r->res.units && *r->res.units)
@@ -792,6 +803,8 @@ static const struct selector sel_table[SEL_NIDS] = {
 	ROW(P90_LATENCY, "90th percentile round trip, microseconds (RR)", get_lat, LAT_P90),
 	ROW(P99_LATENCY, "99th percentile round trip, microseconds (RR)", get_lat, LAT_P99),
 	ROW(P999_LATENCY, "99.9th percentile round trip, microseconds (RR)", get_lat, LAT_P999),
+	ROW(LOCAL_CONG_CONTROL, "congestion control of the local end's first TCP socket (TCP_CONGESTION); TCP Only for UDP tests", get_cong, END_LOCAL),
+	ROW(REMOTE_CONG_CONTROL, "congestion control of the remote end's first TCP socket (TCP_CONGESTION)", get_cong, END_REMOTE),
 	ROW(LOCAL_CPU_UTIL, "local CPU utilisation, percent of all CPUs (mean over iterations with -i)", get_cpu_util, L),
 	ROW(REMOTE_CPU_UTIL, "remote CPU utilisation, percent of all CPUs (mean over iterations with -i)", get_cpu_util, R),
 	ROW(LOCAL_CPU_PEAK_UTIL, "utilisation of the busiest local CPU, percent", get_cpu_peak, L),

@@ -932,6 +932,7 @@ static void session_netserver_result(struct session *s, const struct ns_response
 	e->cpu_main = -1;
 	e->segs_out = e->segs_in = e->data_segs_out = e->data_segs_in = -1;
 	e->sampler_cpu = e->flows_cpu = -1;
+	snprintf(e->cong_control, sizeof(e->cong_control), "%.15s", z->cong_control);
 	if (k) {
 		*k = (struct sock_sample){
 			.sndbuf_init = a->send_buf_size, .rcvbuf_init = a->recv_buf_size,

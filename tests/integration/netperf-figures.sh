@@ -216,6 +216,13 @@ fresh=$(val "$TMP/f.txt" LSS_SIZE_CONN)
 [ "$(val "$TMP/f.txt" TARGET)" = "lab:$L" ] && [ "$(val "$TMP/f.txt" LOCAL_TCP_METRICS)" = flushed ] &&
 	[ "$(val "$TMP/f.txt" REMOTE_TCP_METRICS)" = flushed ] && [ "$(val "$TMP/f.txt" STATE_NOTE)" = n/a ]
 ok $? "lab: TARGET=lab:$L, both caches flushed, no note (fresh send buffer after connect $fresh)"
+# Congestion control, read from each end's socket: side b's set to reno.
+"$TUNETOP" run --lab "$L" --no-db --set remote:net.ipv4.tcp_congestion_control=reno -t TCP_STREAM -l 0.5 \
+	-- -k LOCAL_CONG_CONTROL,REMOTE_CONG_CONTROL >"$TMP/cc.txt" 2>>"$TMP/stderr"
+ca=$(ip netns exec "$L-a" sysctl -n net.ipv4.tcp_congestion_control)
+[ "$(val "$TMP/cc.txt" LOCAL_CONG_CONTROL)" = "$ca" ] && [ "$(val "$TMP/cc.txt" REMOTE_CONG_CONTROL)" = reno ] &&
+	[ "$(ip netns exec "$L-b" sysctl -n net.ipv4.tcp_congestion_control)" != reno ]
+ok $? "LOCAL_CONG_CONTROL is side a's $ca, REMOTE_CONG_CONTROL side b's reno, put back after: $(tr '\n' ' ' <"$TMP/cc.txt")"
 "$TUNETOP" run -t TCP_RR -l 1 -- -k TARGET >"$TMP/own.txt" 2>>"$TMP/stderr"
 grep -q "^TARGET=lab:tunetop-[0-9]*$" "$TMP/own.txt"
 ok $? "a plain run as root says it measured a lab of its own ($(cat "$TMP/own.txt"))"

@@ -51,7 +51,7 @@ check_type() {
 check_all_types() {
 	check_type TCP_RR 'j["result"]["remote_transactions"] == 18139 and abs(j["result"]["remote_cpu_util"] - 29.24) < 0.01 and j["result"]["remote_cpu_count"] == 2'
 	check_type TCP_CRR 'j["result"]["remote_transactions"] == 12785 and j["result"]["remote_cpu_util"] is None'
-	check_type TCP_STREAM 'j["result"]["remote_bytes_recvd"] == 3111174144 and abs(j["result"]["remote_cpu_util"] - 71.81) < 0.01'
+	check_type TCP_STREAM 'j["result"]["remote_bytes_recvd"] == 3111174144 and abs(j["result"]["remote_cpu_util"] - 71.81) < 0.01 and j["result"]["remote_cong_control"] == "bbr"'
 	check_type TCP_MAERTS 'j["result"]["remote_bytes_sent"] == 3098165248 and j["result"]["local_bytes_recvd"] > 0'
 	check_type UDP_RR 'j["result"]["remote_transactions"] == 18362 and j["result"]["rsr_size"] == 212992'
 	check_type UDP_STREAM 'j["result"]["remote_recv_calls"] == 175359 and j["result"]["remote_bytes_recvd"] == 258128448'

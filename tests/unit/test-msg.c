@@ -685,6 +685,7 @@ static void fill_result(struct end_result *r, bool with_hist)
 	r->cpu_bind = 1;
 	strcpy(r->host, "lab-b.example");
 	fill_irq(r->irq_dev, &r->irq);
+	strcpy(r->cong_control, "cubic");
 }
 
 static bool hist_equal(const struct hist *a, const struct hist *b)
@@ -705,7 +706,7 @@ static bool result_equal(const struct end_result *a, const struct end_result *b)
 	       a->ctx_invol == b->ctx_invol && a->strays == b->strays &&
 	       a->cpu_bind == b->cpu_bind &&
 	       !strcmp(a->host, b->host) && !strcmp(a->irq_dev, b->irq_dev) &&
-	       irq_equal(&a->irq, &b->irq);
+	       irq_equal(&a->irq, &b->irq) && !strcmp(a->cong_control, b->cong_control);
 }
 
 static void test_result_round_trip(void)

@@ -58,6 +58,8 @@ static void build_rr(struct run_summary *r)
 
 	memset(r, 0, sizeof(*r));
 	params_default(&s->p);
+	snprintf(s->local.cong_control, sizeof(s->local.cong_control), "cubic");
+	snprintf(s->remote.cong_control, sizeof(s->remote.cong_control), "cubic");
 	s->p.burst = 15;
 	s->p.nodelay = true;
 	s->p.lcpu = 0;
@@ -118,6 +120,8 @@ static void build_stream(struct run_summary *r)
 
 	memset(r, 0, sizeof(*r));
 	params_default(&s->p);
+	snprintf(s->local.cong_control, sizeof(s->local.cong_control), "cubic");
+	snprintf(s->remote.cong_control, sizeof(s->remote.cong_control), "cubic");
 	s->p.type = TEST_TCP_STREAM;
 	s->p.send_size = 256 * 1024;
 	snprintf(s->target, sizeof(s->target), "10.0.0.1 (-H)");
@@ -555,8 +559,20 @@ static void test_values(void)
 
 	build_rr(rr);
 	build_stream(st);
+	strcpy(rr->res.remote.cong_control, "reno");
 
 	opts_for(&o, OUT_CSV, true);
+	out = render(&o, rr, &ret);
+	ok(out && !strcmp(csv_field(out, "LOCAL_CONG_CONTROL", v, sizeof(v)), "cubic") &&
+	   !strcmp(csv_field(out, "REMOTE_CONG_CONTROL", v, sizeof(v)), "reno"),
+	   "each end's congestion control, as its socket said (%s)", v);
+	free(out);
+	rr->res.p.type = TEST_UDP_RR;
+	out = render(&o, rr, &ret);
+	ok(out && !strcmp(csv_field(out, "LOCAL_CONG_CONTROL", v, sizeof(v)), "TCP Only"),
+	   "UDP: the local congestion control is netperf's 'TCP Only' (%s)", v);
+	free(out);
+	rr->res.p.type = TEST_TCP_RR;
 	out = render(&o, rr, &ret);
 	ok(out && !strcmp(csv_field(out, "P99_LATENCY", v, sizeof(v)), "80"),
 	   "RR: P99_LATENCY is an integer, 80, as netperf prints it (%s)", v);
