@@ -725,11 +725,33 @@ static void print_side_notes(FILE *err, const struct run_summary *r)
 	fflush(err);
 }
 
+/*
+ * netperf's -v 0: the throughput alone ("%7.2f %s\n", its tput_fmt_0), or
+ * with -c/-C the local (else the remote) service demand and CPU method
+ * ("%6.3f %c %s\n", cpu_fmt_0); the brand (-B) is not taken, "" here.
+ */
+static void print_terse(FILE *f, const struct run_opts *o, const struct run_summary *r)
+{
+	if (r->iterating && !r->ci_reached)
+		print_confidence_warning(f, r);
+	if (o->local_cpu || o->remote_cpu)
+		fprintf(f, "%6.3f %c %s\n", nv(r, o->local_cpu ? SEL_LOCAL_SD : SEL_REMOTE_SD),
+			'S', "");
+	else
+		fprintf(f, "%7.2f %s\n", nv(r, SEL_THROUGHPUT), "");
+}
+
 static int output_human(FILE *f, const struct run_opts *o,
 			const struct run_summary *r)
 {
-	struct vbufs *b = calloc(1, sizeof(*b));
+	struct vbufs *b;
 
+	if (o->verbosity == 0) {
+		print_terse(f, o, r);
+		print_side_notes(stderr, r);
+		return 0;
+	}
+	b = calloc(1, sizeof(*b));
 	if (!b)
 		return -ENOMEM;
 	print_netperf_block(f, o, r);

@@ -115,6 +115,25 @@ head -1 "$TMP/d.out" | grep -q "^MIGRATED TCP REQUEST/RESPONSE TEST" &&
 	[ "$(grep -n '^Local /Remote' "$TMP/d.out" | cut -d: -f1)" -gt "$(grep -n '^Interim result' "$TMP/d.out" | tail -1 | cut -d: -f1)" ]
 ok $? "-D 0.5: the banner first, then the interim lines, then the table"
 
+# -v 0: the banner, then the rate alone as netperf's "%7.2f \n".
+for name in tcp_rr-v0 tcp_stream-v0; do
+	t=$(echo "${name%-v0}" | tr a-z A-Z)
+	one "$name" -t "$t" -v 0
+	python3 - "$G/dropin/$name.txt" "$TMP/$name.out" "$TMP/$name.json" >"$TMP/cmp.txt" 2>&1 <<'PY'
+import json, re, sys
+theirs = open(sys.argv[1]).read().split("\n")[1:]
+mine = open(sys.argv[2]).read().split("\n")
+mask = lambda l: re.sub(r"\d+\.\d\d", "F", l)
+assert [mask(l) for l in mine] == [mask(l) for l in theirs], (mine, theirs)
+rate = json.load(open(sys.argv[3]))["result"]["result"]["throughput"]
+assert abs(float(mine[1]) - rate) < 0.006, (mine[1], rate)
+print("%r as netperf's, the stored rate %.2f" % (mine[1], rate))
+PY
+	rc=$?
+	ok $rc "$name: -v 0 prints the banner and the rate alone ($(tail -1 "$TMP/cmp.txt"))"
+	[ $rc -eq 0 ] || { diag "$TMP/cmp.txt"; diag "$TMP/$name.out"; }
+done
+
 # -D with -k and -o: netperf's interim lines in its keyval and CSV forms
 # (what flent reads), the index counting from 0, then the final result.
 for s in "tcp_rr-D-k:-P 0 -t TCP_RR -D 0.3 -- -k THROUGHPUT,MEAN_LATENCY" \
@@ -122,7 +141,7 @@ for s in "tcp_rr-D-k:-P 0 -t TCP_RR -D 0.3 -- -k THROUGHPUT,MEAN_LATENCY" \
 	name=${s%%:*}
 	# shellcheck disable=SC2086
 	one "$name" ${s#*:}
-	python3 - "$G/$name.txt" "$TMP/$name.out" >"$TMP/cmp.txt" 2>&1 <<'PY'
+	python3 - "$G/dropin/$name.txt" "$TMP/$name.out" >"$TMP/cmp.txt" 2>&1 <<'PY'
 import re, sys
 mask = lambda l: re.sub(r"\[\d+\]", "[i]", re.sub(r"\d+\.\d+", "F", l))
 theirs = open(sys.argv[1]).read().split("\n")[1:]

@@ -159,6 +159,8 @@ static void test_interim(void)
 	struct run_opts o;
 	char err[ERR_MAX];
 
+	ok(parse("", &o, err) == 0 && o.verbosity == 1 && parse("-v 0", &o, err) == 0 &&
+	   o.verbosity == 0, "-v: netperf's verbosity, 1 unless -v 0");
 	ok(parse("-D 0.5", &o, err) == 0 && o.interim == 0.5 &&
 	   o.so.p.sample_ms == 500, "-D 0.5 ticks every 500 ms");
 	ok(parse("-D 0.0125", &o, err) == 0 && o.so.p.sample_ms == 13,
@@ -261,6 +263,8 @@ static void test_refusals(void)
 	refused("-p 70000", "-p 70000", NULL);
 	refused("-P 2", "-P 2", NULL);
 	refused("-D 0", "-D 0", NULL);
+	refused("-v 2", "-v 2", "verbose tables");
+	refused("-v x", "-v x", "not a verbosity");
 	refused("-D abc", "-D abc", NULL);
 	refused("-t TCP_STREAM -- -r 1", "-r 1", "request/response");
 	refused("-- -m 1K", "-m 1K", "stream");
