@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <netdb.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
@@ -19,14 +20,14 @@
  * optional one (attached, or the next word unless it starts with '-').
  */
 #define GLOBAL_SPEC "t:H:p:46l:T:cCD:i:I:P:v:w:h"
-#define TEST_SPEC "r:b:Dm:M:s:S:n:o::O::k::P:h"
+#define TEST_SPEC "r:b:Dm:M:s:S:n:o::O::k::P:H:h"
 
 #define SIZE_HINT "bytes, optionally with K/M/G (x1024) or k/m/g (x1000)"
 #define TYPES_HINT "TCP_RR, TCP_CRR, TCP_STREAM, TCP_MAERTS, UDP_RR, UDP_STREAM"
 #define ALL_OPTS_HINT "-t -H -p -4 -6 -l -T -c -C -D -i -I -P -v -w -h " \
 	"--json --json-stream --sample-ms --connect-timeout --netserver --lab --loopback " \
 	"--mtu --rate --set --keep --wait --key --capture --db --no-db; after --: " \
-	"-r -b -D -m -M -s -S -n -o -O -k -h"
+	"-r -b -D -m -M -s -S -n -o -O -k -H -h"
 
 /* A sample tick no shorter or longer than this (params_validate agrees). */
 #define SAMPLE_MS_MIN 10
@@ -65,12 +66,13 @@ static const char *opt_hint(char c, bool test)
 		case 's': return "local send[,recv] socket buffer in " SIZE_HINT ", 1 byte to 1G";
 		case 'S': return "remote send[,recv] socket buffer in " SIZE_HINT ", 1 byte to 1G";
 		case 'n': return "1-1024 flows";
+		case 'H': return "host[,family]: the data connections' host, as netperf's; the control host's (-H) here";
 		default: return "see tunetop run -h";
 		}
 	}
 	switch (c) {
 	case 't': return TYPES_HINT;
-	case 'H': return "a host name or address (with -4/-6 for the family)";
+	case 'H': return "host[,family]: a host name or address, family 4, 6, inet, inet6, 0 or unspec (or -4/-6)";
 	case 'p': return "a control port number 1-65535";
 	case 'l': return "seconds, 0 < secs <= 86400";
 	case 'T': return "lcpu,rcpu CPU numbers 0-4095 (N pins both, ,N only the remote, N, only the local)";
@@ -82,6 +84,40 @@ static const char *opt_hint(char c, bool test)
 	case 'w': return "a file name for the pcap file of the local end's capture";
 	default: return "see tunetop run -h";
 	}
+}
+
+/*
+ * netperf's "-H host[,family]" (global and test-specific): host into buf
+ * ("" when only the family was given), the family into *af (-1 when
+ * none): "4"/"inet" AF_INET, "6"/"inet6" AF_INET6, "0"/"unspec" AF_UNSPEC,
+ * as netperf's parse_address_family reads them; what it would only warn
+ * about is refused here.
+ */
+static int opt_host(struct parse_state *st, char c, bool test, const char *val, char *buf,
+		    size_t len, int *af)
+{
+	const char *comma = strchr(val, ',');
+	size_t n = comma ? (size_t)(comma - val) : strlen(val);
+
+	if (!*val)
+		return err_set(st->err, 2, "option -H: empty host; accepted: %s", opt_hint(c, test));
+	if (n >= len)
+		return err_set(st->err, 2, "option -H: host name longer than %zu characters; accepted: %s",
+			       len - 1, opt_hint(c, test));
+	memcpy(buf, val, n);
+	buf[n] = '\0';
+	if (!comma)
+		return 0;
+	if (!strcmp(comma + 1, "4") || !strcmp(comma + 1, "inet"))
+		*af = AF_INET;
+	else if (!strcmp(comma + 1, "6") || !strcmp(comma + 1, "inet6"))
+		*af = AF_INET6;
+	else if (!strcmp(comma + 1, "0") || !strcmp(comma + 1, "unspec"))
+		*af = AF_UNSPEC;
+	else
+		return err_set(st->err, 2, "option -H %s: family '%s' unknown; accepted: %s", val,
+			       comma + 1, opt_hint(c, test));
+	return 0;
 }
 
 /* Why parse_uint or parse_double refused a value. */
@@ -290,7 +326,7 @@ static int global_opt(struct parse_state *st, char c, const char *val)
 	struct run_opts *o = st->o;
 	uint64_t x;
 	double d;
-	int t;
+	int t, ret;
 
 	switch (c) {
 	case 't':
@@ -300,20 +336,21 @@ static int global_opt(struct parse_state *st, char c, const char *val)
 				       val, TYPES_HINT);
 		o->so.p.type = (enum test_type)t;
 		return 0;
-	case 'H':
-		if (!*val)
-			return err_set(st->err, 2, "option -H: empty host; accepted: %s",
-				       opt_hint(c, false));
-		if (strchr(val, ','))
-			return err_set(st->err, 2, "option -H %s: a family after a comma is not supported; accepted: %s",
-				       val, opt_hint(c, false));
-		if (strlen(val) >= sizeof(o->host_buf))
-			return err_set(st->err, 2, "option -H: host name longer than %zu characters; accepted: %s",
-				       sizeof(o->host_buf) - 1,
-				       opt_hint(c, false));
-		strcpy(o->host_buf, val);
+	case 'H': {
+		char host[sizeof(o->host_buf)];
+		int af = -1;
+
+		ret = opt_host(st, c, false, val, host, sizeof(host), &af);
+		if (ret)
+			return ret;
+		if (af >= 0)
+			o->so.p.family = o->so.af_hint = af;
+		if (!*host)	/* netperf's "-H ,6": the family alone */
+			return 0;
+		strcpy(o->host_buf, host);
 		o->so.host = o->host_buf;
 		return 0;
+	}
 	case 'p':
 		if (strchr(val, ','))
 			return err_set(st->err, 2, "option -p %s: a local control port (port,lport) is not supported; accepted: %s",
@@ -498,6 +535,17 @@ static int test_opt(struct parse_state *st, char c, const char *val)
 	case 'P':
 		return err_set(st->err, 2, "option -P %s: choosing data connection ports is not supported; accepted: no -P after `--` (-p sets the control port)",
 			       val);
+	case 'H': {
+		int af = -1;
+
+		ret = opt_host(st, c, true, val, st->o->data_host, sizeof(st->o->data_host), &af);
+		if (ret)
+			return ret;
+		if (!*st->o->data_host)
+			return err_set(st->err, 2, "option -H %s after `--`: no host; accepted: %s", val,
+				       opt_hint(c, true));
+		return 0;
+	}
 	default:	/* 'h' */
 		st->o->help = OPTIONS_HELP_USAGE;
 		return 1;
@@ -739,6 +787,28 @@ static void options_init(struct run_opts *o)
 	};
 }
 
+/* Whether host names b (NULL: none given) or an address of b: by the
+ * string, else numerically (no name is looked up here). */
+static bool same_host(const char *a, const char *b)
+{
+	struct addrinfo hints = { .ai_flags = AI_NUMERICHOST }, *ra, *rb;
+	bool same = false;
+
+	if (!b)
+		return false;
+	if (!strcmp(a, b))
+		return true;
+	if (getaddrinfo(a, NULL, &hints, &ra))
+		return false;
+	if (!getaddrinfo(b, NULL, &hints, &rb)) {
+		same = ra->ai_family == rb->ai_family && ra->ai_addrlen == rb->ai_addrlen &&
+		       !memcmp(ra->ai_addr, rb->ai_addr, ra->ai_addrlen);
+		freeaddrinfo(rb);
+	}
+	freeaddrinfo(ra);
+	return same;
+}
+
 /* Whether a --set reaches the remote end: remote: or both:. */
 static bool options_set_remote(const char *set)
 {
@@ -756,6 +826,11 @@ static int options_finish(struct parse_state *st)
 	char why[ERR_MAX];
 
 	o->iterating = st->i_given || st->I_given;
+	/* flent passes the control host again as the data host (-- -H):
+	 * taken when it is that host, by name or by the same address. */
+	if (o->data_host[0] && !same_host(o->data_host, o->so.host))
+		return err_set(st->err, 2, "option -H %s after `--`: data connections to another host than the control connection's (%s) are not supported; accepted: the control host's name or address, as flent passes it",
+			       o->data_host, o->so.host ? o->so.host : "none: no -H");
 	if (o->netserver && !o->so.host)
 		return err_set(st->err, 2, "option --netserver: needs -H HOST; accepted: -H HOST --netserver [-p PORT], for a netserver on HOST");
 	for (unsigned i = 0; i < o->nset; i++)

@@ -34,6 +34,7 @@ enum out_format {
 struct run_opts {
 	struct session_opts so;		/* host, port, test parameters */
 	char host_buf[256], port_buf[16];
+	char data_host[256];		/* -- -H: netperf's data host; the control host's */
 	bool netserver;			/* --netserver: HOST runs netperf's netserver */
 	bool local_cpu, remote_cpu;	/* -c, -C */
 	double interim;			/* -D secs, 0 = no interim output */

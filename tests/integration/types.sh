@@ -20,6 +20,20 @@ for addr in 127.0.0.1 ::1; do
 	done
 done
 
+# flent's way of running netperf (its tcp_download, without -F and -f m):
+# -P 0 -v 0, a negative -D, -H with a family, the control host again as
+# the data host, and -k with interim lines.
+"$TUNETOP" run -P 0 -v 0 -D -0.20 -4 -H 127.0.0.1,4 -p "$PORT" -t TCP_MAERTS -l 1 -- -H 127.0.0.1 \
+	-k THROUGHPUT,LOCAL_CONG_CONTROL,REMOTE_CONG_CONTROL,TRANSPORT_MSS,DIRECTION,ELAPSED_TIME,PROTOCOL \
+	>"$TMP/flent.out" 2>"$TMP/err"
+rc=$?
+n=$(grep -c "^NETPERF_INTERIM_RESULT\[[0-9]*\]=[0-9.]*$" "$TMP/flent.out")
+[ $rc -eq 0 ] && [ "$n" -ge 3 ] && grep -q "^THROUGHPUT=[0-9.]*$" "$TMP/flent.out" &&
+	grep -q "^DIRECTION=Recv$" "$TMP/flent.out" && grep -Eq "^REMOTE_CONG_CONTROL=[a-z0-9_]+$" "$TMP/flent.out" &&
+	[ "$(grep -cv "^NETPERF_\|^[A-Z_]*=" "$TMP/flent.out")" -eq 0 ]
+ok $? "flent's command line for tcp_download: exit $rc, $n interim results, nothing but NETPERF_* and KEY= lines"
+[ $? -eq 0 ] || { diag "$TMP/flent.out"; diag "$TMP/err"; }
+
 # Test options that change the data path.
 "$TUNETOP" run -H 127.0.0.1 -p "$PORT" -t TCP_RR -l 1 --json -- -r 100,2000 -b 7 -D -n 3 >"$TMP/o.json" 2>"$TMP/err"
 ok $? "TCP_RR -r 100,2000 -b 7 -D -n 3 runs"
