@@ -103,7 +103,7 @@ static int crr_client(struct flow *f)
 	char *buf;
 	int r = 0;
 
-	buf = flow_alloc(f, bufsz);
+	buf = flow_alloc_send(f, bufsz);
 	if (!buf)
 		return -ENOMEM;
 	t0 = now_ns();
@@ -175,7 +175,7 @@ static int crr_server(struct flow *f)
 	char *buf;
 	int r;
 
-	buf = flow_alloc(f, bufsz);
+	buf = flow_alloc_send(f, bufsz);
 	r = buf ? flow_timeouts(f, f->listen_fd) : -ENOMEM;
 	while (!r) {
 		int fd;

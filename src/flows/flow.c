@@ -57,6 +57,15 @@ int flow_timeouts(struct flow *f, int fd)
 	return 0;
 }
 
+void *flow_alloc_send(struct flow *f, size_t len)
+{
+	uint8_t *p = flow_alloc(f, len);
+
+	for (size_t at = 0; p && f->fill_len && at < len; at += f->fill_len)
+		memcpy(p + at, f->fill, len - at < f->fill_len ? len - at : f->fill_len);
+	return p;
+}
+
 void *flow_alloc(struct flow *f, size_t len)
 {
 	void *p = calloc(1, len ? len : 1);

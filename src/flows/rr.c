@@ -231,7 +231,7 @@ static int rr_client(struct flow *f)
 	s.mask = ring_n - 1;
 	rr_client_bufs(p, &s.sbufsz, &s.rbufsz);
 	s.ring = flow_alloc(f, ring_n * sizeof(*s.ring));
-	s.sbuf = s.ring ? flow_alloc(f, s.sbufsz) : NULL;
+	s.sbuf = s.ring ? flow_alloc_send(f, s.sbufsz) : NULL;
 	s.rbuf = s.sbuf ? flow_alloc(f, s.rbufsz) : NULL;
 	r = s.rbuf ? 0 : -ENOMEM;
 	if (r)
@@ -321,7 +321,7 @@ static int rr_server(struct flow *f)
 
 	rr_server_bufs(p, &rbufsz, &sbufsz);
 	rbuf = flow_alloc(f, rbufsz);
-	sbuf = rbuf ? flow_alloc(f, sbufsz) : NULL;
+	sbuf = rbuf ? flow_alloc_send(f, sbufsz) : NULL;
 	r = sbuf ? 0 : -ENOMEM;
 	if (r)
 		goto out;

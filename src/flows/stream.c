@@ -79,7 +79,7 @@ static int stream_sender(struct flow *f)
 	char *buf;
 	int r;
 
-	buf = flow_alloc(f, bufsz);
+	buf = flow_alloc_send(f, bufsz);
 	r = buf ? flow_timeouts(f, f->fd) : -ENOMEM;
 	if (r)
 		goto out;

@@ -87,7 +87,7 @@ static int udp_rr_client(struct flow *f)
 
 	mask = ring_n - 1;
 	ring = flow_alloc(f, ring_n * sizeof(*ring));
-	sbuf = ring ? flow_alloc(f, p->req_size) : NULL;
+	sbuf = ring ? flow_alloc_send(f, p->req_size) : NULL;
 	rbuf = sbuf ? flow_alloc(f, p->resp_size) : NULL;
 	r = rbuf ? flow_timeouts(f, f->fd) : -ENOMEM;
 	if (r)
@@ -225,7 +225,7 @@ static int udp_server(struct flow *f, bool reply)
 
 	rbuf = flow_alloc(f, rbufsz);
 	if (rbuf && reply)
-		sbuf = flow_alloc(f, p->resp_size);
+		sbuf = flow_alloc_send(f, p->resp_size);
 	r = rbuf && (sbuf || !reply) ? flow_timeouts(f, f->fd) : -ENOMEM;
 	if (r)
 		goto out;
@@ -317,7 +317,7 @@ static int udp_stream_client(struct flow *f)
 	char *buf;
 	int r;
 
-	buf = flow_alloc(f, size);
+	buf = flow_alloc_send(f, size);
 	r = buf ? flow_timeouts(f, f->fd) : -ENOMEM;
 	while (!r && !flow_stopping(f)) {
 		if (flow_aborted(f)) {

@@ -80,6 +80,8 @@ int flow_timeouts(struct flow *f, int fd);
 
 /* Zeroed buffer of len bytes, or NULL with errbuf filled. */
 void *flow_alloc(struct flow *f, size_t len);
+/* A buffer data is sent from: f->fill repeated (netperf's -F), else zeros. */
+void *flow_alloc_send(struct flow *f, size_t len);
 
 /*
  * Blocking send of total bytes from buf, bufsz at a time (the content does

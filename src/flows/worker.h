@@ -68,6 +68,10 @@ struct flow {
 	 * that address.  peerlen 0: any source (the test's own client side).
 	 */
 	struct sockaddr_storage peer;
+	/* -F: what the send buffers hold, repeated (NULL: zeros); the
+	 * session's, read once (fill_read) */
+	const uint8_t *fill;
+	size_t fill_len;
 	socklen_t peerlen;
 	int cpu;			/* pin to this CPU, -1 = not */
 	const int *stop;

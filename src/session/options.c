@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <netdb.h>
 #include <string.h>
@@ -19,12 +20,12 @@
  * Option letters as getopt spells them: "x:" takes a value, "x::" takes an
  * optional one (attached, or the next word unless it starts with '-').
  */
-#define GLOBAL_SPEC "t:H:p:46l:T:cCD:i:I:P:v:w:h"
+#define GLOBAL_SPEC "t:H:p:46l:T:cCD:i:I:P:v:w:F:h"
 #define TEST_SPEC "r:b:Dm:M:s:S:n:o::O::k::P:H:h"
 
 #define SIZE_HINT "bytes, optionally with K/M/G (x1024) or k/m/g (x1000)"
 #define TYPES_HINT "TCP_RR, TCP_CRR, TCP_STREAM, TCP_MAERTS, UDP_RR, UDP_STREAM"
-#define ALL_OPTS_HINT "-t -H -p -4 -6 -l -T -c -C -D -i -I -P -v -w -h " \
+#define ALL_OPTS_HINT "-t -H -p -4 -6 -l -T -c -C -D -i -I -P -v -w -F -h " \
 	"--json --json-stream --sample-ms --connect-timeout --netserver --lab --loopback " \
 	"--mtu --rate --set --keep --wait --key --capture --db --no-db; after --: " \
 	"-r -b -D -m -M -s -S -n -o -O -k -H -h"
@@ -82,6 +83,7 @@ static const char *opt_hint(char c, bool test)
 	case 'P': return "0 (no banner or column titles) or 1";
 	case 'v': return "0 (the rate alone, or the service demand with -c/-C) or 1 (netperf's table)";
 	case 'w': return "a file name for the pcap file of the local end's capture";
+	case 'F': return "a readable, non-empty file whose bytes the local send buffers hold (netperf's fill file)";
 	default: return "see tunetop run -h";
 	}
 }
@@ -405,6 +407,27 @@ static int global_opt(struct parse_state *st, char c, const char *val)
 				       "netperf's verbose tables are not printed", opt_hint(c, false));
 		o->verbosity = val[0] - '0';
 		return 0;
+	case 'F': {
+		char b;
+		int fd;
+
+		if (!*val || strlen(val) >= sizeof(o->fill_file))
+			return err_set(st->err, 2, "option -F: accepted: %s", opt_hint(c, false));
+		errno = 0;
+		fd = open(val, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (fd < 0 || read(fd, &b, 1) != 1) {
+			const char *why = errno ? strerror(errno) : "empty";
+
+			if (fd >= 0)
+				close(fd);
+			return err_set(st->err, 2, "option -F %.64s: %s; accepted: %s", val, why,
+				       opt_hint(c, false));
+		}
+		close(fd);
+		snprintf(o->fill_file, sizeof(o->fill_file), "%s", val);
+		o->so.fill_file = o->fill_file;
+		return 0;
+	}
 	case 'w':
 		if (!*val || strlen(val) >= sizeof(o->capture_file))
 			return err_set(st->err, 2, "option -w: accepted: %s", opt_hint(c, false));

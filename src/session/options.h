@@ -56,6 +56,7 @@ struct run_opts {
 	bool wait;			/* --wait: wait for a knob another run holds */
 	char key_file[4096];		/* --key FILE: tunetopd's knob-control key */
 	char capture_file[4096];	/* -w FILE; so.capture_file points here */
+	char fill_file[4096];		/* -F FILE; so.fill_file points here */
 	bool capture_given;		/* --capture[=MODE] or -w: the user chose */
 	char db_path[4096];		/* --db PATH; "" = the default */
 	bool no_db;			/* --no-db: do not store the run */

@@ -38,6 +38,8 @@
 struct session {
 	struct session_opts o;
 	struct test_params p;
+	uint8_t *fill;		/* -F: the start of the file, fill_len bytes */
+	size_t fill_len;
 	char host[256], port[16];
 	/* Each end's host name: this one's, and the one HELLO_OK (or -H for a
 	 * netserver) named; the thread writes them into both ends' results. */
@@ -1113,6 +1115,41 @@ static void *session_thread(void *arg)
 	return NULL;
 }
 
+/*
+ * -F FILE: what netperf's send buffers hold, read once: up to the largest
+ * send buffer of the test (repeated beyond the file's end), at most
+ * SESSION_FILL_MAX bytes.  /dev/urandom is what flent passes.
+ */
+#define SESSION_FILL_MAX (4u << 20)
+
+static int session_fill(struct session *s, const char *path, char *err)
+{
+	size_t want = s->p.req_size > s->p.send_size ? s->p.req_size : s->p.send_size;
+	ssize_t n = 0;
+	int fd;
+
+	if (want < 65536)	/* the send size -m leaves to SO_SNDBUF */
+		want = 65536;
+	if (want > SESSION_FILL_MAX)
+		want = SESSION_FILL_MAX;
+	s->fill = malloc(want);
+	if (!s->fill)
+		return err_set(err, -ENOMEM, "-F %s: out of memory", path);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return err_set(err, -errno, "-F %s: %s; accepted: a readable file", path,
+			       strerror(errno));
+	while (s->fill_len < want && (n = read(fd, s->fill + s->fill_len, want - s->fill_len)) > 0)
+		s->fill_len += (size_t)n;
+	n = n < 0 ? -errno : 0;
+	close(fd);
+	if (n)
+		return err_set(err, (int)n, "-F %s: %s", path, strerror((int)-n));
+	if (!s->fill_len)
+		return err_set(err, -EINVAL, "-F %s: empty; accepted: a file with something in it", path);
+	return 0;
+}
+
 int session_create(struct session **sp, const struct session_opts *o, char *err)
 {
 	struct session *s = calloc(1, sizeof(*s));
@@ -1160,6 +1197,11 @@ int session_create(struct session **sp, const struct session_opts *o, char *err)
 			goto fail;
 		}
 	}
+	if (o->fill_file) {
+		ret = session_fill(s, o->fill_file, err);
+		if (ret)
+			goto fail;
+	}
 	for (unsigned i = 0; i < s->nflows; i++) {
 		struct flow *f = &s->flows[i];
 
@@ -1171,6 +1213,8 @@ int session_create(struct session **sp, const struct session_opts *o, char *err)
 		f->cpu = s->p.lcpu;
 		f->stop = &s->stop;
 		f->abort = &s->abort;
+		f->fill = s->fill;
+		f->fill_len = s->fill_len;
 		if (s->hists) {
 			hist_init(&s->hists[i]);
 			f->lat = &s->hists[i];
@@ -1301,6 +1345,7 @@ void session_destroy(struct session *s)
 	if (s->has_remote)
 		sample_free(&s->remote_last);
 	session_result_free(&s->res);
+	free(s->fill);
 	if (s->evfd >= 0)
 		close(s->evfd);
 	if (s->stop_efd >= 0)

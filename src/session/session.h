@@ -45,6 +45,7 @@ struct session_opts {
 	struct test_params p;
 	double connect_timeout;		/* seconds */
 	const char *capture_file;	/* -w: the local capture also goes here */
+	const char *fill_file;		/* -F: the local end's send buffers hold it */
 	struct session_link *link;	/* shared by a command's runs, or NULL */
 	struct knobs_remote *knobs;	/* with host: the link for its knobs (target.h) */
 };

@@ -20,10 +20,10 @@ for addr in 127.0.0.1 ::1; do
 	done
 done
 
-# flent's way of running netperf (its tcp_download, without -F and -f m):
+# flent's way of running netperf (its tcp_download, without -f m):
 # -P 0 -v 0, a negative -D, -H with a family, the control host again as
 # the data host, and -k with interim lines.
-"$TUNETOP" run -P 0 -v 0 -D -0.20 -4 -H 127.0.0.1,4 -p "$PORT" -t TCP_MAERTS -l 1 -- -H 127.0.0.1 \
+"$TUNETOP" run -P 0 -v 0 -D -0.20 -4 -H 127.0.0.1,4 -p "$PORT" -t TCP_MAERTS -l 1 -F /dev/urandom -- -H 127.0.0.1 \
 	-k THROUGHPUT,LOCAL_CONG_CONTROL,REMOTE_CONG_CONTROL,TRANSPORT_MSS,DIRECTION,ELAPSED_TIME,PROTOCOL \
 	>"$TMP/flent.out" 2>"$TMP/err"
 rc=$?
@@ -33,6 +33,23 @@ n=$(grep -c "^NETPERF_INTERIM_RESULT\[[0-9]*\]=[0-9.]*$" "$TMP/flent.out")
 	[ "$(grep -cv "^NETPERF_\|^[A-Z_]*=" "$TMP/flent.out")" -eq 0 ]
 ok $? "flent's command line for tcp_download: exit $rc, $n interim results, nothing but NETPERF_* and KEY= lines"
 [ $? -eq 0 ] || { diag "$TMP/flent.out"; diag "$TMP/err"; }
+
+# -F FILE: the data sent is the file's bytes, as seen on the wire.
+if [ "$(id -u)" -eq 0 ] && command -v tcpdump >/dev/null; then
+	python3 -c 'import sys; open(sys.argv[1], "wb").write(b"TUNETOP-FILL-" * 400)' "$TMP/fill.bin"
+	timeout 20 tcpdump -i lo -U -s 256 -c 20 -w "$TMP/fill.pcap" "tcp and greater 400" 2>"$TMP/td.err" &
+	tpid=$!
+	for _ in $(seq 50); do grep -q "listening on" "$TMP/td.err" && break; sleep 0.1; done
+	"$TUNETOP" run -H 127.0.0.1 -p "$PORT" -t TCP_STREAM -l 1 -P 0 -F "$TMP/fill.bin" >"$TMP/fo" 2>"$TMP/err"
+	rc=$?
+	wait "$tpid"
+	n=$(python3 -c 'import sys; print(open(sys.argv[1], "rb").read().count(b"TUNETOP-FILL-"))' "$TMP/fill.pcap" 2>/dev/null)
+	[ $rc -eq 0 ] && [ "${n:-0}" -ge 20 ]
+	ok $? "-F FILE: the segments on the wire carry the file's bytes ($n copies of its pattern in 20 captured segments)"
+	[ $? -eq 0 ] || { diag "$TMP/err"; diag "$TMP/td.err"; }
+elif [ "${CI:-}" = true ]; then
+	ok 1 "-F FILE: checking the wire needs root and tcpdump, which CI has"
+fi
 
 # Test options that change the data path.
 "$TUNETOP" run -H 127.0.0.1 -p "$PORT" -t TCP_RR -l 1 --json -- -r 100,2000 -b 7 -D -n 3 >"$TMP/o.json" 2>"$TMP/err"

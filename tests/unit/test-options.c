@@ -166,6 +166,8 @@ static void test_interim(void)
 	ok(parse("-H 127.0.0.1 -- -H 127.0.0.1,4", &o, err) == 0 &&
 	   parse("-H ::1 -- -H 0:0::1", &o, err) == 0,
 	   "-- -H: the control host again, by name or by address, as flent passes it (%s)", err);
+	ok(parse("-F /dev/urandom", &o, err) == 0 && !strcmp(o.so.fill_file, "/dev/urandom"),
+	   "-F FILE: netperf's fill file, for the session to read (%s)", err);
 	ok(parse("", &o, err) == 0 && o.verbosity == 1 && parse("-v 0", &o, err) == 0 &&
 	   o.verbosity == 0, "-v: netperf's verbosity, 1 unless -v 0");
 	ok(parse("-D 0.5", &o, err) == 0 && o.interim == 0.5 &&
@@ -271,6 +273,8 @@ static void test_refusals(void)
 	refused("-P 2", "-P 2", NULL);
 	refused("-D 0", "-D 0", NULL);
 	refused("-v 2", "-v 2", "verbose tables");
+	refused("-F /nonexistent/x", "-F /nonexistent/x", "No such file");
+	refused("-F /dev/null", "-F /dev/null", "empty");
 	refused("-H 127.0.0.1,x", "-H 127.0.0.1,x", "family 'x'");
 	refused("-H 127.0.0.1 -- -H 127.0.0.2", "-H 127.0.0.2 after", "control host");
 	refused("-- -H 127.0.0.1", "-H 127.0.0.1 after", "no -H");
