@@ -11,12 +11,24 @@
 
 #include "engine.h"
 
+/*
+ * The most lines one chart draws: past about eight, colours and dashes no
+ * longer tell lines apart (docs/report.md).  More runs make a selection,
+ * more buffers or curves small multiples, each said in a note.
+ */
+#define REPORT_MAX_SERIES 8
+/* The most units the runs of one report or sweep are grouped by. */
+#define REPORT_UNITS_MAX 4
+
 /* A sweep some selected run belongs to. */
 struct report_sweep {
 	int64_t id;
 	char kind[16];
 	bool has_cols;		/* its spec keeps the columns it was shown with */
 	struct sweep_cols cols;
+	/* An A/B's: its seed, and each side's settings ("remote:gro=on"; "" as they were). */
+	uint64_t seed;
+	char side[2][160];
 };
 
 /* The report being written: its heading, its runs and their sweeps. */
@@ -33,6 +45,40 @@ static inline double report_jnum(const json_t *j)
 {
 	return json_is_number(j) ? json_number_value(j) : NAN;
 }
+
+/*
+ * The unit of run r's rate by the engine's rule (units_rate() of its
+ * test): a chart draws runs of one unit only.
+ */
+static inline const struct rate_unit *report_unit(const struct store_run *r)
+{
+	int t = test_type_parse(r->test);
+
+	/* A test this build does not know: a stream's unit, netperf's default. */
+	return units_rate(t < 0 ? TEST_TCP_STREAM : (enum test_type)t);
+}
+
+/* A cliff of a sweep, as the engine's rule marks it (report-sweep.c). */
+struct report_cliff {
+	const struct store_run *run, *before;	/* the cliff's run, the point before's (or NULL) */
+	double rate, rate_before, drop_pct;
+	const struct rate_unit *units;
+	char point[64];
+};
+
+#define REPORT_CLIFFS_MAX 8
+struct report_cliffs {
+	unsigned npoints, n;	/* points with a result, cliffs */
+	unsigned shown;		/* cliffs in c[], at most REPORT_CLIFFS_MAX */
+	struct report_cliff c[REPORT_CLIFFS_MAX];
+};
+
+/* The cliffs of sweep sw among rp's runs, each unit's curve judged apart; 0 or -ENOMEM. */
+int report_sweep_cliffs(const struct report *rp, const struct report_sweep *sw,
+			struct report_cliffs *out);
+
+/* The verdict of each comparison, the first section (report-verdict.c); 0 or -ENOMEM. */
+int report_write_verdicts(FILE *f, const struct report *rp);
 
 /* What limited each run: its stored why verdicts (report-limits.c). */
 void report_write_limits(FILE *f, const struct report *rp);

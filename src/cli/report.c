@@ -52,10 +52,12 @@ static void report_usage(FILE *f)
 		"Usage: tunetop report ID... -o FILE.html [--db PATH] [--title TEXT]\n"
 		"\n"
 		"Write stored runs as one self-contained HTML file (inline SVG and CSS,\n"
-		"no script): a summary table, what limited each run, rate, latency and\n"
-		"socket buffers over time with the runs overlaid, sweep curves with\n"
+		"no script): the verdict of each comparison (A/B, sweep cliffs, run\n"
+		"against run), a summary table, what limited each run, rate, latency\n"
+		"and socket buffers over time with the runs overlaid, sweep curves with\n"
 		"their cliffs marked, segment-size histograms and the knobs that differ\n"
-		"between the runs.\n"
+		"between the runs.  A chart holds one unit and at most 8 lines; more\n"
+		"runs are drawn as a selection, named in a note (docs/report.md).\n"
 		"\n"
 		"  ID             a run id (12), a range (3-7: the runs of it that exist)\n"
 		"                 or sweep:N (every run of sweep or A/B comparison N)\n"
@@ -224,6 +226,29 @@ static int add_sweep_runs(struct report *rp, struct store *s, int64_t id, char *
 	return ret;
 }
 
+/*
+ * An A/B's seed and each side's settings from its stored spec ({"a":
+ * ["gro=on", ...], "b": [...], "seed": N}, ab-cmd.c and ui/plan.c).
+ */
+static void ab_spec_read(const json_t *spec, struct report_sweep *sw)
+{
+	static const char *const key[2] = { "a", "b" };
+	const json_t *seed = json_object_get(spec, "seed");
+
+	sw->seed = json_is_integer(seed) && json_integer_value(seed) > 0 ?
+		(uint64_t)json_integer_value(seed) : 0;
+	for (int k = 0; k < 2; k++) {
+		const json_t *a = json_object_get(spec, key[k]), *v;
+		size_t i, o = 0;
+
+		sw->side[k][0] = '\0';
+		json_array_foreach(a, i, v)
+			if (json_is_string(v) && o < sizeof(sw->side[k]))
+				o += (size_t)snprintf(sw->side[k] + o, sizeof(sw->side[k]) - o,
+						      "%s%s", o ? " " : "", json_string_value(v));
+	}
+}
+
 /* The runs the selections name, and the sweeps they belong to; 0 or -errno. */
 static int report_load(struct report *rp, struct store *s, const struct report_cli *c,
 		       char *err)
@@ -267,11 +292,14 @@ static int report_load(struct report *rp, struct store *s, const struct report_c
 		if (!grown)
 			return err_set(err, -ENOMEM, "sweeps: out of memory");
 		rp->sweeps = grown;
+		memset(&grown[rp->nsweeps], 0, sizeof(*grown));
 		grown[rp->nsweeps].id = r->sweep_id;
 		ret = store_get_sweep(s, r->sweep_id, grown[rp->nsweeps].kind,
 				      sizeof(grown[0].kind), &spec, err);
 		grown[rp->nsweeps].has_cols = !ret &&
 			!sweep_cols_from_spec(spec, &grown[rp->nsweeps].cols);
+		if (!ret)
+			ab_spec_read(spec, &grown[rp->nsweeps]);
 		json_decref(spec);
 		if (!ret)
 			rp->nsweeps++;
@@ -303,42 +331,40 @@ static void report_params_text(const json_t *j, char *buf, size_t len)
 	snprintf(buf, len, "%s", sp ? sp + 1 : "");
 }
 
-/* "run 12 TCP_RR -l 10 -- -r 1,1 size=4345": a run in legends. */
+/*
+ * "run 12 (size=4345): TCP_RR -l 10 -- -r 1,1": a run in legends, its
+ * parts set apart; no unit, which the chart's axis names.
+ */
 static void run_label(const struct store_run *r, char *buf, size_t len)
 {
 	char pt[160];
 
 	report_params_text(r->params, pt, sizeof(pt));
-	snprintf(buf, len, "run %" PRId64 " %s %s%s%s", r->id, r->test, pt,
-		 r->point[0] ? " " : "", r->point);
-}
-
-/* The dash pattern that tells runs apart once the colours repeat. */
-static const char *run_dash(unsigned i, const char *own)
-{
-	return own ? own : i >= SVG_NCOLOURS ? "8 3" : NULL;
+	snprintf(buf, len, "run %" PRId64 "%s%s%s: %s%s%s", r->id, r->point[0] ? " (" : "",
+		 r->point, r->point[0] ? ")" : "", r->test, pt[0] ? " " : "", pt);
 }
 
 /* One line of a plot over time: a series of a run, and its values once read. */
 struct tline {
-	unsigned run;
+	unsigned run, colour;
 	const char *key, *dash, *suffix;
 	double *x, *y;
 	size_t n;			/* 0: nothing to draw */
 };
 
 /*
- * A plot over time of the lines that have data; a note instead when none
- * has.  Time is the series' "t", seconds from the start of each run, so
- * runs are overlaid from their starts.
+ * A plot over time of the lines that have data, all in unit; a note
+ * instead when none has.  Time is the series' "t", seconds from the start
+ * of each run, so runs are overlaid from their starts.
  */
 static void time_plot(FILE *f, const struct report *rp, const char *id, const char *title,
-		      const char *ylabel, struct tline *lines, unsigned nl)
+		      const char *ylabel, const char *unit, struct tline *lines, unsigned nl)
 {
-	struct svg_plot_spec s = { .id = id, .title = title, .xlabel = "time, s", .ylabel = ylabel };
+	struct svg_plot_spec s = { .id = id, .title = title, .xlabel = "time, s", .ylabel = ylabel,
+				   .unit = unit };
 	double xmax = 0, ymax = 0;
 	struct svg_plot p;
-	char label[256];
+	char label[320];
 
 	for (unsigned i = 0; i < nl; i++) {
 		struct tline *l = &lines[i];
@@ -368,15 +394,14 @@ static void time_plot(FILE *f, const struct report *rp, const char *id, const ch
 		svg_plot_open(&p, f, &s);
 		for (unsigned i = 0; i < nl; i++) {
 			const struct tline *l = &lines[i];
-			const char *dash = run_dash(l->run, l->dash);
 
 			if (!l->n)
 				continue;
-			svg_plot_path(&p, l->x, l->y, l->n, svg_colour(l->run), dash);
+			svg_plot_path(&p, l->x, l->y, l->n, svg_colour(l->colour), l->dash, unit);
 			run_label(&rp->runs[l->run], label, sizeof(label));
-			snprintf(label + strlen(label), sizeof(label) - strlen(label), "%s",
-				 l->suffix ? l->suffix : "");
-			svg_plot_legend(&p, svg_colour(l->run), dash, false, label);
+			snprintf(label + strlen(label), sizeof(label) - strlen(label), "%s%s",
+				 l->suffix ? ", " : "", l->suffix ? l->suffix : "");
+			svg_plot_legend(&p, svg_colour(l->colour), l->dash, false, label);
 		}
 		svg_plot_close(&p);
 	}
@@ -387,49 +412,205 @@ static void time_plot(FILE *f, const struct report *rp, const char *id, const ch
 	}
 }
 
-/* Rate, latency (RR runs) and socket buffers over time, the runs overlaid. */
+/* Why a run was kept in a selection (pick_runs). */
+enum pick_why { PICK_NO, PICK_CLIFF, PICK_END, PICK_EXTREME, PICK_SPREAD };
+
+/*
+ * Of the runs cand[0..n-1] (indices of rp->runs, in order) at most max to
+ * draw, kept in order in cand, their count returned: all when they fit,
+ * else the cliffs of their sweeps and the point before each, the first
+ * and last, the highest and lowest throughput, then evenly spread ones.
+ * *left (when not NULL) gets the ids left out as "5-9, 12".
+ */
+static unsigned pick_runs(const struct report *rp, const bool *cliff, unsigned *cand,
+			  unsigned n, unsigned max, char *left, size_t leftlen)
+{
+	enum pick_why *why = calloc(n + 1, sizeof(*why));
+	unsigned kept = 0, hi = 0, lo = 0, o = 0;
+	size_t lo_len = 0;
+
+	if (left && leftlen)
+		left[0] = '\0';
+	if (n <= max || !why) {
+		free(why);
+		return n < max ? n : max;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		const struct store_run *r = &rp->runs[cand[i]];
+
+		if (r->throughput > rp->runs[cand[hi]].throughput)
+			hi = i;
+		if (r->throughput < rp->runs[cand[lo]].throughput)
+			lo = i;
+	}
+#define KEEP(i, w) do { if (!why[i] && kept < max) { why[i] = (w); kept++; } } while (0)
+	for (unsigned i = 0; i < n; i++)
+		if (cliff[cand[i]])
+			KEEP(i, PICK_CLIFF);
+	KEEP(0, PICK_END);
+	KEEP(n - 1, PICK_END);
+	KEEP(hi, PICK_EXTREME);
+	KEEP(lo, PICK_EXTREME);
+	/* Evenly spread: halve the gaps until the chart is full. */
+	for (unsigned step = n / 2; step && kept < max; step /= 2)
+		for (unsigned i = step; i < n && kept < max; i += step)
+			KEEP(i, PICK_SPREAD);
+	for (unsigned i = 0; i < n && kept < max; i++)
+		KEEP(i, PICK_SPREAD);
+#undef KEEP
+	for (unsigned i = 0; i < n; i++) {
+		if (why[i]) {
+			cand[o++] = cand[i];
+			continue;
+		}
+		if (!left || lo_len >= leftlen)
+			continue;
+		/* A run of consecutive ids left out reads as one range. */
+		if (i && !why[i - 1] && i + 1 < n && !why[i + 1])
+			continue;
+		if (i && !why[i - 1])
+			lo_len += (size_t)snprintf(left + lo_len, leftlen - lo_len, "%s%" PRId64,
+						   i >= 2 && !why[i - 2] ? "-" : ", ",
+						   rp->runs[cand[i]].id);
+		else
+			lo_len += (size_t)snprintf(left + lo_len, leftlen - lo_len, "%s%" PRId64,
+						   lo_len ? ", " : "", rp->runs[cand[i]].id);
+	}
+	free(why);
+	return o;
+}
+
+/* The note under a chart that shows shown of total runs. */
+static void pick_note(FILE *f, const char *id, unsigned shown, unsigned total, const char *left)
+{
+	if (shown == total)
+		return;
+	fprintf(f, "<p class=\"note omitted\" id=\"%s-omitted\">", id);
+	svg_escf(f, "Drawn: %u of %u runs, at most %d lines to a chart: the cliffs and the points before them, the first and last, the highest and lowest, then evenly spread. Left out: run%s %s. Every run is in the Runs table; a report of fewer runs (tunetop report ID...) draws the others.",
+		 shown, total, REPORT_MAX_SERIES, strchr(left, ',') || strchr(left, '-') ? "s" : "",
+		 left);
+	fputs("</p>\n", f);
+}
+
+/* Which runs are a cliff of their sweep, or the point before one. */
+static int mark_cliffs(const struct report *rp, bool *cliff)
+{
+	for (unsigned k = 0; k < rp->nsweeps; k++) {
+		struct report_cliffs c;
+		int ret = report_sweep_cliffs(rp, &rp->sweeps[k], &c);
+
+		if (ret)
+			return ret;
+		for (unsigned j = 0; j < c.shown; j++)
+			for (unsigned i = 0; i < rp->n; i++)
+				cliff[i] |= &rp->runs[i] == c.c[j].run || &rp->runs[i] == c.c[j].before;
+	}
+	return 0;
+}
+
+/* The id of the chart of unit group g: "plot-rate", then "plot-rate-2". */
+static void group_id(char *buf, size_t len, const char *base, unsigned g)
+{
+	if (g)
+		snprintf(buf, len, "%s-%u", base, g + 1);
+	else
+		snprintf(buf, len, "%s", base);
+}
+
+/*
+ * Rate, latency (RR runs) and socket buffers over time, the runs
+ * overlaid: one chart per unit, at most REPORT_MAX_SERIES lines each.
+ */
 static int write_time_plots(FILE *f, const struct report *rp)
 {
 	static const struct {
-		const char *key, *dash, *suffix;
+		const char *key, *dash, *name;
 	} bufs[] = {
-		{ "sndbuf_l", NULL, ": local send buffer" },
-		{ "rcvbuf_l", "6 3", ": local receive buffer" },
-		{ "sndbuf_r", "2 2", ": remote send buffer" },
-		{ "rcvbuf_r", "9 3 2 3", ": remote receive buffer" },
+		{ "sndbuf_l", NULL, "local send buffer" },
+		{ "rcvbuf_l", "6 3", "local receive buffer" },
+		{ "sndbuf_r", "2 2", "remote send buffer" },
+		{ "rcvbuf_r", "9 3 2 3", "remote receive buffer" },
 	};
+	const struct rate_unit *units[REPORT_UNITS_MAX];
 	struct tline *l = calloc(rp->n * 4 + 1, sizeof(*l));
-	const char *units = rp->n ? rp->runs[0].units : "";
-	bool mixed = false;
-	unsigned n = 0;
+	unsigned *cand = calloc(rp->n + 1, sizeof(*cand));
+	bool *cliff = calloc(rp->n + 1, sizeof(*cliff));
+	unsigned nu = 0, n, nc, total;
+	char id[64], title[160], left[512];
+	int ret = -ENOMEM;
 
-	if (!l)
-		return -ENOMEM;
-	for (unsigned i = 0; i < rp->n; i++)
-		mixed |= strcmp(units, rp->runs[i].units) != 0;
-	fputs("<h2>Over time</h2>\n", f);
-	for (unsigned i = 0; i < rp->n; i++)
-		l[i] = (struct tline){ .run = i, .key = "rate",
-				       .suffix = mixed ? rp->runs[i].units : NULL };
-	time_plot(f, rp, "plot-rate", "Rate over time", mixed ? "rate (units in the legend)" : units,
-		  l, rp->n);
+	if (!l || !cand || !cliff)
+		goto out;
+	ret = mark_cliffs(rp, cliff);
+	if (ret)
+		goto out;
 	for (unsigned i = 0; i < rp->n; i++) {
-		if (!test_rr(rp->runs[i].test))
-			continue;
-		l[n++] = (struct tline){ .run = i, .key = "p50_us", .suffix = ": p50" };
-		l[n++] = (struct tline){ .run = i, .key = "p99_us", .dash = "6 3", .suffix = ": p99" };
+		unsigned k;
+
+		for (k = 0; k < nu && units[k] != report_unit(&rp->runs[i]); k++)
+			;
+		if (k == nu && nu < REPORT_UNITS_MAX)
+			units[nu++] = report_unit(&rp->runs[i]);
 	}
-	if (n)
-		time_plot(f, rp, "plot-latency", "Latency over time (p50 solid, p99 dashed)",
-			  "latency, \xc2\xb5s", l, n);
-	n = 0;
+	fputs("<h2>Over time</h2>\n", f);
+	for (unsigned g = 0; g < nu; g++) {
+		total = 0;
+		for (unsigned i = 0; i < rp->n; i++)
+			if (report_unit(&rp->runs[i]) == units[g])
+				cand[total++] = i;
+		nc = pick_runs(rp, cliff, cand, total, REPORT_MAX_SERIES, left, sizeof(left));
+		for (unsigned i = 0; i < nc; i++)
+			l[i] = (struct tline){ .run = cand[i], .colour = i, .key = "rate" };
+		group_id(id, sizeof(id), "plot-rate", g);
+		snprintf(title, sizeof(title), "Rate over time, %s", units[g]->name);
+		time_plot(f, rp, id, title, units[g]->name, units[g]->name, l, nc);
+		pick_note(f, id, nc, total, left);
+	}
+	total = 0;
 	for (unsigned i = 0; i < rp->n; i++)
-		for (unsigned k = 0; k < 4; k++)
-			l[n++] = (struct tline){ .run = i, .key = bufs[k].key, .dash = bufs[k].dash,
-						 .suffix = bufs[k].suffix };
-	time_plot(f, rp, "plot-buffers", "Socket buffers over time", "bytes", l, n);
+		if (test_rr(rp->runs[i].test))
+			cand[total++] = i;
+	nc = pick_runs(rp, cliff, cand, total, REPORT_MAX_SERIES / 2, left, sizeof(left));
+	n = 0;
+	for (unsigned i = 0; i < nc; i++) {
+		l[n++] = (struct tline){ .run = cand[i], .colour = i, .key = "p50_us", .suffix = "p50" };
+		l[n++] = (struct tline){ .run = cand[i], .colour = i, .key = "p99_us", .dash = "6 3",
+					 .suffix = "p99" };
+	}
+	if (n) {
+		time_plot(f, rp, "plot-latency", "Latency over time (p50 solid, p99 dashed)",
+			  "latency, \xc2\xb5s", "us", l, n);
+		pick_note(f, "plot-latency", nc, total, left);
+	}
+	for (unsigned i = 0; i < rp->n; i++)
+		cand[i] = i;
+	nc = pick_runs(rp, cliff, cand, rp->n, REPORT_MAX_SERIES, left, sizeof(left));
+	if (nc * 4 <= REPORT_MAX_SERIES) {
+		n = 0;
+		for (unsigned i = 0; i < nc; i++)
+			for (unsigned k = 0; k < 4; k++)
+				l[n++] = (struct tline){ .run = cand[i], .colour = i, .key = bufs[k].key,
+							 .dash = bufs[k].dash, .suffix = bufs[k].name };
+		time_plot(f, rp, "plot-buffers", "Socket buffers over time", "bytes", "bytes", l, n);
+	} else {
+		/* Small multiples: a chart per buffer, each run a line. */
+		fprintf(f, "<p class=\"note\">The socket buffers of %u runs: a chart for each buffer.</p>\n",
+			nc);
+		for (unsigned k = 0; k < 4; k++) {
+			for (unsigned i = 0; i < nc; i++)
+				l[i] = (struct tline){ .run = cand[i], .colour = i, .key = bufs[k].key };
+			snprintf(id, sizeof(id), "plot-buffers-%s", bufs[k].key);
+			snprintf(title, sizeof(title), "Socket buffers over time: %s", bufs[k].name);
+			time_plot(f, rp, id, title, "bytes", "bytes", l, nc);
+		}
+	}
+	pick_note(f, "plot-buffers", nc, rp->n, left);
+	ret = 0;
+out:
 	free(l);
-	return 0;
+	free(cand);
+	free(cliff);
+	return ret;
 }
 
 
@@ -492,7 +673,10 @@ static const char report_css[] =
 	"td.diff{background:#ffe08a;font-weight:bold}td.absent{color:#999}"
 	"tr.failed td{color:#b00}caption{text-align:left;font-size:12px;color:#555}"
 	"svg.plot{display:block;margin:0.5em 0 1.5em;max-width:100%;height:auto}"
-	"p.note{color:#666}";
+	"p.note{color:#666}ul.verdicts{list-style:none;padding-left:0}"
+	"li.verdict{margin:0.3em 0;font-size:15px}"
+	".word{display:inline-block;min-width:7em;padding:1px 6px;margin-right:0.5em;border-radius:3px;text-align:center}"
+	".word.better{background:#2ca02c;color:#fff}.word.worse{background:#d62728;color:#fff}.word.same{background:#ddd;color:#222}";
 
 /* The whole document. */
 static int report_write(FILE *f, const struct report *rp)
@@ -510,6 +694,9 @@ static int report_write(FILE *f, const struct report *rp)
 	fprintf(f, "</h1>\n<p>%u run%s from ", rp->n, rp->n == 1 ? "" : "s");
 	svg_esc(f, rp->db);
 	fprintf(f, ", written %s by tunetop %s.</p>\n", when, PACKAGE_VERSION);
+	ret = report_write_verdicts(f, rp);
+	if (ret)
+		goto end;
 	write_summary(f, rp);
 	report_write_limits(f, rp);
 	report_write_moved(f, rp);
@@ -520,6 +707,7 @@ static int report_write(FILE *f, const struct report *rp)
 		report_write_segments(f, rp);
 		ret = report_write_knob_diff(f, rp);
 	}
+end:
 	fputs("</body>\n</html>\n", f);
 	return ret;
 }
