@@ -83,6 +83,7 @@ struct sweep_pts {
 	struct spoint *pt;
 	struct sweep_policy_pt *pp;	/* the engine's cliff rule over pt */
 	double *x, *y;
+	double *xc;			/* each point's category: its index in cats */
 	char (*cats)[40];
 	unsigned n, ncurves, ncats, ncliffs;
 	bool numeric;
@@ -97,6 +98,7 @@ static void sweep_pts_free(struct sweep_pts *sp)
 	free(sp->pt);
 	free(sp->pp);
 	free(sp->x);
+	free(sp->xc);
 	free(sp->y);
 	free(sp->cats);
 }
@@ -165,10 +167,11 @@ static int sweep_gather(const struct report *rp, const struct report_sweep *sw,
 	if (sp->n < 2)
 		return 0;
 	sp->x = calloc(sp->n, sizeof(*sp->x));
+	sp->xc = calloc(sp->n, sizeof(*sp->xc));
 	sp->y = calloc(sp->n, sizeof(*sp->y));
 	sp->pp = calloc(sp->n, sizeof(*sp->pp));
 	sp->cats = calloc(sp->n, sizeof(*sp->cats));
-	if (!sp->x || !sp->y || !sp->pp || !sp->cats)
+	if (!sp->x || !sp->xc || !sp->y || !sp->pp || !sp->cats)
 		return -ENOMEM;
 	qsort(pt, sp->n, sizeof(*pt), sp->numeric ? spoint_cmp : spoint_cmp_curve);
 	for (unsigned i = 0; i < sp->n; i++) {
@@ -181,6 +184,7 @@ static int sweep_gather(const struct report *rp, const struct report_sweep *sw,
 			;
 		if (c == sp->ncats)
 			snprintf(sp->cats[sp->ncats++], sizeof(sp->cats[0]), "%.39s", pt[i].text);
+		sp->xc[i] = c;
 		sp->x[i] = sp->numeric ? pt[i].x : c;
 	}
 	sp->ncliffs = sweep_policy_cliffs(sp->pp, sp->n);
@@ -254,7 +258,9 @@ static void write_sweep_chart(FILE *f, const struct report_sweep *sw, const stru
 			      const char *id, unsigned c0, unsigned c1)
 {
 	const struct spoint *pt = sp->pt;
-	double ymax = 0, xmin = INFINITY, xmax = -INFINITY;
+	double ymax = 0, xmin = INFINITY, xmax = -INFINITY, xpos = INFINITY;
+	const double *x = sp->x;
+	bool cats = !sp->numeric;
 	char title[600], xlabel[96], buf[32];
 	const char *name = sp->name ? sp->name : "point";
 	int namelen = (int)(sp->name ? sp->namelen : 5);
@@ -268,8 +274,19 @@ static void write_sweep_chart(FILE *f, const struct report_sweep *sw, const stru
 		ymax = fmax(ymax, sp->y[i]);
 		xmin = fmin(xmin, sp->x[i]);
 		xmax = fmax(xmax, sp->x[i]);
+		if (sp->x[i] > 0)
+			xpos = fmin(xpos, sp->x[i]);
 		ncliffs += sp->pp[i].cliff;
 	}
+	/*
+	 * A curve from 0 over powers of two (seed 001's burst 0, 1, 2, 4 ...
+	 * 256) has no log axis and crowds its start on a linear one: its
+	 * points go evenly spaced, in order, as categories.
+	 */
+	if (sp->numeric && sp->ncurves == 1 && xmin <= 0 && xmax > 16 * xpos)
+		cats = true;
+	if (cats)
+		x = sp->xc;
 	s.id = id;
 	s.title = title;
 	s.ylabel = sp->units;
@@ -277,12 +294,13 @@ static void write_sweep_chart(FILE *f, const struct report_sweep *sw, const stru
 	s.xlabel = xlabel;
 	s.y1 = units_axis_top(ymax * 1.08);
 	s.nlegend = (c1 - c0) + (ncliffs > 0);
-	s.logx = sp->numeric && xmin > 0 && xmax > 16 * xmin;
-	snprintf(xlabel, sizeof(xlabel), "%.*s%s", namelen, name, s.logx ? " (log2 scale)" : "");
+	s.logx = !cats && xmin > 0 && xmax > 16 * xmin;
+	snprintf(xlabel, sizeof(xlabel), "%.*s%s", namelen, name,
+		 s.logx ? " (log2 scale)" : cats && sp->numeric ? " (points evenly spaced)" : "");
 	snprintf(title, sizeof(title), "Sweep %" PRId64 " (%s): throughput (%s) by %.*s, %u cliff%s%s",
 		 sw->id, sw->kind, sp->units, namelen, name, ncliffs, ncliffs == 1 ? "" : "s",
 		 c0 || c1 < sp->ncurves ? ", part of its curves" : "");
-	if (!sp->numeric) {
+	if (cats) {
 		s.xcats = sp->cats;
 		s.ncats = sp->ncats;
 		s.x0 = -0.5;
@@ -304,12 +322,12 @@ static void write_sweep_chart(FILE *f, const struct report_sweep *sw, const stru
 	for (unsigned i = 0, start = 0; i < sp->n; i++)
 		if (i + 1 == sp->n || pt[i + 1].curve != pt[i].curve) {
 			if (pt[i].curve >= c0 && pt[i].curve < c1)
-				svg_plot_path(&p, sp->x + start, sp->y + start, i + 1 - start,
+				svg_plot_path(&p, x + start, sp->y + start, i + 1 - start,
 					      svg_colour(pt[i].curve - c0), NULL, sp->units);
 			start = i + 1;
 		}
 	for (unsigned i = 0; i < sp->n; i++) {
-		double px = svg_plot_x(&p, sp->x[i]), py = svg_plot_y(&p, sp->y[i]);
+		double px = svg_plot_x(&p, x[i]), py = svg_plot_y(&p, sp->y[i]);
 
 		if (pt[i].curve < c0 || pt[i].curve >= c1)
 			continue;

@@ -256,7 +256,7 @@ cliff = {1: 20000, 64: 19800, 1448: 19000, 1449: 18800, 2896: 18500, 4344: 18000
          4345: 5400, 8688: 17500}
 for size, thr in cliff.items():
     runs.append(run("TCP_RR", thr, point="size=%d" % size, sweep=1, caps=False))
-for b, thr in {0: 5000, 1: 5100, 2: 5050, 4: 5200, 8: 5150}.items():
+for b, thr in {0: 5000, 1: 5100, 2: 5050, 4: 5200, 8: 5150, 64: 5100}.items():
     runs.append(run("TCP_RR", thr, point="burst=%d" % b, sweep=2, caps=False))
 runs.append(run("TCP_STREAM", 9000, caps=False))
 # Two A/Bs of five runs a side: B clearly faster, and B the same as A.
@@ -289,7 +289,7 @@ S2=$(awk '$1 == "sweep" { n++; if (n == 2) print $2 }' "$TMP/made.ids")
 S3=$(awk '$1 == "sweep" { n++; if (n == 3) print $2 }' "$TMP/made.ids")
 S4=$(awk '$1 == "sweep" { n++; if (n == 4) print $2 }' "$TMP/made.ids")
 S5=$(awk '$1 == "sweep" { n++; if (n == 5) print $2 }' "$TMP/made.ids")
-ST=$(awk '$1 == "run" { n++; if (n == 16) print $2 }' "$TMP/made.ids")
+ST=$(awk '$1 == "run" { n++; if (n == 17) print $2 }' "$TMP/made.ids")
 H1=$(awk '$1 == "run" { print $2; exit }' "$TMP/made.ids")
 H2=$(awk '$1 == "run" { n++; if (n == 2) print $2 }' "$TMP/made.ids")
 
@@ -318,7 +318,7 @@ ok $? "the raw file holds the escaped forms, never the raw ones"
 r=$?
 ok $r "report of two sweeps exits 0"
 [ $r -eq 0 ] || diag "$TMP/sweep.out"
-grep -q "(13 runs)" "$TMP/sweep.out"
+grep -q "(14 runs)" "$TMP/sweep.out"
 ok $? "sweep:N selects every run of the sweep"
 check "$TMP/sweep.html" "the sweep with a cliff has it marked at 4345, the smooth one has none" \
 	"by_id('plot-sweep') is not None" \
@@ -327,8 +327,10 @@ check "$TMP/sweep.html" "the sweep with a cliff has it marked at 4345, the smoot
 	"'log2' in alltext(by_id('plot-sweep-$S1'))" \
 	"len(cls('plot-sweep-$S1', 'point')) == 8" \
 	"cls('plot-sweep-$S2', 'cliff') == []" \
-	"len(cls('plot-sweep-$S2', 'point')) == 5" \
+	"len(cls('plot-sweep-$S2', 'point')) == 6" \
 	"'log2' not in alltext(by_id('plot-sweep-$S2'))" \
+	"'points evenly spaced' in alltext(by_id('plot-sweep-$S2'))" \
+	"len({round(float(b.get('cx')) - float(a.get('cx')), 1) for a, b in zip(cls('plot-sweep-$S2', 'point'), cls('plot-sweep-$S2', 'point')[1:])}) == 1" \
 	"len(series('plot-rate')) == 8" \
 	"'size=4345' in ' '.join(legends()) and 'size=4344' in ' '.join(legends())" \
 	"'Left out: runs' in alltext(by_id('plot-rate-omitted'))" \
