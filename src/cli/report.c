@@ -712,7 +712,7 @@ end:
 	return ret;
 }
 
-/* The default heading: "tunetop report: runs 3, 4, 7" or of the sweep. */
+/* The default heading: "tunetop report: runs 3, 4, 7-12" or of the sweep. */
 static void default_title(const struct report *rp, char *buf, size_t len)
 {
 	size_t o;
@@ -729,8 +729,16 @@ static void default_title(const struct report *rp, char *buf, size_t len)
 		}
 	}
 	o = (size_t)snprintf(buf, len, "tunetop report: run%s", rp->n == 1 ? "" : "s");
-	for (unsigned i = 0; i < rp->n && o < len; i++)
+	/* Consecutive ids as one range: "runs 1-39, 42". */
+	for (unsigned i = 0, j; i < rp->n && o < len; i = j) {
+		for (j = i + 1; j < rp->n && rp->runs[j].id == rp->runs[j - 1].id + 1; j++)
+			;
 		o += (size_t)snprintf(buf + o, len - o, "%s %" PRId64, i ? "," : "", rp->runs[i].id);
+		if (j - i > 2 && o < len)
+			o += (size_t)snprintf(buf + o, len - o, "-%" PRId64, rp->runs[j - 1].id);
+		else if (j - i == 2 && o < len)
+			o += (size_t)snprintf(buf + o, len - o, ", %" PRId64, rp->runs[j - 1].id);
+	}
 }
 
 /* Write the document to memory first, so a failure leaves no half-written file. */

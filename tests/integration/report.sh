@@ -332,6 +332,7 @@ check "$TMP/sweep.html" "the sweep with a cliff has it marked at 4345, the smoot
 	"'points evenly spaced' in alltext(by_id('plot-sweep-$S2'))" \
 	"len({round(float(b.get('cx')) - float(a.get('cx')), 1) for a, b in zip(cls('plot-sweep-$S2', 'point'), cls('plot-sweep-$S2', 'point')[1:])}) == 1" \
 	"len(series('plot-rate')) == 8" \
+	"re.fullmatch(r'tunetop report: runs [0-9]+-[0-9]+', alltext(root.find(H + 'head/' + H + 'title')))" \
 	"'size=4345' in ' '.join(legends()) and 'size=4344' in ' '.join(legends())" \
 	"'Left out: runs' in alltext(by_id('plot-rate-omitted'))" \
 	"max_series() <= MAX_SERIES and unit_uniform() and legends_read()" \
