@@ -331,6 +331,31 @@ static void report_params_text(const json_t *j, char *buf, size_t len)
 	snprintf(buf, len, "%s", sp ? sp + 1 : "");
 }
 
+static int id_cmp(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Run ids id[0..n-1] (sorted here) as "1-39, 42, 44, 45": three or more in a row as a range. */
+static void ids_text(int64_t *id, unsigned n, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	qsort(id, n, sizeof(*id), id_cmp);
+	for (unsigned i = 0, j; i < n && o < len; i = j) {
+		for (j = i + 1; j < n && id[j] == id[j - 1] + 1; j++)
+			;
+		o += (size_t)snprintf(buf + o, len - o, "%s%" PRId64, i ? ", " : "", id[i]);
+		if (j - i > 2 && o < len)
+			o += (size_t)snprintf(buf + o, len - o, "-%" PRId64, id[j - 1]);
+		else if (j - i == 2 && o < len)
+			o += (size_t)snprintf(buf + o, len - o, ", %" PRId64, id[j - 1]);
+	}
+}
+
 /*
  * "run 12 (size=4345): TCP_RR -l 10 -- -r 1,1": a run in legends, its
  * parts set apart; no unit, which the chart's axis names.
@@ -426,13 +451,14 @@ static unsigned pick_runs(const struct report *rp, const bool *cliff, unsigned *
 			  unsigned n, unsigned max, char *left, size_t leftlen)
 {
 	enum pick_why *why = calloc(n + 1, sizeof(*why));
-	unsigned kept = 0, hi = 0, lo = 0, o = 0;
-	size_t lo_len = 0;
+	int64_t *out = calloc(n + 1, sizeof(*out));
+	unsigned kept = 0, hi = 0, lo = 0, o = 0, nout = 0;
 
 	if (left && leftlen)
 		left[0] = '\0';
-	if (n <= max || !why) {
+	if (n <= max || !why || !out) {
 		free(why);
+		free(out);
 		return n < max ? n : max;
 	}
 	for (unsigned i = 0; i < n; i++) {
@@ -459,24 +485,15 @@ static unsigned pick_runs(const struct report *rp, const bool *cliff, unsigned *
 		KEEP(i, PICK_SPREAD);
 #undef KEEP
 	for (unsigned i = 0; i < n; i++) {
-		if (why[i]) {
+		if (why[i])
 			cand[o++] = cand[i];
-			continue;
-		}
-		if (!left || lo_len >= leftlen)
-			continue;
-		/* A run of consecutive ids left out reads as one range. */
-		if (i && !why[i - 1] && i + 1 < n && !why[i + 1])
-			continue;
-		if (i && !why[i - 1])
-			lo_len += (size_t)snprintf(left + lo_len, leftlen - lo_len, "%s%" PRId64,
-						   i >= 2 && !why[i - 2] ? "-" : ", ",
-						   rp->runs[cand[i]].id);
 		else
-			lo_len += (size_t)snprintf(left + lo_len, leftlen - lo_len, "%s%" PRId64,
-						   lo_len ? ", " : "", rp->runs[cand[i]].id);
+			out[nout++] = rp->runs[cand[i]].id;
 	}
+	if (left)
+		ids_text(out, nout, left, leftlen);
 	free(why);
+	free(out);
 	return o;
 }
 
@@ -715,6 +732,7 @@ end:
 /* The default heading: "tunetop report: runs 3, 4, 7-12" or of the sweep. */
 static void default_title(const struct report *rp, char *buf, size_t len)
 {
+	int64_t *id;
 	size_t o;
 
 	if (rp->nsweeps == 1) {
@@ -729,16 +747,16 @@ static void default_title(const struct report *rp, char *buf, size_t len)
 		}
 	}
 	o = (size_t)snprintf(buf, len, "tunetop report: run%s", rp->n == 1 ? "" : "s");
-	/* Consecutive ids as one range: "runs 1-39, 42". */
-	for (unsigned i = 0, j; i < rp->n && o < len; i = j) {
-		for (j = i + 1; j < rp->n && rp->runs[j].id == rp->runs[j - 1].id + 1; j++)
-			;
-		o += (size_t)snprintf(buf + o, len - o, "%s %" PRId64, i ? "," : "", rp->runs[i].id);
-		if (j - i > 2 && o < len)
-			o += (size_t)snprintf(buf + o, len - o, "-%" PRId64, rp->runs[j - 1].id);
-		else if (j - i == 2 && o < len)
-			o += (size_t)snprintf(buf + o, len - o, ", %" PRId64, rp->runs[j - 1].id);
-	}
+	id = calloc(rp->n + 1, sizeof(*id));
+	if (!id)
+		return;
+	for (unsigned i = 0; i < rp->n; i++)
+		id[i] = rp->runs[i].id;
+	if (o < len)
+		buf[o++] = ' ';
+	if (o < len)
+		ids_text(id, rp->n, buf + o, len - o);
+	free(id);
 }
 
 /* Write the document to memory first, so a failure leaves no half-written file. */
