@@ -38,6 +38,7 @@ struct report {
 	unsigned n;
 	struct report_sweep *sweeps;
 	unsigned nsweeps;
+	bool *cliff;		/* per run: a cliff of its sweep or the point before one */
 };
 
 /* A JSON number as a double; NAN for null or anything not a number. */
@@ -77,6 +78,26 @@ struct report_cliffs {
 int report_sweep_cliffs(const struct report *rp, const struct report_sweep *sw,
 			struct report_cliffs *out);
 
+/* Mark rp->cliff from every sweep's cliffs (report-pick.c); 0 or -ENOMEM. */
+int report_mark_cliffs(struct report *rp);
+
+/*
+ * Of the runs cand[0..n-1] (indices of rp->runs) at most max to draw,
+ * kept in order in cand, their count returned: all when they fit, else
+ * the cliffs and the points before them, the first and last, the highest
+ * and lowest throughput, then evenly spread ones (docs/report.md); left
+ * (may be NULL) gets the ids left out, as report_ids_text() writes them.
+ */
+unsigned report_pick_runs(const struct report *rp, unsigned *cand, unsigned n, unsigned max,
+			  char *left, size_t leftlen);
+
+/* The note below chart id that draws shown of total runs: "at most max per". */
+void report_pick_note(FILE *f, const char *id, unsigned shown, unsigned total, unsigned max,
+		      const char *per, const char *left);
+
+/* Run ids id[0..n-1] (sorted here) as "1-39, 42, 44, 45": three or more in a row as a range. */
+void report_ids_text(int64_t *id, unsigned n, char *buf, size_t len);
+
 /* The verdict of each comparison, the first section (report-verdict.c); 0 or -ENOMEM. */
 int report_write_verdicts(FILE *f, const struct report *rp);
 
@@ -89,8 +110,8 @@ void report_write_moved(FILE *f, const struct report *rp);
 /* The sweep curves with their cliffs (report-sweep.c); 0 or -ENOMEM. */
 int report_write_sweeps(FILE *f, const struct report *rp);
 
-/* The segment-size histograms of the captured runs (report-segments.c). */
-void report_write_segments(FILE *f, const struct report *rp);
+/* The segment-size histograms of the captured runs (report-segments.c); 0 or -ENOMEM. */
+int report_write_segments(FILE *f, const struct report *rp);
 
 /* The table of knobs that differ between the runs (report-knobs.c); 0 or -errno. */
 int report_write_knob_diff(FILE *f, const struct report *rp);

@@ -331,31 +331,6 @@ static void report_params_text(const json_t *j, char *buf, size_t len)
 	snprintf(buf, len, "%s", sp ? sp + 1 : "");
 }
 
-static int id_cmp(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Run ids id[0..n-1] (sorted here) as "1-39, 42, 44, 45": three or more in a row as a range. */
-static void ids_text(int64_t *id, unsigned n, char *buf, size_t len)
-{
-	size_t o = 0;
-
-	buf[0] = '\0';
-	qsort(id, n, sizeof(*id), id_cmp);
-	for (unsigned i = 0, j; i < n && o < len; i = j) {
-		for (j = i + 1; j < n && id[j] == id[j - 1] + 1; j++)
-			;
-		o += (size_t)snprintf(buf + o, len - o, "%s%" PRId64, i ? ", " : "", id[i]);
-		if (j - i > 2 && o < len)
-			o += (size_t)snprintf(buf + o, len - o, "-%" PRId64, id[j - 1]);
-		else if (j - i == 2 && o < len)
-			o += (size_t)snprintf(buf + o, len - o, ", %" PRId64, id[j - 1]);
-	}
-}
-
 /*
  * "run 12 (size=4345): TCP_RR -l 10 -- -r 1,1": a run in legends, its
  * parts set apart; no unit, which the chart's axis names.
@@ -437,94 +412,6 @@ static void time_plot(FILE *f, const struct report *rp, const char *id, const ch
 	}
 }
 
-/* Why a run was kept in a selection (pick_runs). */
-enum pick_why { PICK_NO, PICK_CLIFF, PICK_END, PICK_EXTREME, PICK_SPREAD };
-
-/*
- * Of the runs cand[0..n-1] (indices of rp->runs, in order) at most max to
- * draw, kept in order in cand, their count returned: all when they fit,
- * else the cliffs of their sweeps and the point before each, the first
- * and last, the highest and lowest throughput, then evenly spread ones.
- * *left (when not NULL) gets the ids left out as "5-9, 12".
- */
-static unsigned pick_runs(const struct report *rp, const bool *cliff, unsigned *cand,
-			  unsigned n, unsigned max, char *left, size_t leftlen)
-{
-	enum pick_why *why = calloc(n + 1, sizeof(*why));
-	int64_t *out = calloc(n + 1, sizeof(*out));
-	unsigned kept = 0, hi = 0, lo = 0, o = 0, nout = 0;
-
-	if (left && leftlen)
-		left[0] = '\0';
-	if (n <= max || !why || !out) {
-		free(why);
-		free(out);
-		return n < max ? n : max;
-	}
-	for (unsigned i = 0; i < n; i++) {
-		const struct store_run *r = &rp->runs[cand[i]];
-
-		if (r->throughput > rp->runs[cand[hi]].throughput)
-			hi = i;
-		if (r->throughput < rp->runs[cand[lo]].throughput)
-			lo = i;
-	}
-#define KEEP(i, w) do { if (!why[i] && kept < max) { why[i] = (w); kept++; } } while (0)
-	for (unsigned i = 0; i < n; i++)
-		if (cliff[cand[i]])
-			KEEP(i, PICK_CLIFF);
-	KEEP(0, PICK_END);
-	KEEP(n - 1, PICK_END);
-	KEEP(hi, PICK_EXTREME);
-	KEEP(lo, PICK_EXTREME);
-	/* Evenly spread: halve the gaps until the chart is full. */
-	for (unsigned step = n / 2; step && kept < max; step /= 2)
-		for (unsigned i = step; i < n && kept < max; i += step)
-			KEEP(i, PICK_SPREAD);
-	for (unsigned i = 0; i < n && kept < max; i++)
-		KEEP(i, PICK_SPREAD);
-#undef KEEP
-	for (unsigned i = 0; i < n; i++) {
-		if (why[i])
-			cand[o++] = cand[i];
-		else
-			out[nout++] = rp->runs[cand[i]].id;
-	}
-	if (left)
-		ids_text(out, nout, left, leftlen);
-	free(why);
-	free(out);
-	return o;
-}
-
-/* The note under a chart that shows shown of total runs. */
-static void pick_note(FILE *f, const char *id, unsigned shown, unsigned total, const char *left)
-{
-	if (shown == total)
-		return;
-	fprintf(f, "<p class=\"note omitted\" id=\"%s-omitted\">", id);
-	svg_escf(f, "Drawn: %u of %u runs, at most %d lines to a chart: the cliffs and the points before them, the first and last, the highest and lowest, then evenly spread. Left out: run%s %s. Every run is in the Runs table; a report of fewer runs (tunetop report ID...) draws the others.",
-		 shown, total, REPORT_MAX_SERIES, strchr(left, ',') || strchr(left, '-') ? "s" : "",
-		 left);
-	fputs("</p>\n", f);
-}
-
-/* Which runs are a cliff of their sweep, or the point before one. */
-static int mark_cliffs(const struct report *rp, bool *cliff)
-{
-	for (unsigned k = 0; k < rp->nsweeps; k++) {
-		struct report_cliffs c;
-		int ret = report_sweep_cliffs(rp, &rp->sweeps[k], &c);
-
-		if (ret)
-			return ret;
-		for (unsigned j = 0; j < c.shown; j++)
-			for (unsigned i = 0; i < rp->n; i++)
-				cliff[i] |= &rp->runs[i] == c.c[j].run || &rp->runs[i] == c.c[j].before;
-	}
-	return 0;
-}
-
 /* The id of the chart of unit group g: "plot-rate", then "plot-rate-2". */
 static void group_id(char *buf, size_t len, const char *base, unsigned g)
 {
@@ -551,15 +438,11 @@ static int write_time_plots(FILE *f, const struct report *rp)
 	const struct rate_unit *units[REPORT_UNITS_MAX];
 	struct tline *l = calloc(rp->n * 4 + 1, sizeof(*l));
 	unsigned *cand = calloc(rp->n + 1, sizeof(*cand));
-	bool *cliff = calloc(rp->n + 1, sizeof(*cliff));
 	unsigned nu = 0, n, nc, total;
 	char id[64], title[160], left[512];
 	int ret = -ENOMEM;
 
-	if (!l || !cand || !cliff)
-		goto out;
-	ret = mark_cliffs(rp, cliff);
-	if (ret)
+	if (!l || !cand)
 		goto out;
 	for (unsigned i = 0; i < rp->n; i++) {
 		unsigned k;
@@ -575,19 +458,19 @@ static int write_time_plots(FILE *f, const struct report *rp)
 		for (unsigned i = 0; i < rp->n; i++)
 			if (report_unit(&rp->runs[i]) == units[g])
 				cand[total++] = i;
-		nc = pick_runs(rp, cliff, cand, total, REPORT_MAX_SERIES, left, sizeof(left));
+		nc = report_pick_runs(rp, cand, total, REPORT_MAX_SERIES, left, sizeof(left));
 		for (unsigned i = 0; i < nc; i++)
 			l[i] = (struct tline){ .run = cand[i], .colour = i, .key = "rate" };
 		group_id(id, sizeof(id), "plot-rate", g);
 		snprintf(title, sizeof(title), "Rate over time, %s", units[g]->name);
 		time_plot(f, rp, id, title, units[g]->name, units[g]->name, l, nc);
-		pick_note(f, id, nc, total, left);
+		report_pick_note(f, id, nc, total, REPORT_MAX_SERIES, "lines to a chart", left);
 	}
 	total = 0;
 	for (unsigned i = 0; i < rp->n; i++)
 		if (test_rr(rp->runs[i].test))
 			cand[total++] = i;
-	nc = pick_runs(rp, cliff, cand, total, REPORT_MAX_SERIES / 2, left, sizeof(left));
+	nc = report_pick_runs(rp, cand, total, REPORT_MAX_SERIES / 2, left, sizeof(left));
 	n = 0;
 	for (unsigned i = 0; i < nc; i++) {
 		l[n++] = (struct tline){ .run = cand[i], .colour = i, .key = "p50_us", .suffix = "p50" };
@@ -597,11 +480,11 @@ static int write_time_plots(FILE *f, const struct report *rp)
 	if (n) {
 		time_plot(f, rp, "plot-latency", "Latency over time (p50 solid, p99 dashed)",
 			  "latency, \xc2\xb5s", "us", l, n);
-		pick_note(f, "plot-latency", nc, total, left);
+		report_pick_note(f, "plot-latency", nc, total, REPORT_MAX_SERIES / 2, "runs to a chart (two lines each)", left);
 	}
 	for (unsigned i = 0; i < rp->n; i++)
 		cand[i] = i;
-	nc = pick_runs(rp, cliff, cand, rp->n, REPORT_MAX_SERIES, left, sizeof(left));
+	nc = report_pick_runs(rp, cand, rp->n, REPORT_MAX_SERIES, left, sizeof(left));
 	if (nc * 4 <= REPORT_MAX_SERIES) {
 		n = 0;
 		for (unsigned i = 0; i < nc; i++)
@@ -621,12 +504,11 @@ static int write_time_plots(FILE *f, const struct report *rp)
 			time_plot(f, rp, id, title, "bytes", "bytes", l, nc);
 		}
 	}
-	pick_note(f, "plot-buffers", nc, rp->n, left);
+	report_pick_note(f, "plot-buffers", nc, rp->n, REPORT_MAX_SERIES, "lines to a chart", left);
 	ret = 0;
 out:
 	free(l);
 	free(cand);
-	free(cliff);
 	return ret;
 }
 
@@ -720,10 +602,10 @@ static int report_write(FILE *f, const struct report *rp)
 	ret = write_time_plots(f, rp);
 	if (!ret)
 		ret = report_write_sweeps(f, rp);
-	if (!ret) {
-		report_write_segments(f, rp);
+	if (!ret)
+		ret = report_write_segments(f, rp);
+	if (!ret)
 		ret = report_write_knob_diff(f, rp);
-	}
 end:
 	fputs("</body>\n</html>\n", f);
 	return ret;
@@ -755,7 +637,7 @@ static void default_title(const struct report *rp, char *buf, size_t len)
 	if (o < len)
 		buf[o++] = ' ';
 	if (o < len)
-		ids_text(id, rp->n, buf + o, len - o);
+		report_ids_text(id, rp->n, buf + o, len - o);
 	free(id);
 }
 
@@ -821,7 +703,11 @@ int report_main(int argc, char **argv)
 			default_title(&rp, title, sizeof(title));
 		rp.title = c.title ? c.title : title;
 		rp.db = store_path(s);
-		ret = report_save(&rp, c.out, err);
+		ret = report_mark_cliffs(&rp);
+		if (ret)
+			err_set(err, ret, "%s: %s", c.out, strerror(-ret));
+		else
+			ret = report_save(&rp, c.out, err);
 	}
 	if (ret)
 		fprintf(stderr, "tunetop: %s\n", err);
@@ -831,6 +717,7 @@ int report_main(int argc, char **argv)
 		store_run_free(&rp.runs[i]);
 	free(rp.runs);
 	free(rp.sweeps);
+	free(rp.cliff);
 	free(c.sel);
 	if (s)
 		store_close(s);

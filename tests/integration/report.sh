@@ -270,7 +270,7 @@ for i, (a, b) in enumerate(zip([1000, 1010, 990, 1005, 995], [1003, 996, 1008, 9
 for us in range(10):
     for gro in ("off", "on"):
         runs.append(run("TCP_RR", 3000 + 100 * us + (50 if gro == "on" else 0),
-                        point="rx-usecs=%d,gro=%s" % (us, gro), sweep=5, caps=False))
+                        point="rx-usecs=%d,gro=%s" % (us, gro), sweep=5))
 json.dump({"sweeps": [{"kind": "size", "spec": {"mss": 1448}},
                       {"kind": "burst", "spec": {}},
                       {"kind": "ab", "spec": {"a": ["remote:gro=off"], "b": ["remote:gro=on"],
@@ -335,6 +335,7 @@ check "$TMP/sweep.html" "the sweep with a cliff has it marked at 4345, the smoot
 	"re.fullmatch(r'tunetop report: runs [0-9]+-[0-9]+', alltext(root.find(H + 'head/' + H + 'title')))" \
 	"'size=4345' in ' '.join(legends()) and 'size=4344' in ' '.join(legends())" \
 	"'Left out: runs' in alltext(by_id('plot-rate-omitted'))" \
+	"re.fullmatch(r'Not captured \(tunetop run --capture\): runs [0-9]+-[0-9]+\.', alltext(by_id('segments-none')))" \
 	"max_series() <= MAX_SERIES and unit_uniform() and legends_read()" \
 	"by_id('plot-buffers') is None and len(series('plot-buffers-rcvbuf_l')) == 8" \
 	"[(k, w) for k, w, t in verdicts()] == [('sweep', 'CLIFF'), ('sweep', 'SMOOTH')] and verdict_first()" \
@@ -366,6 +367,8 @@ check "$TMP/curves.html" "its ten curves are drawn eight and two to a chart, all
 	"len(series('plot-sweep-$S5')) == 8 and len(series('plot-sweep-$S5-curves-9')) == 2" \
 	"len(cls('plot-sweep-$S5', 'point')) == 16 and len(cls('plot-sweep-$S5-curves-9', 'point')) == 4" \
 	"len(rows('table-sweep-$S5')) == 21" \
+	"len([s for s in svgs() if s.get('id', '').startswith('plot-segments-')]) == 8" \
+	"'Drawn: 4 of 20 runs' in alltext(by_id('segments-omitted')) and by_id('segments-none') is None" \
 	"max_series() <= MAX_SERIES and unit_uniform() and legends_read()" \
 	"[(k, w) for k, w, t in verdicts()] == [('sweep', 'SMOOTH')] and 'Sweep $S5 (knob), 20 points' in verdicts()[0][2]"
 
