@@ -365,7 +365,7 @@ static void write_sweep_chart(FILE *f, const struct report_sweep *sw, const stru
  * each cliff.
  */
 static int write_sweep(FILE *f, const struct report *rp, const struct report_sweep *sw,
-		       const struct rate_unit *u, bool first)
+		       const struct rate_unit *u, unsigned k)
 {
 	const char *name;
 	int namelen;
@@ -375,9 +375,11 @@ static int write_sweep(FILE *f, const struct report *rp, const struct report_swe
 
 	if (ret)
 		goto out;
-	/* The first unit's chart keeps the plain id, as before units split. */
-	snprintf(id, sizeof(id), "plot-sweep-%" PRId64 "%s%s", sw->id, first ? "" : "-",
-		 first ? "" : u->name);
+	/* The first unit's chart keeps the plain id, the next "plot-sweep-N-2". */
+	if (k)
+		snprintf(id, sizeof(id), "plot-sweep-%" PRId64 "-%u", sw->id, k + 1);
+	else
+		snprintf(id, sizeof(id), "plot-sweep-%" PRId64, sw->id);
 	if (sp.n < 2) {
 		fprintf(f, "<p class=\"note\" id=\"%s\">", id);
 		svg_escf(f, "Sweep %" PRId64 ": fewer than two points in %s with a result among these runs.",
@@ -401,10 +403,7 @@ static int write_sweep(FILE *f, const struct report *rp, const struct report_swe
 			sw->id, sp.ncurves, REPORT_MAX_SERIES);
 	name = sp.name ? sp.name : "point";
 	namelen = (int)(sp.name ? sp.namelen : 5);
-	fprintf(f, "<table class=\"sweep\" id=\"table-sweep-%" PRId64 "%s", sw->id, first ? "" : "-");
-	if (!first)
-		svg_esc(f, u->name);
-	fputs("\">\n<tr><th>", f);
+	fprintf(f, "<table class=\"sweep\" id=\"table%s\">\n<tr><th>", id + strlen("plot"));
 	svg_escf(f, "%.*s", namelen, name);
 	fputs("</th><th>throughput, ", f);
 	svg_esc(f, sp.units);
@@ -462,7 +461,7 @@ int report_write_sweeps(FILE *f, const struct report *rp)
 		any = true;
 		nu = sweep_units(rp, &rp->sweeps[i], u, REPORT_UNITS_MAX);
 		for (unsigned k = 0; k < nu && !ret; k++)
-			ret = write_sweep(f, rp, &rp->sweeps[i], u[k], !k);
+			ret = write_sweep(f, rp, &rp->sweeps[i], u[k], k);
 	}
 	if (any)
 		fputs("</section>\n", f);

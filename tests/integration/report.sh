@@ -271,12 +271,21 @@ for us in range(10):
     for gro in ("off", "on"):
         runs.append(run("TCP_RR", 3000 + 100 * us + (50 if gro == "on" else 0),
                         point="rx-usecs=%d,gro=%s" % (us, gro), sweep=5))
+# A sweep whose points ran an RR and a stream test, and an A/B of the two.
+for x in (1, 2, 4):
+    runs.append(run("TCP_RR", 7000 + x, point="x=%d" % x, sweep=6, caps=False))
+    runs.append(run("TCP_STREAM", 900 + x, point="x=%d" % x, sweep=6, caps=False))
+for i in range(3):
+    runs.append(run("TCP_RR", 7000 + i, point="a", sweep=7, caps=False))
+    runs.append(run("TCP_STREAM", 900 + i, point="b", sweep=7, caps=False))
 json.dump({"sweeps": [{"kind": "size", "spec": {"mss": 1448}},
                       {"kind": "burst", "spec": {}},
                       {"kind": "ab", "spec": {"a": ["remote:gro=off"], "b": ["remote:gro=on"],
                                               "n": 5, "seed": 7}},
                       {"kind": "ab", "spec": {"a": [], "b": ["-b 7"], "n": 5, "seed": 7}},
-                      {"kind": "knob", "spec": {}}],
+                      {"kind": "knob", "spec": {}},
+                      {"kind": "knob", "spec": {}},
+                      {"kind": "ab", "spec": {"a": [], "b": ["-t TCP_STREAM"], "n": 3, "seed": 7}}],
            "runs": runs}, open(sys.argv[2], "w"))
 PY
 python3 "$TMP/mk.py" "$TMP/base.json" "$TMP/runs.json" &&
@@ -289,6 +298,8 @@ S2=$(awk '$1 == "sweep" { n++; if (n == 2) print $2 }' "$TMP/made.ids")
 S3=$(awk '$1 == "sweep" { n++; if (n == 3) print $2 }' "$TMP/made.ids")
 S4=$(awk '$1 == "sweep" { n++; if (n == 4) print $2 }' "$TMP/made.ids")
 S5=$(awk '$1 == "sweep" { n++; if (n == 5) print $2 }' "$TMP/made.ids")
+S6=$(awk '$1 == "sweep" { n++; if (n == 6) print $2 }' "$TMP/made.ids")
+S7=$(awk '$1 == "sweep" { n++; if (n == 7) print $2 }' "$TMP/made.ids")
 ST=$(awk '$1 == "run" { n++; if (n == 17) print $2 }' "$TMP/made.ids")
 H1=$(awk '$1 == "run" { print $2; exit }' "$TMP/made.ids")
 H2=$(awk '$1 == "run" { n++; if (n == 2) print $2 }' "$TMP/made.ids")
@@ -371,6 +382,16 @@ check "$TMP/curves.html" "its ten curves are drawn eight and two to a chart, all
 	"'Drawn: 4 of 20 runs' in alltext(by_id('segments-omitted')) and by_id('segments-none') is None" \
 	"max_series() <= MAX_SERIES and unit_uniform() and legends_read()" \
 	"[(k, w) for k, w, t in verdicts()] == [('sweep', 'SMOOTH')] and 'Sweep $S5 (knob), 20 points' in verdicts()[0][2]"
+
+made units "report of a sweep and an A/B that ran two tests exits 0" "sweep:$S6" "sweep:$S7"
+check "$TMP/units.html" "the sweep gets a chart per unit, the A/B of two units is not judged" \
+	"unit_uniform() and sorted(chart_units('plot-sweep-$S6')) == ['10^6bits/s', 'Trans/s']" \
+	"len(cls('plot-sweep-$S6', 'point')) == 3 and len(cls('plot-sweep-$S6-2', 'point')) == 3" \
+	"'Trans/s' not in alltext(by_id('plot-sweep-$S6-2')) or '10^6bits/s' not in alltext(by_id('plot-sweep-$S6-2'))" \
+	"len(rows('table-sweep-$S6')) == 4 and len(rows('table-sweep-$S6-2')) == 4" \
+	"sorted(chart_units('plot-rate')) == ['10^6bits/s', 'Trans/s']" \
+	"[(k, w) for k, w, t in verdicts()] == [('sweep', 'SMOOTH'), ('ab', 'NOT COMPARED')]" \
+	"'unlike is not compared' in verdicts()[1][2] and 'Sweep $S6 (knob), 6 points' in verdicts()[0][2]"
 
 # --- errors ---
 "$TUNETOP" report "$A" 999 -o "$TMP/x.html" --db "$DB" >"$TMP/unk.out" 2>&1
