@@ -350,12 +350,10 @@ static void write_sweep_chart(FILE *f, const struct report_sweep *sw, const stru
 				 pt[i].curve_key[0] ? ", " : "", pt[i].curve_key);
 			svg_plot_legend(&p, svg_colour(pt[i].curve - c0), NULL, false, title);
 		}
-	if (ncliffs) {
-		char rule[512];
-
-		snprintf(title, sizeof(title), "cliff: %s", sweep_policy_rule_text(rule, sizeof(rule)));
-		svg_plot_legend(&p, "#d62728", NULL, false, title);
-	}
+	/* The rule in full is the note below the table: a legend row is one line. */
+	if (ncliffs)
+		svg_plot_legend(&p, "#d62728", NULL, false,
+				"cliff: a point below its neighbours' line, beyond the noise (the rule is below the table)");
 	svg_plot_close(&p);
 }
 

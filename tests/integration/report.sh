@@ -118,6 +118,10 @@ def legends_read():
     return not [t for t in legends() for m in re.finditer(r"Trans/s|10\^6bits/s", t)
                 if m.start() and t[m.start() - 1] not in " ("]
 
+def legends_fit():
+    """Every legend row fits the chart's width (about 115 characters at 11 px)."""
+    return all(len(t) <= 110 for t in legends())
+
 def legends_unitless(prefix):
     """The legends of the charts over time name no unit: the axis does."""
     return not [alltext(t) for s in svgs() if s.get("id", "").startswith(prefix)
@@ -347,7 +351,7 @@ check "$TMP/sweep.html" "the sweep with a cliff has it marked at 4345, the smoot
 	"'size=4345' in ' '.join(legends()) and 'size=4344' in ' '.join(legends())" \
 	"'Left out: runs' in alltext(by_id('plot-rate-omitted'))" \
 	"re.fullmatch(r'Not captured \(tunetop run --capture\): runs [0-9]+-[0-9]+\.', alltext(by_id('segments-none')))" \
-	"max_series() <= MAX_SERIES and unit_uniform() and legends_read()" \
+	"max_series() <= MAX_SERIES and unit_uniform() and legends_read() and legends_fit()" \
 	"by_id('plot-buffers') is None and len(series('plot-buffers-rcvbuf_l')) == 8" \
 	"[(k, w) for k, w, t in verdicts()] == [('sweep', 'CLIFF'), ('sweep', 'SMOOTH')] and verdict_first()" \
 	"'at size=4345 the rate falls to' in verdicts()[0][2] and 'Sweep $S1 (size), 8 points' in verdicts()[0][2]" \
