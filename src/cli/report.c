@@ -198,6 +198,13 @@ static int add_run(struct report *rp, struct store *s, int64_t id, char *err)
 	return 0;
 }
 
+static int run_id_cmp(const void *a, const void *b)
+{
+	const struct store_run *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
 /* Every run of sweep id, oldest first; -ENOENT when the sweep does not exist. */
 static int add_sweep_runs(struct report *rp, struct store *s, int64_t id, char *err)
 {
@@ -215,6 +222,8 @@ static int add_sweep_runs(struct report *rp, struct store *s, int64_t id, char *
 	ret = store_list(s, &f, &list, &n, err);
 	if (ret)
 		return ret;
+	/* In the order they ran, so legends follow the sweep. */
+	qsort(list, n, sizeof(*list), run_id_cmp);
 	for (unsigned i = 0; i < n && !ret; i++)
 		ret = add_run(rp, s, list[i].id, err);
 	for (unsigned i = 0; i < n; i++)

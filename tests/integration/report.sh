@@ -350,6 +350,7 @@ check "$TMP/sweep.html" "the sweep with a cliff has it marked at 4345, the smoot
 	"re.fullmatch(r'tunetop report: runs [0-9]+-[0-9]+', alltext(root.find(H + 'head/' + H + 'title')))" \
 	"'size=4345' in ' '.join(legends()) and 'size=4344' in ' '.join(legends())" \
 	"'Left out: runs' in alltext(by_id('plot-rate-omitted'))" \
+	"(lambda ids: ids == sorted(ids))([int(alltext(t).split()[1]) for t in by_id('plot-rate').iter(S + 'text') if t.get('class') == 'legend'])" \
 	"re.fullmatch(r'Not captured \(tunetop run --capture\): runs [0-9]+-[0-9]+\.', alltext(by_id('segments-none')))" \
 	"max_series() <= MAX_SERIES and unit_uniform() and legends_read() and legends_fit()" \
 	"by_id('plot-buffers') is None and len(series('plot-buffers-rcvbuf_l')) == 8" \
