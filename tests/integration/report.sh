@@ -364,7 +364,7 @@ check "$TMP/mixed.html" "Trans/s and 10^6bits/s get a rate chart each, and the t
 	"len(series('plot-rate')) == 1 and len(series('plot-rate-2')) == 1" \
 	"'10^6bits/s' in alltext(by_id('plot-rate-2')) and 'Trans/s' not in alltext(by_id('plot-rate-2'))" \
 	"[(k, w) for k, w, t in verdicts()] == [('runs', 'NOT COMPARED')] and verdict_first()" \
-	"'unlike is not compared' in verdicts()[0][2]" \
+	"'unlike is not compared' in verdicts()[0][2] and by_id('moved') is None" \
 	"legends_read() and legends_unitless('plot-')"
 
 made ab "report of two A/Bs exits 0" "sweep:$S3" "sweep:$S4"
