@@ -249,18 +249,20 @@ static void write_pairs(FILE *f, const struct report *rp, bool pair)
 int report_write_verdicts(FILE *f, const struct report *rp)
 {
 	const struct store_run **list = calloc(2 * (size_t)rp->n + 1, sizeof(*list));
-	bool pair = rp->n == 2 && !(rp->runs[0].sweep_id &&
-				    rp->runs[0].sweep_id == rp->runs[1].sweep_id);
+	bool pair = rp->n == 2;
 	int ret = 0;
 
 	if (!list)
 		return -ENOMEM;
 	fputs("<section id=\"verdicts\">\n<h2>Verdict</h2>\n<ul class=\"verdicts\">\n", f);
-	/* Two runs are a pair, unless they are points of one sweep or A/B. */
-	for (unsigned i = 0; i < rp->nsweeps && !ret; i++) {
+	/* Two runs are a pair (two points of a sweep too), unless the sides of one A/B. */
+	for (unsigned i = 0; i < rp->nsweeps && pair; i++)
+		pair = !(!strcmp(rp->sweeps[i].kind, "ab") && rp->runs[0].sweep_id == rp->sweeps[i].id &&
+			 rp->runs[1].sweep_id == rp->sweeps[i].id);
+	for (unsigned i = 0; i < rp->nsweeps && !ret && !pair; i++) {
 		if (!strcmp(rp->sweeps[i].kind, "ab"))
 			write_ab(f, rp, &rp->sweeps[i], list);
-		else if (!pair)
+		else
 			ret = write_sweep_verdict(f, rp, &rp->sweeps[i]);
 	}
 	write_pairs(f, rp, pair);

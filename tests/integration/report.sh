@@ -388,6 +388,13 @@ check "$TMP/curves.html" "its ten curves are drawn eight and two to a chart, all
 	"max_series() <= MAX_SERIES and unit_uniform() and legends_read()" \
 	"[(k, w) for k, w, t in verdicts()] == [('sweep', 'SMOOTH')] and 'Sweep $S5 (knob), 20 points' in verdicts()[0][2]"
 
+P1=$(awk '$1 == "run" { n++; if (n == 8) print $2 }' "$TMP/made.ids")
+P2=$(awk '$1 == "run" { n++; if (n == 9) print $2 }' "$TMP/made.ids")
+made points "report of two points of a sweep exits 0" "$P1" "$P2"
+check "$TMP/points.html" "two points of a sweep are compared as a pair: 18000 -> 5400 is WORSE" \
+	"[(k, w) for k, w, t in verdicts()] == [('runs', 'WORSE')] and verdict_first()" \
+	"verdicts()[0][2].startswith('WORSE Run $P2 against run $P1: throughput -70.0 %')"
+
 made units "report of a sweep and an A/B that ran two tests exits 0" "sweep:$S6" "sweep:$S7"
 check "$TMP/units.html" "the sweep gets a chart per unit, the A/B of two units is not judged" \
 	"unit_uniform() and sorted(chart_units('plot-sweep-$S6')) == ['10^6bits/s', 'Trans/s']" \
