@@ -52,6 +52,9 @@ void report_write_moved(FILE *f, const struct report *rp)
 
 	if (rp->n != 2 || a->failed || b->failed)
 		return;
+	/* Like with like: the verdict says why there is no comparison. */
+	if (report_unit(a) != report_unit(b))
+		return;
 	store_why_change(a, b, &c);
 	fprintf(f, "<h2>What moved from run %" PRId64 " to run %" PRId64 "</h2>\n", a->id, b->id);
 	why_out_change(f, &c, b->units, WHY_OUT_HTML, "moved", WHY_CHANGE_MAX);

@@ -2,6 +2,7 @@
 /* report-segments.c - the report's segment-size histograms, one per capture direction. */
 #include "config.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
@@ -18,6 +19,8 @@
 
 /* Bars per segment-size histogram: the commonest sizes, as the dashboard. */
 #define REPORT_SEG_BARS 12
+/* Captured runs whose histograms are drawn: four charts each (docs/report.md). */
+#define REPORT_SEG_RUNS 4
 
 /* Segment classes as the dashboard tells them apart. */
 static const char *const seg_colour[SEG_NCLASSES] = {
@@ -148,17 +151,47 @@ static void write_segplot(FILE *f, const struct store_run *r, const char *end, c
 	free(bars);
 }
 
-/* Per run, end and direction the segment-size histogram of its capture. */
-void report_write_segments(FILE *f, const struct report *rp)
+/*
+ * Per captured run, end and direction the segment-size histogram: up to
+ * REPORT_SEG_RUNS runs (four charts each), picked as the charts over time
+ * pick theirs; the runs not captured in one line.  0 or -ENOMEM.
+ */
+int report_write_segments(FILE *f, const struct report *rp)
 {
 	static const struct {
 		int dir;
 		const char *name;
 	} dirs[] = { { CAP_OUT, "sent" }, { CAP_IN, "received" } };
+	unsigned *cand = calloc(rp->n + 1, sizeof(*cand));
+	int64_t *bare = calloc(rp->n + 1, sizeof(*bare));
+	unsigned n = 0, nbare = 0, shown;
+	char left[512];
 
+	if (!cand || !bare) {
+		free(cand);
+		free(bare);
+		return -ENOMEM;
+	}
 	fputs("<h2>Segment sizes</h2>\n", f);
 	for (unsigned i = 0; i < rp->n; i++) {
-		const struct store_run *r = &rp->runs[i];
+		const json_t *res = rp->runs[i].result;
+
+		if (result_doc_capture(res, result_doc_ends[0]) ||
+		    result_doc_capture(res, result_doc_ends[1]))
+			cand[n++] = i;
+		else
+			bare[nbare++] = rp->runs[i].id;
+	}
+	if (nbare) {
+		report_ids_text(bare, nbare, left, sizeof(left));
+		fputs("<p class=\"note\" id=\"segments-none\">", f);
+		svg_escf(f, "Not captured (tunetop run --capture): run%s %s.", nbare > 1 ? "s" : "",
+			 left);
+		fputs("</p>\n", f);
+	}
+	shown = report_pick_runs(rp, cand, n, REPORT_SEG_RUNS, left, sizeof(left));
+	for (unsigned i = 0; i < shown; i++) {
+		const struct store_run *r = &rp->runs[cand[i]];
 
 		for (unsigned e = 0; e < 2; e++) {
 			const char *end = result_doc_ends[e];
@@ -173,4 +206,9 @@ void report_write_segments(FILE *f, const struct report *rp)
 					      result_doc_capture_dir(r->result, end, dirs[d].dir));
 		}
 	}
+	report_pick_note(f, "segments", shown, n, REPORT_SEG_RUNS, "captured runs' histograms",
+			 left);
+	free(cand);
+	free(bare);
+	return 0;
 }

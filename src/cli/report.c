@@ -52,10 +52,12 @@ static void report_usage(FILE *f)
 		"Usage: tunetop report ID... -o FILE.html [--db PATH] [--title TEXT]\n"
 		"\n"
 		"Write stored runs as one self-contained HTML file (inline SVG and CSS,\n"
-		"no script): a summary table, what limited each run, rate, latency and\n"
-		"socket buffers over time with the runs overlaid, sweep curves with\n"
+		"no script): the verdict of each comparison (A/B, sweep cliffs, run\n"
+		"against run), a summary table, what limited each run, rate, latency\n"
+		"and socket buffers over time with the runs overlaid, sweep curves with\n"
 		"their cliffs marked, segment-size histograms and the knobs that differ\n"
-		"between the runs.\n"
+		"between the runs.  A chart holds one unit and at most 8 lines; more\n"
+		"runs are drawn as a selection, named in a note (docs/report.md).\n"
 		"\n"
 		"  ID             a run id (12), a range (3-7: the runs of it that exist)\n"
 		"                 or sweep:N (every run of sweep or A/B comparison N)\n"
@@ -196,6 +198,13 @@ static int add_run(struct report *rp, struct store *s, int64_t id, char *err)
 	return 0;
 }
 
+static int run_id_cmp(const void *a, const void *b)
+{
+	const struct store_run *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
 /* Every run of sweep id, oldest first; -ENOENT when the sweep does not exist. */
 static int add_sweep_runs(struct report *rp, struct store *s, int64_t id, char *err)
 {
@@ -213,6 +222,8 @@ static int add_sweep_runs(struct report *rp, struct store *s, int64_t id, char *
 	ret = store_list(s, &f, &list, &n, err);
 	if (ret)
 		return ret;
+	/* In the order they ran, so legends follow the sweep. */
+	qsort(list, n, sizeof(*list), run_id_cmp);
 	for (unsigned i = 0; i < n && !ret; i++)
 		ret = add_run(rp, s, list[i].id, err);
 	for (unsigned i = 0; i < n; i++)
@@ -222,6 +233,29 @@ static int add_sweep_runs(struct report *rp, struct store *s, int64_t id, char *
 		ret = err_set(err, -ENOENT, "sweep %" PRId64 ": has no runs in %s", id,
 			      store_path(s));
 	return ret;
+}
+
+/*
+ * An A/B's seed and each side's settings from its stored spec ({"a":
+ * ["gro=on", ...], "b": [...], "seed": N}, ab-cmd.c and ui/plan.c).
+ */
+static void ab_spec_read(const json_t *spec, struct report_sweep *sw)
+{
+	static const char *const key[2] = { "a", "b" };
+	const json_t *seed = json_object_get(spec, "seed");
+
+	sw->seed = json_is_integer(seed) && json_integer_value(seed) > 0 ?
+		(uint64_t)json_integer_value(seed) : 0;
+	for (int k = 0; k < 2; k++) {
+		const json_t *a = json_object_get(spec, key[k]), *v;
+		size_t i, o = 0;
+
+		sw->side[k][0] = '\0';
+		json_array_foreach(a, i, v)
+			if (json_is_string(v) && o < sizeof(sw->side[k]))
+				o += (size_t)snprintf(sw->side[k] + o, sizeof(sw->side[k]) - o,
+						      "%s%s", o ? " " : "", json_string_value(v));
+	}
 }
 
 /* The runs the selections name, and the sweeps they belong to; 0 or -errno. */
@@ -267,11 +301,14 @@ static int report_load(struct report *rp, struct store *s, const struct report_c
 		if (!grown)
 			return err_set(err, -ENOMEM, "sweeps: out of memory");
 		rp->sweeps = grown;
+		memset(&grown[rp->nsweeps], 0, sizeof(*grown));
 		grown[rp->nsweeps].id = r->sweep_id;
 		ret = store_get_sweep(s, r->sweep_id, grown[rp->nsweeps].kind,
 				      sizeof(grown[0].kind), &spec, err);
 		grown[rp->nsweeps].has_cols = !ret &&
 			!sweep_cols_from_spec(spec, &grown[rp->nsweeps].cols);
+		if (!ret)
+			ab_spec_read(spec, &grown[rp->nsweeps]);
 		json_decref(spec);
 		if (!ret)
 			rp->nsweeps++;
@@ -303,42 +340,40 @@ static void report_params_text(const json_t *j, char *buf, size_t len)
 	snprintf(buf, len, "%s", sp ? sp + 1 : "");
 }
 
-/* "run 12 TCP_RR -l 10 -- -r 1,1 size=4345": a run in legends. */
+/*
+ * "run 12 (size=4345): TCP_RR -l 10 -- -r 1,1": a run in legends, its
+ * parts set apart; no unit, which the chart's axis names.
+ */
 static void run_label(const struct store_run *r, char *buf, size_t len)
 {
 	char pt[160];
 
 	report_params_text(r->params, pt, sizeof(pt));
-	snprintf(buf, len, "run %" PRId64 " %s %s%s%s", r->id, r->test, pt,
-		 r->point[0] ? " " : "", r->point);
-}
-
-/* The dash pattern that tells runs apart once the colours repeat. */
-static const char *run_dash(unsigned i, const char *own)
-{
-	return own ? own : i >= SVG_NCOLOURS ? "8 3" : NULL;
+	snprintf(buf, len, "run %" PRId64 "%s%s%s: %s%s%s", r->id, r->point[0] ? " (" : "",
+		 r->point, r->point[0] ? ")" : "", r->test, pt[0] ? " " : "", pt);
 }
 
 /* One line of a plot over time: a series of a run, and its values once read. */
 struct tline {
-	unsigned run;
+	unsigned run, colour;
 	const char *key, *dash, *suffix;
 	double *x, *y;
 	size_t n;			/* 0: nothing to draw */
 };
 
 /*
- * A plot over time of the lines that have data; a note instead when none
- * has.  Time is the series' "t", seconds from the start of each run, so
- * runs are overlaid from their starts.
+ * A plot over time of the lines that have data, all in unit; a note
+ * instead when none has.  Time is the series' "t", seconds from the start
+ * of each run, so runs are overlaid from their starts.
  */
 static void time_plot(FILE *f, const struct report *rp, const char *id, const char *title,
-		      const char *ylabel, struct tline *lines, unsigned nl)
+		      const char *ylabel, const char *unit, struct tline *lines, unsigned nl)
 {
-	struct svg_plot_spec s = { .id = id, .title = title, .xlabel = "time, s", .ylabel = ylabel };
+	struct svg_plot_spec s = { .id = id, .title = title, .xlabel = "time, s", .ylabel = ylabel,
+				   .unit = unit };
 	double xmax = 0, ymax = 0;
 	struct svg_plot p;
-	char label[256];
+	char label[320];
 
 	for (unsigned i = 0; i < nl; i++) {
 		struct tline *l = &lines[i];
@@ -368,15 +403,14 @@ static void time_plot(FILE *f, const struct report *rp, const char *id, const ch
 		svg_plot_open(&p, f, &s);
 		for (unsigned i = 0; i < nl; i++) {
 			const struct tline *l = &lines[i];
-			const char *dash = run_dash(l->run, l->dash);
 
 			if (!l->n)
 				continue;
-			svg_plot_path(&p, l->x, l->y, l->n, svg_colour(l->run), dash);
+			svg_plot_path(&p, l->x, l->y, l->n, svg_colour(l->colour), l->dash, unit);
 			run_label(&rp->runs[l->run], label, sizeof(label));
-			snprintf(label + strlen(label), sizeof(label) - strlen(label), "%s",
-				 l->suffix ? l->suffix : "");
-			svg_plot_legend(&p, svg_colour(l->run), dash, false, label);
+			snprintf(label + strlen(label), sizeof(label) - strlen(label), "%s%s",
+				 l->suffix ? ", " : "", l->suffix ? l->suffix : "");
+			svg_plot_legend(&p, svg_colour(l->colour), l->dash, false, label);
 		}
 		svg_plot_close(&p);
 	}
@@ -387,49 +421,104 @@ static void time_plot(FILE *f, const struct report *rp, const char *id, const ch
 	}
 }
 
-/* Rate, latency (RR runs) and socket buffers over time, the runs overlaid. */
+/* The id of the chart of unit group g: "plot-rate", then "plot-rate-2". */
+static void group_id(char *buf, size_t len, const char *base, unsigned g)
+{
+	if (g)
+		snprintf(buf, len, "%s-%u", base, g + 1);
+	else
+		snprintf(buf, len, "%s", base);
+}
+
+/*
+ * Rate, latency (RR runs) and socket buffers over time, the runs
+ * overlaid: one chart per unit, at most REPORT_MAX_SERIES lines each.
+ */
 static int write_time_plots(FILE *f, const struct report *rp)
 {
 	static const struct {
-		const char *key, *dash, *suffix;
+		const char *key, *dash, *name;
 	} bufs[] = {
-		{ "sndbuf_l", NULL, ": local send buffer" },
-		{ "rcvbuf_l", "6 3", ": local receive buffer" },
-		{ "sndbuf_r", "2 2", ": remote send buffer" },
-		{ "rcvbuf_r", "9 3 2 3", ": remote receive buffer" },
+		{ "sndbuf_l", NULL, "local send buffer" },
+		{ "rcvbuf_l", "6 3", "local receive buffer" },
+		{ "sndbuf_r", "2 2", "remote send buffer" },
+		{ "rcvbuf_r", "9 3 2 3", "remote receive buffer" },
 	};
+	const struct rate_unit *units[REPORT_UNITS_MAX];
 	struct tline *l = calloc(rp->n * 4 + 1, sizeof(*l));
-	const char *units = rp->n ? rp->runs[0].units : "";
-	bool mixed = false;
-	unsigned n = 0;
+	unsigned *cand = calloc(rp->n + 1, sizeof(*cand));
+	unsigned nu = 0, n, nc, total;
+	char id[64], title[160], left[512];
+	int ret = -ENOMEM;
 
-	if (!l)
-		return -ENOMEM;
-	for (unsigned i = 0; i < rp->n; i++)
-		mixed |= strcmp(units, rp->runs[i].units) != 0;
-	fputs("<h2>Over time</h2>\n", f);
-	for (unsigned i = 0; i < rp->n; i++)
-		l[i] = (struct tline){ .run = i, .key = "rate",
-				       .suffix = mixed ? rp->runs[i].units : NULL };
-	time_plot(f, rp, "plot-rate", "Rate over time", mixed ? "rate (units in the legend)" : units,
-		  l, rp->n);
+	if (!l || !cand)
+		goto out;
 	for (unsigned i = 0; i < rp->n; i++) {
-		if (!test_rr(rp->runs[i].test))
-			continue;
-		l[n++] = (struct tline){ .run = i, .key = "p50_us", .suffix = ": p50" };
-		l[n++] = (struct tline){ .run = i, .key = "p99_us", .dash = "6 3", .suffix = ": p99" };
+		unsigned k;
+
+		for (k = 0; k < nu && units[k] != report_unit(&rp->runs[i]); k++)
+			;
+		if (k == nu && nu < REPORT_UNITS_MAX)
+			units[nu++] = report_unit(&rp->runs[i]);
 	}
-	if (n)
-		time_plot(f, rp, "plot-latency", "Latency over time (p50 solid, p99 dashed)",
-			  "latency, \xc2\xb5s", l, n);
-	n = 0;
+	fputs("<h2>Over time</h2>\n", f);
+	for (unsigned g = 0; g < nu; g++) {
+		total = 0;
+		for (unsigned i = 0; i < rp->n; i++)
+			if (report_unit(&rp->runs[i]) == units[g])
+				cand[total++] = i;
+		nc = report_pick_runs(rp, cand, total, REPORT_MAX_SERIES, left, sizeof(left));
+		for (unsigned i = 0; i < nc; i++)
+			l[i] = (struct tline){ .run = cand[i], .colour = i, .key = "rate" };
+		group_id(id, sizeof(id), "plot-rate", g);
+		snprintf(title, sizeof(title), "Rate over time, %s", units[g]->name);
+		time_plot(f, rp, id, title, units[g]->name, units[g]->name, l, nc);
+		report_pick_note(f, id, nc, total, REPORT_MAX_SERIES, "lines to a chart", left);
+	}
+	total = 0;
 	for (unsigned i = 0; i < rp->n; i++)
-		for (unsigned k = 0; k < 4; k++)
-			l[n++] = (struct tline){ .run = i, .key = bufs[k].key, .dash = bufs[k].dash,
-						 .suffix = bufs[k].suffix };
-	time_plot(f, rp, "plot-buffers", "Socket buffers over time", "bytes", l, n);
+		if (test_rr(rp->runs[i].test))
+			cand[total++] = i;
+	nc = report_pick_runs(rp, cand, total, REPORT_MAX_SERIES / 2, left, sizeof(left));
+	n = 0;
+	for (unsigned i = 0; i < nc; i++) {
+		l[n++] = (struct tline){ .run = cand[i], .colour = i, .key = "p50_us", .suffix = "p50" };
+		l[n++] = (struct tline){ .run = cand[i], .colour = i, .key = "p99_us", .dash = "6 3",
+					 .suffix = "p99" };
+	}
+	if (n) {
+		time_plot(f, rp, "plot-latency", "Latency over time (p50 solid, p99 dashed)",
+			  "latency, \xc2\xb5s", "us", l, n);
+		report_pick_note(f, "plot-latency", nc, total, REPORT_MAX_SERIES / 2, "runs to a chart (two lines each)", left);
+	}
+	for (unsigned i = 0; i < rp->n; i++)
+		cand[i] = i;
+	nc = report_pick_runs(rp, cand, rp->n, REPORT_MAX_SERIES, left, sizeof(left));
+	if (nc * 4 <= REPORT_MAX_SERIES) {
+		n = 0;
+		for (unsigned i = 0; i < nc; i++)
+			for (unsigned k = 0; k < 4; k++)
+				l[n++] = (struct tline){ .run = cand[i], .colour = i, .key = bufs[k].key,
+							 .dash = bufs[k].dash, .suffix = bufs[k].name };
+		time_plot(f, rp, "plot-buffers", "Socket buffers over time", "bytes", "bytes", l, n);
+	} else {
+		/* Small multiples: a chart per buffer, each run a line. */
+		fprintf(f, "<p class=\"note\">The socket buffers of %u runs: a chart for each buffer.</p>\n",
+			nc);
+		for (unsigned k = 0; k < 4; k++) {
+			for (unsigned i = 0; i < nc; i++)
+				l[i] = (struct tline){ .run = cand[i], .colour = i, .key = bufs[k].key };
+			snprintf(id, sizeof(id), "plot-buffers-%s", bufs[k].key);
+			snprintf(title, sizeof(title), "Socket buffers over time: %s", bufs[k].name);
+			time_plot(f, rp, id, title, "bytes", "bytes", l, nc);
+		}
+	}
+	report_pick_note(f, "plot-buffers", nc, rp->n, REPORT_MAX_SERIES, "lines to a chart", left);
+	ret = 0;
+out:
 	free(l);
-	return 0;
+	free(cand);
+	return ret;
 }
 
 
@@ -492,7 +581,10 @@ static const char report_css[] =
 	"td.diff{background:#ffe08a;font-weight:bold}td.absent{color:#999}"
 	"tr.failed td{color:#b00}caption{text-align:left;font-size:12px;color:#555}"
 	"svg.plot{display:block;margin:0.5em 0 1.5em;max-width:100%;height:auto}"
-	"p.note{color:#666}";
+	"p.note{color:#666}ul.verdicts{list-style:none;padding-left:0}"
+	"li.verdict{margin:0.3em 0;font-size:15px}"
+	".word{display:inline-block;min-width:7em;padding:1px 6px;margin-right:0.5em;border-radius:3px;text-align:center}"
+	".word.better{background:#2ca02c;color:#fff}.word.worse{background:#d62728;color:#fff}.word.same{background:#ddd;color:#222}";
 
 /* The whole document. */
 static int report_write(FILE *f, const struct report *rp)
@@ -510,23 +602,28 @@ static int report_write(FILE *f, const struct report *rp)
 	fprintf(f, "</h1>\n<p>%u run%s from ", rp->n, rp->n == 1 ? "" : "s");
 	svg_esc(f, rp->db);
 	fprintf(f, ", written %s by tunetop %s.</p>\n", when, PACKAGE_VERSION);
+	ret = report_write_verdicts(f, rp);
+	if (ret)
+		goto end;
 	write_summary(f, rp);
 	report_write_limits(f, rp);
 	report_write_moved(f, rp);
 	ret = write_time_plots(f, rp);
 	if (!ret)
 		ret = report_write_sweeps(f, rp);
-	if (!ret) {
-		report_write_segments(f, rp);
+	if (!ret)
+		ret = report_write_segments(f, rp);
+	if (!ret)
 		ret = report_write_knob_diff(f, rp);
-	}
+end:
 	fputs("</body>\n</html>\n", f);
 	return ret;
 }
 
-/* The default heading: "tunetop report: runs 3, 4, 7" or of the sweep. */
+/* The default heading: "tunetop report: runs 3, 4, 7-12" or of the sweep. */
 static void default_title(const struct report *rp, char *buf, size_t len)
 {
+	int64_t *id;
 	size_t o;
 
 	if (rp->nsweeps == 1) {
@@ -541,8 +638,16 @@ static void default_title(const struct report *rp, char *buf, size_t len)
 		}
 	}
 	o = (size_t)snprintf(buf, len, "tunetop report: run%s", rp->n == 1 ? "" : "s");
-	for (unsigned i = 0; i < rp->n && o < len; i++)
-		o += (size_t)snprintf(buf + o, len - o, "%s %" PRId64, i ? "," : "", rp->runs[i].id);
+	id = calloc(rp->n + 1, sizeof(*id));
+	if (!id)
+		return;
+	for (unsigned i = 0; i < rp->n; i++)
+		id[i] = rp->runs[i].id;
+	if (o < len)
+		buf[o++] = ' ';
+	if (o < len)
+		report_ids_text(id, rp->n, buf + o, len - o);
+	free(id);
 }
 
 /* Write the document to memory first, so a failure leaves no half-written file. */
@@ -607,7 +712,11 @@ int report_main(int argc, char **argv)
 			default_title(&rp, title, sizeof(title));
 		rp.title = c.title ? c.title : title;
 		rp.db = store_path(s);
-		ret = report_save(&rp, c.out, err);
+		ret = report_mark_cliffs(&rp);
+		if (ret)
+			err_set(err, ret, "%s: %s", c.out, strerror(-ret));
+		else
+			ret = report_save(&rp, c.out, err);
 	}
 	if (ret)
 		fprintf(stderr, "tunetop: %s\n", err);
@@ -617,6 +726,7 @@ int report_main(int argc, char **argv)
 		store_run_free(&rp.runs[i]);
 	free(rp.runs);
 	free(rp.sweeps);
+	free(rp.cliff);
 	free(c.sel);
 	if (s)
 		store_close(s);

@@ -212,6 +212,10 @@ void svg_plot_open(struct svg_plot *p, FILE *f, const struct svg_plot_spec *s)
 				.leg_y = SVG_PLOT_MT + SVG_PLOT_AH + SVG_PLOT_MB + 6 };
 	fputs("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"plot\" id=\"", f);
 	svg_esc(f, s->id);
+	if (s->unit) {
+		fputs("\" data-unit=\"", f);
+		svg_esc(f, s->unit);
+	}
 	fprintf(f, "\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" font-family=\"sans-serif\" font-size=\"11\">\n<title>",
 		SVG_PLOT_W, height, SVG_PLOT_W, height);
 	svg_esc(f, s->title);
@@ -260,7 +264,7 @@ void svg_plot_open(struct svg_plot *p, FILE *f, const struct svg_plot_spec *s)
 
 /* A line through (x[i], y[i]); a missing value breaks it.  Returns the points drawn. */
 unsigned svg_plot_path(struct svg_plot *p, const double *x, const double *y, size_t n,
-		       const char *colour, const char *dash)
+		       const char *colour, const char *dash, const char *unit)
 {
 	unsigned drawn = 0;
 	bool pen = false;
@@ -269,6 +273,11 @@ unsigned svg_plot_path(struct svg_plot *p, const double *x, const double *y, siz
 		colour);
 	if (dash)
 		fprintf(p->f, " stroke-dasharray=\"%s\"", dash);
+	if (unit) {
+		fputs(" data-unit=\"", p->f);
+		svg_esc(p->f, unit);
+		fputs("\"", p->f);
+	}
 	fputs(" d=\"", p->f);
 	for (size_t i = 0; i < n; i++) {
 		if (!isfinite(x[i]) || !isfinite(y[i]) || (p->logx && x[i] <= 0)) {

@@ -30,6 +30,7 @@ const char *svg_colour(unsigned i);
 /* What a plot shows and how its axes run. */
 struct svg_plot_spec {
 	const char *id, *title, *xlabel, *ylabel;
+	const char *unit;		/* the one unit of its y axis (data-unit), or NULL */
 	double x0, x1, y0, y1;		/* x1 > x0, y1 > y0 */
 	bool logx;			/* log2 x axis; x0 > 0 */
 	char (*xcats)[40];		/* categories at x = 0..ncats-1, or NULL; "\n" splits a label */
@@ -72,9 +73,13 @@ double svg_plot_x(const struct svg_plot *p, double x);
 /* The SVG y coordinate of data value y on p's y axis. */
 double svg_plot_y(const struct svg_plot *p, double y);
 
-/* A line through (x[i], y[i]) in colour, dashed when dash; a missing value breaks it; the points drawn. */
+/*
+ * A line through (x[i], y[i]) in colour, dashed when dash, its values in
+ * unit (data-unit, which a test compares with the plot's; NULL none); a
+ * missing value breaks it.  Returns the points drawn.
+ */
 unsigned svg_plot_path(struct svg_plot *p, const double *x, const double *y, size_t n,
-		       const char *colour, const char *dash);
+		       const char *colour, const char *dash, const char *unit);
 
 /* The next legend row below the plot: a line sample (or a swatch) and its text. */
 void svg_plot_legend(struct svg_plot *p, const char *colour, const char *dash, bool swatch,
