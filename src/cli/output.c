@@ -8,6 +8,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 
 #include "engine.h"
@@ -269,9 +272,33 @@ static const char *banner_remote(const struct session_opts *so, bool v6)
 }
 
 /*
+ * The address netperf 2.7.1 prints in parentheses after a name: its
+ * print_top_test_header() gives inet_ntop a buffer of sizeof(char *), 8
+ * bytes, so an address of 8 characters or more prints as "" ("127.0.0.1
+ * ()") and a shorter one whole ("::1 (::1)", "0.0.0.0 (0.0.0.0)").
+ */
+static void banner_addr(const char *host, int family, char *buf, size_t len)
+{
+	struct addrinfo hints = { .ai_family = family }, *ai;
+	char a[INET6_ADDRSTRLEN] = "";
+
+	buf[0] = '\0';
+	if (getaddrinfo(host, NULL, &hints, &ai))
+		return;
+	if (ai->ai_family == AF_INET)
+		inet_ntop(AF_INET, &((struct sockaddr_in *)ai->ai_addr)->sin_addr, a, sizeof(a));
+	else if (ai->ai_family == AF_INET6)
+		inet_ntop(AF_INET6, &((struct sockaddr_in6 *)ai->ai_addr)->sin6_addr, a, sizeof(a));
+	freeaddrinfo(ai);
+	if (strlen(a) < 8)
+		snprintf(buf, len, "%s", a);
+}
+
+/*
  * netperf's banner, as its print_top_test_header() prints it for a
- * MIGRATED test: the local end unbound (port 0), the remote by the name
- * it was given with an empty address, then the modifiers in netperf's
+ * MIGRATED test: the local end unbound (port 0; "::0" for IPv6, as
+ * netperf names it), the remote by the name it was given with its
+ * address as banner_addr() has it, then the modifiers in netperf's
  * order.  tunetop always keeps latency histograms and can print interim
  * results, netperf's "histogram" and "demo" builds.
  */
@@ -280,12 +307,15 @@ void output_banner(FILE *f, const struct run_opts *o)
 	const struct test_params *p = &o->so.p;
 	bool v6 = p->family == AF_INET6;
 	const char *fam = v6 ? "AF_INET6" : "AF_INET";
+	const char *remote = banner_remote(&o->so, v6);
+	char addr[8];
 
 	if (!o->headers || o->fmt == OUT_JSON || o->fmt == OUT_JSON_STREAM)
 		return;
-	fprintf(f, "MIGRATED %s TEST from %s (%s) port 0 %s to %s () port 0 %s",
-		banner_name(p->type), v6 ? "::" : "0.0.0.0", v6 ? "::" : "0.0.0.0",
-		fam, banner_remote(&o->so, v6), fam);
+	banner_addr(remote, v6 ? AF_INET6 : AF_INET, addr, sizeof(addr));
+	fprintf(f, "MIGRATED %s TEST from %s (%s) port 0 %s to %s (%s) port 0 %s",
+		banner_name(p->type), v6 ? "::0" : "0.0.0.0", v6 ? "::" : "0.0.0.0",
+		fam, remote, addr, fam);
 	if (o->iterating)
 		fprintf(f, " : +/-%.3f%% @ %2.0f%% conf. ", o->it.width_pct / 2,
 			o->it.level);

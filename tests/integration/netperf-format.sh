@@ -108,6 +108,12 @@ python3 "$PY" human "$G/tcp_stream-sS.txt" "$TMP/ss.out" "$TMP/ss.err" "$TMP/ss.
 ok $? "-s 64K -S 64K: the rows show the sizes before connect, as netperf's (131072 131072 16384)"
 diag "$TMP/cmp.txt"
 
+# IPv6: netperf's banner "from ::0 (::) ... to ::1 (::1)" (it prints an
+# address only when it is shorter than 8 characters: see banner_addr).
+one v6 -6 -t TCP_RR
+[ "$(head -1 "$TMP/v6.out")" = "$(sed -n 2p "$G/dropin/tcp_rr-6.txt")" ]
+ok $? "-6: the banner is netperf's ($(head -1 "$TMP/v6.out" | cut -c1-80))"
+
 # -D: the banner first, the interim lines after it, then netperf's table.
 "$TUNETOP" run --loopback --no-db -t TCP_RR -l 2 -D 0.5 >"$TMP/d.out" 2>&1
 head -1 "$TMP/d.out" | grep -q "^MIGRATED TCP REQUEST/RESPONSE TEST" &&
