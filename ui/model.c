@@ -562,6 +562,17 @@ const char *model_params_text(const struct test_params *p, char *buf, unsigned l
 	return params_text(p, buf, len);
 }
 
+const char *model_run_name(const struct model_run *r, char *buf, size_t len)
+{
+	if (r->db_id > 0)
+		snprintf(buf, len, "%lld", (long long)r->db_id);
+	else if (r->state == MS_STARTING || r->state == MS_RUNNING)
+		snprintf(buf, len, "now");
+	else
+		snprintf(buf, len, "s%u", r->id);
+	return buf;
+}
+
 const char *model_state_name(enum model_state s)
 {
 	switch (s) {

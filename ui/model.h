@@ -4,6 +4,7 @@
 #define TT_MODEL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "engine.h"
@@ -135,6 +136,15 @@ int model_why_change(const struct model_run *a, const struct model_run *b,
  * show (cur) when sel is it, else sel's ghost (model_ghost()); NULL none. */
 struct model_run *model_compared(const struct model *m, const struct model_run *sel,
 				 const struct model_run *cur, struct model_run *beside);
+
+/*
+ * A run's name on screen, the same in every panel, message and the
+ * header: its id in the run history ("46", what `tunetop runs show 46`
+ * takes); "now" while it runs (it is stored when it ends); "s3", the
+ * session's third run, when it was not stored (--no-db, or the history
+ * refused it).
+ */
+const char *model_run_name(const struct model_run *r, char *buf, size_t len);
 
 /* The run with this session's id, or NULL. */
 struct model_run *model_by_id(const struct model *m, unsigned id);

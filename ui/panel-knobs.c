@@ -27,7 +27,10 @@ struct row {
 #define MAX_ROWS 512
 static struct row rows[MAX_ROWS];
 static unsigned nrows;
-static int col = END_L;			/* the end the cursor is on */
+/* The end the cursor is on: Left/Right choose it for the row under the
+ * cursor and one edit; it goes back to local when the cursor moves or an
+ * edit is made, so no later Space lands on an end chosen long ago. */
+static int col = END_L;
 
 /* Groups in the catalog's order, each followed by its knobs, then the test's. */
 static void build_rows(const struct ui *u)
@@ -200,11 +203,8 @@ static void edit_done(struct ui *u, const char *text, void *arg)
 		  editing.end == END_L ? "local" : "remote");
 }
 
-/* '/': the cursor to the first knob whose name holds the text. */
-static void find_done(struct ui *u, const char *text, void *arg)
+bool panel_knobs_find(struct ui *u, struct panel *p, const char *text)
 {
-	struct panel *p = arg;
-
 	build_rows(u);
 	/* An exact name first, then a name that holds the text. */
 	for (int pass = 0; pass < 2; pass++)
@@ -214,10 +214,13 @@ static void find_done(struct ui *u, const char *text, void *arg)
 
 			if (name && *text && (pass ? strstr(name, text) != NULL : !strcmp(name, text))) {
 				p->cursor = (int)i;
-				return;
+				col = END_L;
+				return true;
 			}
 		}
-	ui_status(u, STY_WARN, 5, "no knob named like '%s'", text);
+	ui_status(u, STY_WARN, 5, "no knob named like '%s': / takes part of a name "
+		  "(gro, tcp_rmem, rx-usecs)", text);
+	return false;
 }
 
 /* Move the cursor by delta rows, over the group headings. */
@@ -234,6 +237,8 @@ static void knobs_move(struct panel *p, int delta)
 		c += step;
 	if (c < 0 || c >= (int)nrows)
 		return;
+	if (c != p->cursor)
+		col = END_L;
 	p->cursor = c;
 }
 
@@ -256,7 +261,7 @@ static int knobs_key(struct ui *u, struct panel *p, int key)
 	else if (key == TERM_KEY_PGDN)
 		knobs_move(p, p->h - 3);
 	else if (key == TERM_KEY_LEFT || key == TERM_KEY_RIGHT)
-		col = col == END_L ? END_R : END_L;
+		col = key == TERM_KEY_LEFT ? END_L : END_R;
 	else if (key == ' ') {
 		if (r->kind == ROW_KNOB)
 			ui_knob_toggle(u, r->idx, col);
@@ -264,6 +269,7 @@ static int knobs_key(struct ui *u, struct panel *p, int key)
 			u->p.nodelay = !u->p.nodelay;
 		else
 			return UK_HANDLED;
+		col = END_L;
 	} else if (key == '\n' || key == '\r' || key == TERM_KEY_ENTER) {
 		editing.row = (unsigned)p->cursor;
 		editing.end = col;
@@ -286,11 +292,10 @@ static int knobs_key(struct ui *u, struct panel *p, int key)
 				 col == END_L ? "local" : "remote");
 		}
 		ui_prompt(u, q, cur, edit_done, NULL);
+		col = END_L;
 	} else if (key == 'x') {
 		if (r->kind == ROW_KNOB)
 			ui_knob_unpend(u, r->idx, col);
-	} else if (key == '/') {
-		ui_prompt(u, "find knob: ", "", find_done, p);
 	} else {
 		return 0;
 	}
@@ -304,5 +309,5 @@ const struct panel_ops panel_knobs = {
 	.key = knobs_key,
 	.min_w = 40,
 	.min_h = 6,
-	.help = "Up/Down move, / find, Left/Right end, Enter edit, Space toggle on/off, x drop the pending edit",
+	.help = "Up/Down move, Left/Right the end (local/remote) of the next edit, then local again, Enter edit, Space toggle on/off, x drop the pending edit",
 };

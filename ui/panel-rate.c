@@ -53,10 +53,7 @@ static void rate_line(struct grid *g, int x, int y, int w, const struct model_ru
 
 		char id[24];
 
-		if (ghost->history)
-			snprintf(id, sizeof(id), "h%lld", (long long)ghost->db_id);
-		else
-			snprintf(id, sizeof(id), "%u", ghost->id);
+		model_run_name(ghost, id, sizeof(id));
 		n += grid_printf(g, x + n, y, STY_GHOST, w - n, "   %s run %s: %s",
 				 ghost->baseline ? "baseline" : "vs", id, plot_si(gr, a, sizeof(a)));
 		if (isfinite(gr) && gr > 0 && isfinite(now))

@@ -30,16 +30,6 @@ static const char *pct(double v, char *buf, size_t len)
 	return buf;
 }
 
-/* A run's name in the panel: its number, or "h" and its id in the history. */
-static const char *run_label(const struct model_run *r, char *buf, size_t len)
-{
-	if (r->history)
-		snprintf(buf, len, "h%lld", (long long)r->db_id);
-	else
-		snprintf(buf, len, "%u", r->id);
-	return buf;
-}
-
 /* One run's line: id, test, state, rate, p99, CPU, service demand, changes. */
 static void run_row(struct grid *g, int x, int y, int w, const struct model_run *r,
 		    bool sel, bool shown)
@@ -49,9 +39,9 @@ static void run_row(struct grid *g, int x, int y, int w, const struct model_run 
 			shown ? STY_MAIN : r->history ? STY_DIM : STY_NORMAL;
 	int n;
 
-	char id[16];
+	char id[24];
 
-	run_label(r, id, sizeof(id));
+	model_run_name(r, id, sizeof(id));
 	n = grid_printf(g, x, y, st, w, "%c%-3s %-10.10s %-7s %7s %6s %3s/%-3s %5s/%-5s",
 			r->baseline ? 'B' : ' ', id, r->point[0] ? r->point : test_type_name(r->p.type),
 			model_state_name(r->state), fig(r->rate, a, sizeof(a)),
@@ -79,8 +69,8 @@ static int compare_rows(struct grid *g, int x, int y, int w, int h, const struct
 
 	char ia[16], ib[16];
 
-	run_label(a, ia, sizeof(ia));
-	run_label(b, ib, sizeof(ib));
+	model_run_name(a, ia, sizeof(ia));
+	model_run_name(b, ib, sizeof(ib));
 	grid_printf(g, x, y + row++, STY_TITLE, w, "%-13s %10s %10s %8s", "run", ia, ib, "diff");
 	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]) && row < h; i++, row++) {
 		int n = grid_printf(g, x, y + row, STY_NORMAL, w, "%-13s %10s %10s", names[i],
@@ -190,13 +180,13 @@ static void why_rows(struct ui *u, struct panel *p, int x, int y, int w, int row
 
 	if (!sel)
 		return;
-	run_label(sel, ib, sizeof(ib));
+	model_run_name(sel, ib, sizeof(ib));
 	if (!cmp) {
 		grid_printf(&p->g, x, y, STY_DIM, w, "why: no earlier run of %s to compare run %s with",
 			    test_type_name(sel->p.type), ib);
 		return;
 	}
-	run_label(cmp, ia, sizeof(ia));
+	model_run_name(cmp, ia, sizeof(ia));
 	rc = ctl_run_doc(u, cmp, sel);
 	if (!rc)
 		rc = ctl_run_doc(u, sel, cmp);
@@ -490,9 +480,16 @@ static int runs_key(struct ui *u, struct panel *p, int key)
 	if (!r)
 		return 0;
 	if (key == '\n' || key == '\r' || key == TERM_KEY_ENTER) {
+		char a[24] = "none", b[24];
+
 		u->compare = r == u->cur ? NULL : r;
-		ui_status(u, STY_NORMAL, 4, r == u->cur ? "comparison off" :
-			  "run %u beside run %u", u->cur ? u->cur->id : 0, r->id);
+		if (u->cur)
+			model_run_name(u->cur, a, sizeof(a));
+		model_run_name(r, b, sizeof(b));
+		if (r == u->cur)
+			ui_status(u, STY_NORMAL, 4, "comparison off");
+		else
+			ui_status(u, STY_NORMAL, 4, "run %s beside run %s", a, b);
 		return UK_REDRAW;
 	}
 	if (key == 'o') {
@@ -505,16 +502,6 @@ static int runs_key(struct ui *u, struct panel *p, int key)
 			u->compare = NULL;
 		return UK_REDRAW;
 	}
-	if (key == 'b') {
-		if (!r->has_result && !r->history) {
-			ui_status(u, STY_WARN, 4, "run %u has no result to be a baseline", r->id);
-			return UK_HANDLED;
-		}
-		ctl_mark_baseline(u, r);
-		ui_status(u, STY_GOOD, 4, "run %u is the baseline of %s", r->id,
-			  test_type_name(r->p.type));
-		return UK_REDRAW;
-	}
 	return 0;
 }
 
@@ -525,5 +512,5 @@ const struct panel_ops panel_runs = {
 	.key = runs_key,
 	.min_w = 40,
 	.min_h = 5,
-	.help = "Up/Down select (what moved: below), Enter compare with the run on show, o show it, b make it the baseline",
+	.help = "Up/Down select (what moved: below), Enter compare with the run on show, o show it (then b makes it the baseline)",
 };

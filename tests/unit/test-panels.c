@@ -618,6 +618,8 @@ static void test_runs_why(void)
 	model_end(&m, r2, 0, NULL, NULL);
 	r1->rate = 1000;
 	r2->rate = 4000;
+	r1->db_id = 1;			/* stored: named by their ids in the history */
+	r2->db_id = 2;
 	model_set_baseline(&m, r1);
 	d1 = json_pack("{s:{s:f, s:f, s:f}, s:{s:{s:[{s:s, s:s}]}}}", "result", "throughput", 1000.0,
 		       "transaction_rate", 1000.0, "mean_latency", 1000.0, "knobs", "remote", "knobs",
@@ -659,7 +661,7 @@ static void test_runs_why(void)
 	u.model = m;
 	u.cur = r2;
 	draw();
-	ok(find_row("why 2 vs 1: n/a, run 1: not kept, not stored (--no-db)") > 0,
+	ok(find_row("why s2 vs s1: n/a, run s1: not kept, not stored (--no-db)") > 0,
 	   "runs: runs without documents and no history say why nothing moved");
 	model_free(&u.model);
 	u.model = tmp;
