@@ -627,16 +627,16 @@ static int handle_key(struct dash *d, int key)
 		return UK_REDRAW;
 	}
 	if (d->help) {
-		int page = d->t.h - 2;
+		int page = d->t.h - 2, last = d->help_rows > page ? d->help_rows - page : 0;
 
-		if ((key == TERM_KEY_DOWN || key == TERM_KEY_PGDN || key == ' ' || key == 'j') &&
-		    d->help_rows - d->help_top > page) {
+		/* Up and Down scroll (and do nothing at either end); other keys close. */
+		if (key == TERM_KEY_DOWN || key == TERM_KEY_PGDN || key == ' ' || key == 'j') {
 			d->help_top += key == TERM_KEY_DOWN || key == 'j' ? 1 : page - 1;
-			if (d->help_top > d->help_rows - page)
-				d->help_top = d->help_rows - page;
+			if (d->help_top > last)
+				d->help_top = last;
 			return UK_HANDLED;
 		}
-		if ((key == TERM_KEY_UP || key == TERM_KEY_PGUP || key == 'k') && d->help_top) {
+		if (key == TERM_KEY_UP || key == TERM_KEY_PGUP || key == 'k') {
 			d->help_top -= key == TERM_KEY_PGUP ? page - 1 : 1;
 			if (d->help_top < 0)
 				d->help_top = 0;

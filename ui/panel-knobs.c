@@ -16,11 +16,15 @@ static const char *const test_opt_name[TO_COUNT] = {
 	"TCP_NODELAY (-D)", "SO_SNDBUF (-s/-S)", "SO_RCVBUF (-s/-S)",
 };
 
-enum row_kind { ROW_GROUP, ROW_KNOB, ROW_TEST };
+/* ROW_FOLD: a group's knobs n/a on both ends, on one line ("17
+ * coalescing settings n/a on both ends: ..."), so the panel shows what
+ * can be changed here. */
+enum row_kind { ROW_GROUP, ROW_KNOB, ROW_TEST, ROW_FOLD };
 
 struct row {
 	enum row_kind kind;
-	unsigned idx;			/* knob index, or enum test_opt */
+	unsigned idx;			/* knob index (ROW_FOLD: the first folded), or enum test_opt */
+	unsigned nfold;			/* ROW_FOLD: how many */
 	const char *group;
 };
 
@@ -31,6 +35,16 @@ static unsigned nrows;
  * cursor and one edit; it goes back to local when the cursor moves or an
  * edit is made, so no later Space lands on an end chosen long ago. */
 static int col = END_L;
+
+/* A group folds its knobs n/a on both ends into one line from this many. */
+#define FOLD_MIN 2
+
+/* n/a on both ends, nothing pending: shown only in its group's folded line. */
+static bool knob_folds(const struct ui_knob *k)
+{
+	return !k->v[END_L].present && !k->v[END_R].present && !k->has_pending[END_L] &&
+	       !k->has_pending[END_R];
+}
 
 /* Groups in the catalog's order, each followed by its knobs, then the test's. */
 static void build_rows(const struct ui *u)
@@ -49,10 +63,20 @@ static void build_rows(const struct ui *u)
 			groups[ng++] = g;
 	}
 	for (unsigned j = 0; j < ng && nrows < MAX_ROWS; j++) {
+		unsigned nf = 0, first = 0;
+
 		rows[nrows++] = (struct row){ .kind = ROW_GROUP, .group = groups[j] };
+		for (unsigned i = 0; i < u->nknobs; i++)
+			if (!strcmp(u->knobs[i].d->group, groups[j]) && knob_folds(&u->knobs[i]) &&
+			    !nf++)
+				first = i;
 		for (unsigned i = 0; i < u->nknobs && nrows < MAX_ROWS; i++)
-			if (!strcmp(u->knobs[i].d->group, groups[j]))
+			if (!strcmp(u->knobs[i].d->group, groups[j]) &&
+			    (nf < FOLD_MIN || !knob_folds(&u->knobs[i])))
 				rows[nrows++] = (struct row){ .kind = ROW_KNOB, .idx = i };
+		if (nf >= FOLD_MIN && nrows < MAX_ROWS)
+			rows[nrows++] = (struct row){ .kind = ROW_FOLD, .idx = first, .nfold = nf,
+						      .group = groups[j] };
 	}
 	if (nrows + TO_COUNT + 1 <= MAX_ROWS) {
 		rows[nrows++] = (struct row){ .kind = ROW_GROUP, .group = "socket options of the test" };
@@ -80,6 +104,21 @@ static const char *test_opt_text(const struct ui *u, unsigned t, int e, char *bu
 		return "auto";
 	snprintf(buf, len, "%d", v);
 	return buf;
+}
+
+/* A knob's name in w cells: a sysctl's without its dotted prefix when the
+ * whole one does not fit ("tcp_congestion_control"); / finds either. */
+static const char *short_name(const char *name, int w)
+{
+	const char *dot = strrchr(name, '.');
+
+	return (int)strlen(name) > w && dot ? dot + 1 : name;
+}
+
+/* A row the cursor can be on: a knob or a test option. */
+static bool selectable(const struct row *r)
+{
+	return r->kind == ROW_KNOB || r->kind == ROW_TEST;
 }
 
 /* One knob's cell: value, '*' when changed here, "-> v" when an edit waits. */
@@ -116,7 +155,7 @@ static void knobs_draw(struct ui *u, struct panel *p)
 	}
 	if (p->cursor >= (int)nrows)
 		p->cursor = (int)nrows - 1;
-	while (p->cursor < (int)nrows - 1 && rows[p->cursor].kind == ROW_GROUP)
+	while (p->cursor < (int)nrows - 1 && !selectable(&rows[p->cursor]))
 		p->cursor++;
 	/* Names whole when they fit in half the width; values share the rest. */
 	nw = 0;
@@ -132,8 +171,10 @@ static void knobs_draw(struct ui *u, struct panel *p)
 		nw = iw / 2;
 	vw = (iw - nw - 1) / 2;
 	grid_printf(&p->g, ix, iy, STY_DIM, nw, "%-*s", nw, u->lab ? "knob" : "knob (this host)");
-	grid_text(&p->g, ix + nw, iy, u->lab ? "local (lab-a)" : "local", col == END_L ? STY_TITLE : STY_DIM, vw);
-	grid_text(&p->g, ix + nw + vw + 1, iy, u->lab ? "remote (lab-b)" : "remote",
+	/* The sides' names only where they fit whole (labels shortened first). */
+	grid_text(&p->g, ix + nw, iy, u->lab && vw >= 14 ? "local (lab-a)" : "local",
+		  col == END_L ? STY_TITLE : STY_DIM, vw);
+	grid_text(&p->g, ix + nw + vw + 1, iy, u->lab && vw >= 14 ? "remote (lab-b)" : "remote",
 		  col == END_R ? STY_TITLE : STY_DIM, vw);
 	/* Keep the cursor in view. */
 	if (p->cursor < p->scroll)
@@ -151,6 +192,11 @@ static void knobs_draw(struct ui *u, struct panel *p)
 			grid_printf(&p->g, ix, y, STY_TITLE, iw, "%s", r->group);
 			continue;
 		}
+		if (r->kind == ROW_FOLD) {
+			grid_printf(&p->g, ix + 1, y, STY_DIM, iw - 1, "%u %s settings n/a on both ends: %s",
+				    r->nfold, r->group, u->knobs[r->idx].v[END_L].reason);
+			continue;
+		}
 		if (r->kind == ROW_TEST) {
 			grid_text(&p->g, ix + 1, y, test_opt_name[r->idx], sel ? STY_SELECTED : STY_NORMAL, nw - 2);
 			for (int e = 0; e < END_N; e++) {
@@ -162,8 +208,8 @@ static void knobs_draw(struct ui *u, struct panel *p)
 			}
 			continue;
 		}
-		grid_text(&p->g, ix + 1, y, u->knobs[r->idx].d->name, sel ? STY_SELECTED : STY_NORMAL,
-			  nw - 2);
+		grid_text(&p->g, ix + 1, y, short_name(u->knobs[r->idx].d->name, nw - 2),
+			  sel ? STY_SELECTED : STY_NORMAL, nw - 2);
 		for (int e = 0; e < END_N; e++)
 			knob_cell(&p->g, ix + nw + e * (vw + 1), y, vw, &u->knobs[r->idx], e,
 				  sel && col == e);
@@ -218,6 +264,12 @@ bool panel_knobs_find(struct ui *u, struct panel *p, const char *text)
 				return true;
 			}
 		}
+	for (unsigned i = 0; i < u->nknobs; i++)
+		if (*text && strstr(u->knobs[i].d->name, text) && knob_folds(&u->knobs[i])) {
+			ui_status(u, STY_WARN, 8, "%s: n/a on both ends (%s), in the folded line of %s",
+				  u->knobs[i].d->name, u->knobs[i].v[END_L].reason, u->knobs[i].d->group);
+			return false;
+		}
 	ui_status(u, STY_WARN, 5, "no knob named like '%s': / takes part of a name "
 		  "(gro, tcp_rmem, rx-usecs)", text);
 	return false;
@@ -233,7 +285,7 @@ static void knobs_move(struct panel *p, int delta)
 		c = 0;
 	if (c >= (int)nrows)
 		c = (int)nrows - 1;
-	while (c >= 0 && c < (int)nrows && rows[c].kind == ROW_GROUP)
+	while (c >= 0 && c < (int)nrows && !selectable(&rows[c]))
 		c += step;
 	if (c < 0 || c >= (int)nrows)
 		return;

@@ -9,8 +9,11 @@
 #include "plot.h"
 #include "ui.h"
 
-/* A panel this tall (inside) gives a row to what limits the run. */
-#define RATE_WHY_MIN_H 8
+/* A panel this tall (inside) gives a row to what limits the run: the
+ * 100x30 layout's 7 rows too, the chart keeping 4. */
+#define RATE_WHY_MIN_H 6
+/* Narrower than this, the latency figures are p99 alone (p50 is the band's). */
+#define RATE_P50_MIN_W 72
 /* ... and this tall, a second row to a verdict cut at the panel's width. */
 #define RATE_WHY_WRAP_H 14
 
@@ -45,8 +48,11 @@ static void rate_line(struct grid *g, int x, int y, int w, const struct model_ru
 		double p50 = r->state == MS_RUNNING ? k->p50_us : r->p50_us;
 		double p99 = r->state == MS_RUNNING ? k->p99_us : r->p99_us;
 
-		n += grid_printf(g, x + n, y, STY_BAND, w - n, "  p50 %s us  p99 %s us",
-				 plot_si(p50, b, sizeof(b)), plot_si(p99, c, sizeof(c)));
+		if (w >= RATE_P50_MIN_W)
+			n += grid_printf(g, x + n, y, STY_BAND, w - n, "  p50 %s us",
+					 plot_si(p50, b, sizeof(b)));
+		n += grid_printf(g, x + n, y, STY_BAND, w - n, "  p99 %s us",
+				 plot_si(p99, c, sizeof(c)));
 	}
 	if (ghost && n < w) {
 		double gr = ghost->has_result ? ghost->rate : NAN;
@@ -84,6 +90,9 @@ static int why_line(struct grid *g, int x, int y, int w, const struct model_run 
 		grid_text(g, x + n, y, v->evidence, st, w - n);
 		return 1;
 	}
+	/* at a space before the last cell: no word of the first row touches
+	 * the border, which would read as a word cut there */
+	cut--;
 	while (cut > 0 && v->evidence[cut] != ' ')
 		cut--;
 	if (!cut)

@@ -30,6 +30,11 @@ static const char *pct(double v, char *buf, size_t len)
 	return buf;
 }
 
+/* The widths from which a run's line has its CPU and service demand
+ * columns: narrower, the service demand goes first, then the CPU. */
+#define RUNS_CPU_W 46
+#define RUNS_SD_W 58
+
 /* One run's line: id, test, state, rate, p99, CPU, service demand, changes. */
 static void run_row(struct grid *g, int x, int y, int w, const struct model_run *r,
 		    bool sel, bool shown)
@@ -42,12 +47,16 @@ static void run_row(struct grid *g, int x, int y, int w, const struct model_run 
 	char id[24];
 
 	model_run_name(r, id, sizeof(id));
-	n = grid_printf(g, x, y, st, w, "%c%-3s %-10.10s %-7s %7s %6s %3s/%-3s %5s/%-5s",
-			r->baseline ? 'B' : ' ', id, r->point[0] ? r->point : test_type_name(r->p.type),
+	n = grid_printf(g, x, y, st, w, "%c%-3s %-10.10s %-7s %7s %6s", r->baseline ? 'B' : ' ', id,
+			r->point[0] ? r->point : test_type_name(r->p.type),
 			model_state_name(r->state), fig(r->rate, a, sizeof(a)),
-			fig(r->p99_us, b, sizeof(b)), pct(r->lcpu, c, sizeof(c)),
-			pct(r->rcpu, d, sizeof(d)), fig(r->lsd, e, sizeof(e)),
-			fig(r->rsd, f, sizeof(f)));
+			fig(r->p99_us, b, sizeof(b)));
+	if (w >= RUNS_CPU_W)
+		n += grid_printf(g, x + n, y, st, w - n, " %3s/%-3s", pct(r->lcpu, c, sizeof(c)),
+				 pct(r->rcpu, d, sizeof(d)));
+	if (w >= RUNS_SD_W)
+		n += grid_printf(g, x + n, y, st, w - n, " %5s/%-5s", fig(r->lsd, e, sizeof(e)),
+				 fig(r->rsd, f, sizeof(f)));
 	if (n < w && strlen(r->point) > 10)
 		n += grid_printf(g, x + n + 1, y, STY_PENDING, w - n - 1, "[%s]", r->point) + 1;
 	if (n < w && r->changes[0])
@@ -418,7 +427,7 @@ static void sweep_table_rows(struct grid *g, int x, int y, int w, int h,
 static void runs_draw(struct ui *u, struct panel *p)
 {
 	const struct model *m = &u->model;
-	int ix, iy, iw, ih, lh, th, wr;
+	int ix, iy, iw, ih, lh, th, wr, n;
 
 	panel_frame(u, p, &ix, &iy, &iw, &ih);
 	if (!m->nruns) {
@@ -436,8 +445,13 @@ static void runs_draw(struct ui *u, struct panel *p)
 	if (lh - th < 2)
 		th = 0;
 	lh -= th;
-	grid_printf(&p->g, ix, iy, STY_DIM, iw, " %-3s %-10s %-7s %7s %6s %7s %11s %s", "#",
-		    "test", "state", "rate", "p99us", "CPU%l/r", "SD l/r", "knobs changed");
+	n = grid_printf(&p->g, ix, iy, STY_DIM, iw, " %-3s %-10s %-7s %7s %6s", "#", "test", "state",
+			"rate", "p99us");
+	if (iw >= RUNS_CPU_W)
+		n += grid_printf(&p->g, ix + n, iy, STY_DIM, iw - n, " %7s", "CPU%l/r");
+	if (iw >= RUNS_SD_W)
+		n += grid_printf(&p->g, ix + n, iy, STY_DIM, iw - n, " %11s", "SD l/r");
+	grid_printf(&p->g, ix + n, iy, STY_DIM, iw - n, " %s", "knobs changed");
 	/* Newest at the bottom; with the focus, the cursor kept in view,
 	 * without it the newest runs in view. */
 	if (!panel_focused(u, p))
