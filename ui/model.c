@@ -557,6 +557,23 @@ unsigned model_series(const struct model_run *r, enum model_field f, double *xs,
 	return k;
 }
 
+unsigned model_series_span(const struct model_run *r, enum model_field f, double *xs,
+			   double *ys, unsigned n)
+{
+	if (!r || !n)
+		return 0;
+	if (r->nticks <= n)
+		return model_series(r, f, xs, ys, n);
+	for (unsigned k = 0; k < n; k++) {
+		unsigned i = n == 1 ? r->nticks - 1 :
+			     (unsigned)((uint64_t)k * (r->nticks - 1) / (n - 1));
+
+		xs[k] = r->ticks[i].t;
+		ys[k] = tick_field(&r->ticks[i], f);
+	}
+	return n;
+}
+
 const char *model_params_text(const struct test_params *p, char *buf, unsigned len)
 {
 	return params_text(p, buf, len);

@@ -178,6 +178,13 @@ enum model_field {
 /* The last n (at most) points of field f; returns how many were written. */
 unsigned model_series(const struct model_run *r, enum model_field f, double *xs,
 		      double *ys, unsigned n);
+/*
+ * The whole run in at most n points of field f, evenly spread from its
+ * first tick to its newest: what a chart of the run draws, so it spans
+ * the run (a sparkline of the last seconds takes model_series).
+ */
+unsigned model_series_span(const struct model_run *r, enum model_field f, double *xs,
+			   double *ys, unsigned n);
 
 /* "TCP_RR -r 1,1 -b 15 -D" style text of a run's test and parameters. */
 const char *model_params_text(const struct test_params *p, char *buf, unsigned len);

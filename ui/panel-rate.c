@@ -130,9 +130,9 @@ static void rate_draw(struct ui *u, struct panel *p)
 	npts = (unsigned)(iw - o.ylabel_w) * 2;
 	if (npts > RATE_PTS)
 		npts = RATE_PTS;
-	n = model_series(r, MF_RATE, xs, ys, npts);
+	n = model_series_span(r, MF_RATE, xs, ys, npts);
 	if (ghost)
-		ng = model_series(ghost, MF_RATE, gx, gy, npts);
+		ng = model_series_span(ghost, MF_RATE, gx, gy, npts);
 	o.xmax = r->p.duration;
 	if (n && xs[n - 1] > o.xmax)
 		o.xmax = xs[n - 1];
@@ -152,10 +152,10 @@ static void rate_draw(struct ui *u, struct panel *p)
 	plot_lines(&p->g, ix, iy + ih - ch - bh, iw, ch, ghost ? s : s + 1, ghost ? 2 : 1, &o,
 		   NULL, NULL);
 	if (bh) {
-		unsigned nl = model_series(r, MF_P50, xs, lo, npts);
+		unsigned nl = model_series_span(r, MF_P50, xs, lo, npts);
 		struct plot_opts bo = o;
 
-		model_series(r, MF_P99, xs, hi, npts);
+		model_series_span(r, MF_P99, xs, hi, npts);
 		bo.yunit = "us";
 		bo.xaxis = false;
 		grid_text(&p->g, ix, iy + ih - bh, "latency p50..p99", STY_BAND, iw);

@@ -409,6 +409,16 @@ static void test_segments_many_sizes(struct model *m)
 	ok(find_row("more sizes") > 0, "segments: the sizes left out are counted");
 	ok(find_row("waiting for the capture") > 0,
 	   "segments: the receiver without a snapshot yet says so");
+	seg_capture_free(r->cap[END_L]);
+	seghist_init(&cap.dir[CAP_OUT]);
+	for (uint32_t s = 1; s <= 500; s++)
+		seghist_add_n(&cap.dir[CAP_OUT], s, 10);
+	seghist_add_n(&cap.dir[CAP_OUT], 30 * MSS, 1);
+	r->cap[END_L] = seg_capture_dup(&cap);
+	seghist_free(&cap.dir[CAP_OUT]);
+	draw();
+	ok(find_row("43440") > 0 && find_row("more sizes") > find_row("43440"),
+	   "segments: the largest size, seen once among 500 commoner ones, is shown above the rest's count");
 	panel_at(&panel_segments, 200, 60, true);
 	us = draw_us();
 	printf("# segments 200x60, 60002 sizes: %.0f us per draw\n", us);
