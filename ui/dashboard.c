@@ -254,28 +254,12 @@ static void help_entry(struct dash *d, int *row, const char *name, enum style st
 		       const char *text)
 {
 	struct grid *g = &d->overlay;
-	int w = g->w - 16, first = 1;
+	int y = 1 + *row - d->help_top, skip = y < 1 ? 1 - y : 0;
 
-	while (*text) {
-		int n = (int)strlen(text), y = 1 + *row - d->help_top;
-
-		if (n > w) {
-			n = w;
-			while (n > 0 && text[n] != ' ')
-				n--;
-			if (!n)
-				n = w;
-		}
-		if (y >= 1 && y < g->h - 1) {
-			if (first)
-				grid_printf(g, 2, y, st, 12, "%s", name);
-			grid_printf(g, 14, y, STY_NORMAL, n, "%.*s", n, text);
-		}
-		first = 0;
-		text += n;
-		text += strspn(text, " ");
-		(*row)++;
-	}
+	if (y >= 1 && y < g->h - 1)
+		grid_printf(g, 2, y, st, 12, "%s", name);
+	*row += grid_wrap(g, 14, y + skip, g->w - 16, skip, g->h - 1 - (y + skip), STY_NORMAL,
+			  text);
 }
 
 /* The help screen, made from the keymap and each panel's own keys; it

@@ -344,6 +344,41 @@ bool grid_differs(const struct grid *a, const struct grid *b)
 	return false;
 }
 
+int grid_wrap(struct grid *g, int x, int y, int w, int skip, int rows, enum style st,
+	      const char *s)
+{
+	int line = 0;
+
+	if (w <= 0)
+		return 0;
+	s += strspn(s, " ");
+	while (*s) {
+		int cells = 0, fit = 0, brk = 0;
+		const char *p = s;
+
+		/* bytes of the longest run of whole words in w cells */
+		while (*p && cells < w) {
+			if (*p == ' ')
+				brk = (int)(p - s);
+			p++;
+			while ((*p & 0xc0) == 0x80)
+				p++;
+			cells++;
+		}
+		fit = !*p || *p == ' ' ? (int)(p - s) : brk ? brk : (int)(p - s);
+		if (line >= skip && line - skip < rows) {
+			char buf[512];
+
+			snprintf(buf, sizeof(buf), "%.*s", fit, s);
+			grid_text(g, x, y + line - skip, buf, st, w);
+		}
+		line++;
+		s += fit;
+		s += strspn(s, " ");
+	}
+	return line;
+}
+
 int grid_put(struct grid *g, int x, int y, int w, enum style st, const char *s)
 {
 	if (w <= 0)

@@ -458,7 +458,9 @@ static void segs_column(struct grid *g, int x, int y, int w, int h,
 	if (h <= 4)
 		return;
 	if (!hh->data)
-		grid_put(g, x, y + 4, w, STY_DIM, "no data segments yet");
+		grid_put(g, x, y + 4, w, STY_DIM,
+			 r->state == MS_STARTING || r->state == MS_RUNNING ? "no data segments yet" :
+			 "no data segments this way (pure ACKs only)");
 	else
 		segs_bars(g, x, y + 4, w, h - 4, hh, mss);
 }

@@ -507,9 +507,9 @@ static void test_interrupts(struct model *m)
 	ok(y > 0 && y < yr && find_col(y, "n/a not supported by the driver") > 0,
 	   "interrupts: a knob the driver lacks is n/a with its reason");
 	ok(find_row("gro") < 0, "interrupts: knobs of other groups are left out");
-	y = find_row("coalescing n/a");
+	y = find_row("coalescing settings n/a");
 	ok(y > yr && find_row("coalescing not supported") == y + 1,
-	   "interrupts: an end without coalescing says so once, with the reason");
+	   "interrupts: an end without coalescing says so once, how many, with the reason");
 	y = find_row("irq/s");
 	ok(y > 0 && y < yr && find_col(y, "13.9k") > 0, "interrupts: the local interrupt rate");
 	ok(y > 0 && row_has_style(y, find_col(y, "13.9k") + 5, STY_LOCAL),

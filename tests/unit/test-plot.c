@@ -139,6 +139,13 @@ static void test_grid_text(void)
 	ok(!strcmp(row, "gro\xe2\x80\xa6"), "a cut after a whole word still says so ('%s')", row);
 	grid_row_text(&g, 1, row, sizeof(row));
 	ok(!strcmp(row, "ab"), "only spaces left out is no cut ('%s')", row);
+	grid_clear(&g);
+	ok(grid_wrap(&g, 0, 0, 14, 1, 1, STY_NORMAL, "not supported (Operation not supported)") == 3,
+	   "grid_wrap: a reason in lines of whole words");
+	grid_row_text(&g, 0, row, sizeof(row));
+	ok(!strcmp(row, "(Operation not"), "grid_wrap: skip lines and rows drawn ('%s')", row);
+	grid_row_text(&g, 1, row, sizeof(row));
+	ok(!row[0], "grid_wrap: no more than rows lines ('%s')", row);
 	grid_resize(&g, 8, 2);
 	n = grid_text(&g, -2, 1, "abcd", STY_NORMAL, 0);
 	grid_row_text(&g, 1, row, sizeof(row));
