@@ -144,7 +144,7 @@ static void knob_cell(struct grid *g, int x, int y, int w, const struct ui_knob 
 
 static void knobs_draw(struct ui *u, struct panel *p)
 {
-	int ix, iy, iw, ih, nw, vw;
+	int ix, iy, iw, ih, nw, nws, vw, vmax;
 	char buf[32];
 
 	panel_frame(u, p, &ix, &iy, &iw, &ih);
@@ -158,13 +158,24 @@ static void knobs_draw(struct ui *u, struct panel *p)
 	while (p->cursor < (int)nrows - 1 && !selectable(&rows[p->cursor]))
 		p->cursor++;
 	/* Names whole when they fit in half the width; values share the rest. */
-	nw = 0;
+	/* Labels shorten before values: the sysctls' dotted prefixes go when
+	 * whole names would leave the widest value ("4096 131072 6291456")
+	 * no room on both ends. */
+	nw = nws = vmax = 0;
 	for (unsigned i = 0; i < u->nknobs; i++) {
-		int l = (int)strlen(u->knobs[i].d->name) + 2;
+		const char *name = u->knobs[i].d->name, *dot = strrchr(name, '.');
+		int l = (int)strlen(name) + 2, ls = dot ? (int)strlen(dot + 1) + 2 : l;
 
 		if (l > nw)
 			nw = l;
+		if (ls > nws)
+			nws = ls;
+		for (int e = 0; e < END_N; e++)
+			if (u->knobs[i].v[e].present && (int)strlen(u->knobs[i].v[e].text) > vmax)
+				vmax = (int)strlen(u->knobs[i].v[e].text);
 	}
+	if (nw + 2 * (vmax + 2) > iw && nws < nw)
+		nw = nws;
 	if (nw < 20)
 		nw = 20;
 	if (nw > iw / 2)
