@@ -31,12 +31,13 @@ static const char *pct(double v, char *buf, size_t len)
 }
 
 /* The widths from which a run's line has its CPU and service demand
- * columns: narrower, the service demand goes first, then the CPU. */
+ * columns (with ids of 3 characters; wider ids take their room):
+ * narrower, the service demand goes first, then the CPU. */
 #define RUNS_CPU_W 46
 #define RUNS_SD_W 58
 
 /* One run's line: id, test, state, rate, p99, CPU, service demand, changes. */
-static void run_row(struct grid *g, int x, int y, int w, const struct model_run *r,
+static void run_row(struct grid *g, int x, int y, int w, int idw, const struct model_run *r,
 		    bool sel, bool shown)
 {
 	char a[16], b[16], c[16], d[16], e[16], f[16];
@@ -47,14 +48,14 @@ static void run_row(struct grid *g, int x, int y, int w, const struct model_run 
 	char id[24];
 
 	model_run_name(r, id, sizeof(id));
-	n = grid_printf(g, x, y, st, w, "%c%-3s %-10.10s %-7s %7s %6s", r->baseline ? 'B' : ' ', id,
+	n = grid_printf(g, x, y, st, w, "%c%-*s %-10.10s %-7s %7s %6s", r->baseline ? 'B' : ' ', idw, id,
 			r->point[0] ? r->point : test_type_name(r->p.type),
 			model_state_name(r->state), fig(r->rate, a, sizeof(a)),
 			fig(r->p99_us, b, sizeof(b)));
-	if (w >= RUNS_CPU_W)
+	if (w - idw + 3 >= RUNS_CPU_W)
 		n += grid_printf(g, x + n, y, st, w - n, " %3s/%-3s", pct(r->lcpu, c, sizeof(c)),
 				 pct(r->rcpu, d, sizeof(d)));
-	if (w >= RUNS_SD_W)
+	if (w - idw + 3 >= RUNS_SD_W)
 		n += grid_printf(g, x + n, y, st, w - n, " %5s/%-5s", fig(r->lsd, e, sizeof(e)),
 				 fig(r->rsd, f, sizeof(f)));
 	if (n < w && strlen(r->point) > 10)
@@ -427,7 +428,7 @@ static void sweep_table_rows(struct grid *g, int x, int y, int w, int h,
 static void runs_draw(struct ui *u, struct panel *p)
 {
 	const struct model *m = &u->model;
-	int ix, iy, iw, ih, lh, th, wr, n;
+	int ix, iy, iw, ih, lh, th, wr, n, idw = 3;
 
 	panel_frame(u, p, &ix, &iy, &iw, &ih);
 	if (!m->nruns) {
@@ -445,11 +446,19 @@ static void runs_draw(struct ui *u, struct panel *p)
 	if (lh - th < 2)
 		th = 0;
 	lh -= th;
-	n = grid_printf(&p->g, ix, iy, STY_DIM, iw, " %-3s %-10s %-7s %7s %6s", "#", "test", "state",
+	/* The id column as wide as the widest history id on the list. */
+	for (unsigned i = 0; i < m->nruns; i++) {
+		char id[24];
+		int l = (int)strlen(model_run_name(m->runs[i], id, sizeof(id)));
+
+		if (l > idw)
+			idw = l;
+	}
+	n = grid_printf(&p->g, ix, iy, STY_DIM, iw, " %-*s %-10s %-7s %7s %6s", idw, "#", "test", "state",
 			"rate", "p99us");
-	if (iw >= RUNS_CPU_W)
+	if (iw - idw + 3 >= RUNS_CPU_W)
 		n += grid_printf(&p->g, ix + n, iy, STY_DIM, iw - n, " %7s", "CPU%l/r");
-	if (iw >= RUNS_SD_W)
+	if (iw - idw + 3 >= RUNS_SD_W)
 		n += grid_printf(&p->g, ix + n, iy, STY_DIM, iw - n, " %11s", "SD l/r");
 	grid_printf(&p->g, ix + n, iy, STY_DIM, iw - n, " %s", "knobs changed");
 	/* Newest at the bottom; with the focus, the cursor kept in view,
@@ -463,7 +472,7 @@ static void runs_draw(struct ui *u, struct panel *p)
 	for (int i = 0; i < lh && p->scroll + i < (int)m->nruns; i++) {
 		const struct model_run *r = m->runs[p->scroll + i];
 
-		run_row(&p->g, ix, iy + 1 + i, iw, r, panel_focused(u, p) && p->scroll + i == p->cursor,
+		run_row(&p->g, ix, iy + 1 + i, iw, idw, r, panel_focused(u, p) && p->scroll + i == p->cursor,
 			r == u->cur);
 	}
 	if (th)
