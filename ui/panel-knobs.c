@@ -204,8 +204,12 @@ static void knobs_draw(struct ui *u, struct panel *p)
 			continue;
 		}
 		if (r->kind == ROW_FOLD) {
-			grid_printf(&p->g, ix + 1, y, STY_DIM, iw - 1, "%u %s settings n/a on both ends: %s",
-				    r->nfold, r->group, u->knobs[r->idx].v[END_L].reason);
+			size_t gl = strlen(r->group);
+
+			/* "4 sysctls", "27 coalescing settings" */
+			grid_printf(&p->g, ix + 1, y, STY_DIM, iw - 1, "%u %s%s n/a on both ends: %s",
+				    r->nfold, r->group, gl && r->group[gl - 1] == 's' ? "" : " settings",
+				    u->knobs[r->idx].v[END_L].reason);
 			continue;
 		}
 		if (r->kind == ROW_TEST) {

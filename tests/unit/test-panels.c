@@ -614,6 +614,27 @@ static void test_netserver(struct model *m)
 	ok(!model_run_netserver(make_run(m, true)), "a tunetopd run is not a netserver run");
 }
 
+/* The knobs panel: a group's knobs n/a on both ends fold into one line; / says where one went. */
+static void test_knobs_fold(void)
+{
+	make_knobs();
+	knobs[1].v[END_L] = (struct knob_value){ .present = false,
+		.reason = "eth0: adaptive-rx: not supported by the driver" };
+	panel_at(&panel_knobs, 100, 30, true);
+	draw();
+	ok(find_row(" rx-usecs ") > 0 && find_row(" adaptive-rx ") < 0 && find_row("rx-usecs-irq") < 0,
+	   "knobs: the knobs n/a on both ends leave their rows");
+	ok(find_row("2 coalescing settings n/a on both ends: eth0: adaptive-rx: not supported") > 0,
+	   "knobs: folded into one line with how many and why");
+	ok(find_row(" gro ") > 0, "knobs: other groups keep their rows");
+	ok(!panel_knobs_find(&u, &pn, "adaptive") && strstr(u.status, "adaptive-rx: n/a on both ends") &&
+		   strstr(u.status, "folded line of coalescing"),
+	   "knobs: / on a folded knob says where it went (%s)", u.status);
+	ok(panel_knobs_find(&u, &pn, "gro"), "knobs: / finds a knob shown");
+	u.knobs = NULL;
+	u.nknobs = 0;
+}
+
 /* The runs panel: what moved from the compared run to the selected one (docs/why.md). */
 static void test_runs_why(void)
 {
@@ -785,6 +806,7 @@ int main(void)
 	test_rate_why(&u.model);
 	test_netserver(&u.model);
 	test_runs_why();
+	test_knobs_fold();
 	test_sweep_table();
 	for (int d = 0; d < CAP_NDIRS; d++) {
 		seghist_free(&lcap.dir[d]);
