@@ -129,8 +129,9 @@ for size in 200x60 132x43 100x30 80x24; do
 	ok $? "$size: a bad :set is one line saying what is accepted"
 
 	# b marks the run on show, not the runs panel's selection.
+	# the history is the test's own: the next run's id is the next one
 	keys : r u n Enter
-	wait_for "run [0-9]+ done" 200
+	wait_for "run $((id + 1)) done" 200
 	id2=$(db "select max(id) from runs")
 	# the runs panel focused (Knobs + 1), its selection moved to the older run
 	keys Tab Up Up b
@@ -143,6 +144,19 @@ for size in 200x60 132x43 100x30 80x24; do
 	sleep 0.3
 	screen | grep -qE "│B$id2 +TCP_RR" && screen | grep -qE "│ $id +TCP_RR"
 	ok $? "$size: the runs panel names runs $id and $id2 by their history ids"
+
+	# :sweep and :ab go to the dashboard's sweep and A/B (once: runs take time).
+	if [ "$w" -eq 200 ]; then
+		keys : s w e e p Space b u r s t Space x Enter
+		wait_for "^:sweep .*\"x\": not a size" 20
+		ok $? "$size: a bad :sweep says what was wrong on one line"
+		keys : a b Space - - a Space n o s u c h = 1 Enter
+		wait_for "^:ab nosuch: unknown knob" 20
+		ok $? "$size: a bad :ab too"
+		keys : s w e e p Space b u r s t Space 0 , 1 Enter
+		wait_for "sweep burst done: 2 points" 300
+		ok $? "$size: :sweep burst 0,1 runs the sweep"
+	fi
 
 	keys q
 	for _ in $(seq 50); do
