@@ -305,8 +305,7 @@ int ctl_run_point(struct ui *u, const char *source, int64_t sweep_id, const char
 	u->cur = c->r;
 	u->state = UI_RUNNING;
 	u->run_started = c->t0;
-	ui_status(u, STY_NORMAL, 3, "run %u: %s started", c->r->id,
-		  test_type_name(u->p.type));
+	ui_status(u, STY_NORMAL, 3, "%s run started", test_type_name(u->p.type));
 	return 0;
 }
 
@@ -385,7 +384,7 @@ static void store_run_of(struct ui *u, struct model_run *r, struct session_resul
 	rc = f.result ? store_save(ctl_db_path(u), &f, &r->db_id, err) :
 			err_set(err, -ENOMEM, "out of memory");
 	if (rc)
-		ui_status(u, STY_WARN, 15, "run %u not stored: %s", r->id, err);
+		ui_status(u, STY_WARN, 15, "run s%u not stored: %s", r->id, err);
 	json_decref(f.result);
 }
 
@@ -424,7 +423,7 @@ static void run_ended(struct ui *u)
 {
 	struct ctl *c = u->ctl;
 	struct session_result res;
-	char err[ERR_MAX] = "";
+	char err[ERR_MAX] = "", name[24];
 	bool stopped = u->state == UI_STOPPING;
 	int rc;
 
@@ -439,11 +438,12 @@ static void run_ended(struct ui *u)
 	model_end(&u->model, c->r, rc, err, &res);
 	session_result_free(&res);
 	u->state = UI_IDLE;
+	model_run_name(c->r, name, sizeof(name));
 	if (rc && rc != -ECANCELED) {
-		ui_status(u, STY_WARN, 30, "run %u failed: %s", c->r->id, err);
+		ui_status(u, STY_WARN, 30, "run %s failed: %s", name, err);
 		u->loop = false;
 	} else {
-		ui_status(u, STY_GOOD, 8, "run %u %s: %.2f %s%s%s", c->r->id,
+		ui_status(u, STY_GOOD, 8, "run %s %s: %.2f %s%s%s", name,
 			  rc ? "stopped" : "done", c->r->rate,
 			  units_rate(c->r->p.type)->label,
 			  c->r->changes[0] ? "; knobs since the run before: " : "", c->r->changes);

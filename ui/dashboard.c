@@ -30,7 +30,7 @@ enum { K_BTAB = -2, K_F1 = -3, K_RESIZE = -4 };
 
 enum action {
 	A_RUN, A_STOP, A_LOOP, A_NEXT, A_PREV, A_ZOOM, A_UNDO, A_BASELINE,
-	A_COMPARE, A_TEST, A_SWEEP, A_AB, A_HELP, A_REDRAW, A_QUIT,
+	A_COMPARE, A_TEST, A_SWEEP, A_AB, A_FIND, A_COMMAND, A_HELP, A_REDRAW, A_QUIT,
 };
 
 /* The global keymap: it drives both the keys and the help screen. */
@@ -52,6 +52,9 @@ static const struct keybind {
 	{ 'S', A_SWEEP, "sweep: size [--response] | burst LIST | send-size LIST | "
 			"knob [remote:]NAME=V1,V2,... (each [--columns LIST]) | preset NAME" },
 	{ 'A', A_AB, "A/B: --a KNOB=V[,...] --b KNOB=V[,...] [-n N] [--seed S]: interleaved runs and a verdict" },
+	{ '/', A_FIND, "find a knob by (part of) its name, from any panel: the Knobs panel shows it" },
+	{ ':', A_COMMAND, "command line, the batch syntax: set [local:|remote:|both:]NAME=V ...; "
+			  "run [options] [-- test options]; ab ...; sweep ... (as A and S)" },
 	{ '?', A_HELP, "this help" },
 	{ K_F1, A_HELP, "this help" },
 	{ 12, A_REDRAW, "redraw the screen (Ctrl-L)" },
@@ -63,6 +66,7 @@ struct dash {
 	struct ui u;
 	struct term t;
 	bool help, zoom, quit, quit_asked, keep_knobs;
+	int help_top, help_rows;	/* the help's first row shown, and how many it has */
 	unsigned long frames, max_frames;
 	unsigned per_page;		/* panels on the screen at once */
 	struct grid header, status, overlay;
@@ -170,7 +174,7 @@ static const char *placement(const struct ui *u, char *buf, size_t len)
 static void draw_header(struct dash *d)
 {
 	struct ui *u = &d->u;
-	char params[160], cpus[96], state[64];
+	char params[160], cpus[96], state[64], name[24];
 	int x = 0;
 	double left = ctl_time_left(u);
 
@@ -180,7 +184,8 @@ static void draw_header(struct dash *d)
 	else if (u->state == UI_STOPPING)
 		snprintf(state, sizeof(state), "STOPPING");
 	else if (u->cur)
-		snprintf(state, sizeof(state), "run %u %s", u->cur->id, model_state_name(u->cur->state));
+		snprintf(state, sizeof(state), "run %s %s",
+			 model_run_name(u->cur, name, sizeof(name)), model_state_name(u->cur->state));
 	else
 		snprintf(state, sizeof(state), "idle");
 	/* Most urgent first: a narrow terminal cuts the end. */
@@ -188,17 +193,19 @@ static void draw_header(struct dash *d)
 	x += grid_printf(&d->header, x, 0,
 			 u->state == UI_IDLE ? STY_NORMAL : STY_GOOD, 0, " %s%s ", state,
 			 u->loop ? " (loop)" : "");
+	if (d->per_page < u->npanels && !d->zoom)
+		x += grid_printf(&d->header, x, 0, STY_PENDING, 0, " panels %u/%u Tab ",
+				 u->focus / d->per_page + 1,
+				 (u->npanels + d->per_page - 1) / d->per_page);
 	if (plan_active(u)) {
 		char prog[96];
 
 		x += grid_printf(&d->header, x, 0, STY_PENDING, 0, " %s ",
 				 plan_progress(u, prog, sizeof(prog)));
 	}
-	if (u->compare && u->compare->history)
-		x += grid_printf(&d->header, x, 0, STY_GHOST, 0, " vs run h%lld ",
-				 (long long)u->compare->db_id);
-	else if (u->compare)
-		x += grid_printf(&d->header, x, 0, STY_GHOST, 0, " vs run %u ", u->compare->id);
+	if (u->compare)
+		x += grid_printf(&d->header, x, 0, STY_GHOST, 0, " vs run %s ",
+				 model_run_name(u->compare, name, sizeof(name)));
 	x += grid_printf(&d->header, x, 0, STY_MAIN, 0, " %s ",
 			 model_params_text(&u->p, params, sizeof(params)));
 	x += grid_printf(&d->header, x, 0, STY_NORMAL, 0, " %s ", u->target);
@@ -222,42 +229,67 @@ static void draw_status(struct dash *d)
 	}
 	snprintf(right, sizeof(right), " %u pending, %u changed ", u->npending, u->nchanged);
 	rw = (int)strlen(right);
-	if (u->status[0] && now < u->status_until)
+	if (!u->npending && !u->nchanged)
+		rw = 0;
+	if (u->status[0] && now < u->status_until) {
+		/* A message wider than the room beside the counts has the whole line. */
+		if ((int)strlen(u->status) > d->t.w - rw - 1)
+			rw = 0;
 		grid_text(&d->status, 0, 0, u->status, u->status_style, d->t.w - rw - 1);
-	else
+	} else {
 		grid_text(&d->status, 0, 0,
-			  " ? help  r run  s stop  l loop  Tab panel  Enter edit  Space toggle  q quit",
+			  " ? help  r run  s stop  Tab panel  / find  : cmd  q quit",
 			  STY_DIM, d->t.w - rw - 1);
-	if (u->npending || u->nchanged)
+	}
+	if (rw)
 		grid_text(&d->status, d->t.w - rw, 0, right,
 			  u->npending ? STY_PENDING : STY_CHANGED, rw);
 }
 
-/* The help screen, made from the keymap and each panel's own keys. */
+/*
+ * One entry of the help at row *row of the whole help (d->help_top the
+ * first shown): its name, then its text wrapped at spaces, never cut.
+ */
+static void help_entry(struct dash *d, int *row, const char *name, enum style st,
+		       const char *text)
+{
+	struct grid *g = &d->overlay;
+	int y = 1 + *row - d->help_top, skip = y < 1 ? 1 - y : 0;
+
+	if (y >= 1 && y < g->h - 1)
+		grid_printf(g, 2, y, st, 12, "%s", name);
+	*row += grid_wrap(g, 14, y + skip, g->w - 16, skip, g->h - 1 - (y + skip), STY_NORMAL,
+			  text);
+}
+
+/* The help screen, made from the keymap and each panel's own keys; it
+ * scrolls when it is taller than the terminal, and says so. */
 static void draw_help(struct dash *d)
 {
 	struct grid *g = &d->overlay;
-	int y = 1;
+	int row = 0;
 
 	grid_clear(g);
-	grid_box(g, 0, 0, g->w, g->h, "tunetop keys (any key closes)", STY_TITLE_FOCUS);
-	for (size_t i = 0; i < sizeof(keymap) / sizeof(keymap[0]) && y < g->h - 1; i++, y++) {
+	for (size_t i = 0; i < sizeof(keymap) / sizeof(keymap[0]); i++) {
 		char name[32];
 		int key = keymap[i].key == K_BTAB ? TERM_KEY_BTAB :
 			  keymap[i].key == K_F1 ? TERM_KEY_F1 : keymap[i].key;
 
-		grid_printf(g, 2, y, STY_MAIN, 12, "%s", term_key_name(key, name, sizeof(name)));
-		grid_text(g, 14, y, keymap[i].what, STY_NORMAL, g->w - 16);
+		help_entry(d, &row, term_key_name(key, name, sizeof(name)), STY_MAIN,
+			   keymap[i].what);
 	}
-	y++;
-	for (unsigned i = 0; i < d->u.npanels && y < g->h - 1; i++) {
+	row++;
+	for (unsigned i = 0; i < d->u.npanels; i++) {
 		const struct panel_ops *o = d->u.panels[i].ops;
 
-		if (!o->help)
-			continue;
-		grid_printf(g, 2, y, STY_TITLE, 12, "%s", o->name);
-		grid_text(g, 14, y++, o->help, STY_NORMAL, g->w - 16);
+		if (o->help)
+			help_entry(d, &row, o->name, STY_TITLE, o->help);
 	}
+	d->help_rows = row;
+	grid_box(g, 0, 0, g->w, g->h,
+		 row - d->help_top > g->h - 2 ? "tunetop keys (Down: more, other keys close)" :
+		 d->help_top ? "tunetop keys (Up: back, other keys close)" :
+		 "tunetop keys (any key closes)", STY_TITLE_FOCUS);
 }
 
 /* Draw what changed and send it to the terminal in one update. */
@@ -313,6 +345,98 @@ static void plan_done(struct ui *u, const char *text, void *arg)
 
 	if (plan_start(u, text, arg != NULL, err))
 		ui_status(u, STY_WARN, 15, "%s", err);
+}
+
+/* '/' from any panel: the Knobs panel gets the focus, its cursor on the knob. */
+static void find_done(struct ui *u, const char *text, void *arg)
+{
+	struct dash *d = arg;
+
+	for (unsigned i = 0; i < u->npanels; i++) {
+		if (u->panels[i].ops != &panel_knobs)
+			continue;
+		if (panel_knobs_find(u, &u->panels[i], text)) {
+			u->focus = i;
+			layout(d);
+		}
+		return;
+	}
+}
+
+/* ":set SPEC ...": each knob setting as tunetop run --set takes it, on its end(s). */
+static void command_set(struct ui *u, const char *args)
+{
+	struct plan_setting s[16];
+	char err[ERR_MAX];
+	unsigned n = 0;
+	int test = -1;
+
+	if (plan_side_parse(u->cat, args, s, 16, &n, &test, err)) {
+		ui_status(u, STY_WARN, 15, ":set %s", err);
+		return;
+	}
+	if (test >= 0 || !n) {
+		ui_status(u, STY_WARN, 15, ":set %s: accepted: " PLAN_SETTING_ACCEPTS " ... "
+			  "(test options go to :run)", args);
+		return;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		bool remote[2];
+		unsigned k = 0, ne = plan_setting_ends(s[i].end, remote);
+
+		while (k < u->nknobs && u->knobs[k].d != s[i].d)
+			k++;
+		if (k == u->nknobs) {
+			ui_status(u, STY_WARN, 15, ":set %s: not shown in the Knobs panel", s[i].d->name);
+			return;
+		}
+		for (unsigned e = 0; e < ne; e++)
+			if (ui_knob_edit(u, k, remote[e] ? END_R : END_L, s[i].value))
+				return;
+	}
+}
+
+/*
+ * The ':' command line: tunetop's batch syntax for what the keys do, so
+ * a line tried here is the line of a script (docs/tunetop.1, "Dashboard
+ * keys").  Errors are one line in the status bar.
+ */
+static void command_done(struct ui *u, const char *text, void *arg)
+{
+	static const char accepted[] = "accepted: set, run, ab, sweep (? shows how)";
+	char word[16], err[ERR_MAX];
+	const char *rest;
+	size_t n;
+
+	(void)arg;
+	text += strspn(text, " \t");
+	n = strcspn(text, " \t");
+	rest = text + n + strspn(text + n, " \t");
+	if (!n) {
+		ui_status(u, STY_WARN, 10, "empty command: %s", accepted);
+		return;
+	}
+	snprintf(word, sizeof(word), "%.*s", (int)(n < 15 ? n : 15), text);
+	if (!strcmp(word, "set")) {
+		command_set(u, rest);
+		return;
+	}
+	if (strcmp(word, "run") && strcmp(word, "ab") && strcmp(word, "sweep")) {
+		ui_status(u, STY_WARN, 15, "unknown command '%.*s': %s", (int)n, text, accepted);
+		return;
+	}
+	if (u->state != UI_IDLE || plan_active(u)) {
+		ui_status(u, STY_WARN, 5, ":%s: a run is in flight: s stops it", word);
+		return;
+	}
+	if (!strcmp(word, "run")) {
+		if (*rest && ctl_set_test(u, rest, err))
+			ui_status(u, STY_WARN, 15, ":run %s", err);
+		else
+			ctl_run(u);
+	} else if (plan_start(u, rest, word[0] == 'a', err)) {
+		ui_status(u, STY_WARN, 15, ":%s %s", word, err);
+	}
 }
 
 static void quit_done(struct ui *u, const char *text, void *arg)
@@ -390,8 +514,8 @@ static int do_action(struct dash *d, enum action a)
 			return UK_HANDLED;
 		}
 		ctl_mark_baseline(u, u->cur);
-		ui_status(u, STY_GOOD, 4, "run %u is the baseline of %s", u->cur->id,
-			  test_type_name(u->cur->p.type));
+		ui_status(u, STY_GOOD, 4, "run %s (on show) is the baseline of %s",
+			  model_run_name(u->cur, buf, sizeof(buf)), test_type_name(u->cur->p.type));
 		return UK_REDRAW;
 	case A_COMPARE: {
 		struct model_run *b = NULL;
@@ -427,8 +551,15 @@ static int do_action(struct dash *d, enum action a)
 		ui_prompt(u, a == A_SWEEP ? "sweep: " : "A/B: ", a == A_SWEEP ? "burst 0,1,4,16" :
 			  "--a gro=on --b gro=off -n 5", plan_done, a == A_AB ? (void *)u : NULL);
 		return UK_HANDLED;
+	case A_FIND:
+		ui_prompt(u, "find knob: ", "", find_done, d);
+		return UK_HANDLED;
+	case A_COMMAND:
+		ui_prompt(u, ":", "", command_done, d);
+		return UK_HANDLED;
 	case A_HELP:
 		d->help = true;
+		d->help_top = 0;
 		return UK_HANDLED;
 	case A_REDRAW:
 		return UK_RELAYOUT;
@@ -480,6 +611,21 @@ static int handle_key(struct dash *d, int key)
 		return UK_REDRAW;
 	}
 	if (d->help) {
+		int page = d->t.h - 2, last = d->help_rows > page ? d->help_rows - page : 0;
+
+		/* Up and Down scroll (and do nothing at either end); other keys close. */
+		if (key == TERM_KEY_DOWN || key == TERM_KEY_PGDN || key == ' ' || key == 'j') {
+			d->help_top += key == TERM_KEY_DOWN || key == 'j' ? 1 : page - 1;
+			if (d->help_top > last)
+				d->help_top = last;
+			return UK_HANDLED;
+		}
+		if (key == TERM_KEY_UP || key == TERM_KEY_PGUP || key == 'k') {
+			d->help_top -= key == TERM_KEY_PGUP ? page - 1 : 1;
+			if (d->help_top < 0)
+				d->help_top = 0;
+			return UK_HANDLED;
+		}
 		d->help = false;
 		return UK_RELAYOUT;
 	}

@@ -148,6 +148,39 @@ static unsigned utf8_next(const char *str, char out[5], bool utf8)
 }
 
 /*
+ * Text clipped after pos cells of x, y, rest the text left out: the
+ * words that fit stay whole and an ellipsis says more was left out
+ * (docs/HACKING.md, "Conventions": "coalescing not supported (Op" reads
+ * "coalescing not supported…", "4096 131072 335" reads "4096 131072…").
+ * The last word goes when the ellipsis needs its cell; one word wider
+ * than the room keeps what fits, its last cell the ellipsis.  Only spaces
+ * left out is no cut.
+ */
+static void cut_at_word(struct grid *g, int x, int y, int pos, const char *rest, enum style st)
+{
+	const char *dots = g->utf8 ? "\u2026" : "~";
+	struct cell *last = pos > 0 ? grid_at(g, x + pos - 1, y) : NULL;
+	int k;
+
+	if (!last || !rest[strspn(rest, " ")])
+		return;
+	for (k = pos - 1; k > 0; k--) {
+		struct cell *c = grid_at(g, x + k, y);
+
+		if (!c || !strcmp(c->ch, " "))
+			break;
+	}
+	if (k <= 0 || !grid_at(g, x + k, y))
+		k = pos - 1;
+	/* the ellipsis right after the last whole word, not after spaces */
+	while (k > 0 && grid_at(g, x + k - 1, y) && !strcmp(grid_at(g, x + k - 1, y)->ch, " "))
+		k--;
+	for (int i = k + 1; i < pos; i++)
+		cell_put(grid_at(g, x + i, y), " ", 1, st);
+	cell_put(grid_at(g, x + k, y), dots, (unsigned)strlen(dots), st);
+}
+
+/*
  * Write s from x, y as grid_text does; returns the cell positions used
  * (written or clipped at the left) and stores the cells written.
  */
@@ -169,6 +202,8 @@ static int text_run(struct grid *g, int x, int y, const char *s, enum style st,
 		cell_put(c, ch, (unsigned)strlen(ch), st);
 		(*written)++;
 	}
+	if (*s)
+		cut_at_word(g, x, y, pos, s, st);
 	return pos;
 }
 
@@ -307,6 +342,41 @@ bool grid_differs(const struct grid *a, const struct grid *b)
 			return true;
 	}
 	return false;
+}
+
+int grid_wrap(struct grid *g, int x, int y, int w, int skip, int rows, enum style st,
+	      const char *s)
+{
+	int line = 0;
+
+	if (w <= 0)
+		return 0;
+	s += strspn(s, " ");
+	while (*s) {
+		int cells = 0, fit = 0, brk = 0;
+		const char *p = s;
+
+		/* bytes of the longest run of whole words in w cells */
+		while (*p && cells < w) {
+			if (*p == ' ')
+				brk = (int)(p - s);
+			p++;
+			while ((*p & 0xc0) == 0x80)
+				p++;
+			cells++;
+		}
+		fit = !*p || *p == ' ' ? (int)(p - s) : brk ? brk : (int)(p - s);
+		if (line >= skip && line - skip < rows) {
+			char buf[512];
+
+			snprintf(buf, sizeof(buf), "%.*s", fit, s);
+			grid_text(g, x, y + line - skip, buf, st, w);
+		}
+		line++;
+		s += fit;
+		s += strspn(s, " ");
+	}
+	return line;
 }
 
 int grid_put(struct grid *g, int x, int y, int w, enum style st, const char *s)

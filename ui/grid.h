@@ -66,6 +66,13 @@ int grid_printf(struct grid *g, int x, int y, enum style st, int max,
  * grid_text's 0 would mean "no limit").  For layouts that compute widths.
  */
 int grid_put(struct grid *g, int x, int y, int w, enum style st, const char *s);
+/*
+ * s in lines of at most w cells broken at spaces (a word wider than w
+ * broken at w), from x, y: the first skip lines not drawn, then at most
+ * rows lines (rows <= 0: none).  Returns the lines s takes in all.
+ */
+int grid_wrap(struct grid *g, int x, int y, int w, int skip, int rows, enum style st,
+	      const char *s);
 /* printf flavour of grid_put. */
 int grid_putf(struct grid *g, int x, int y, int w, enum style st, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));

@@ -557,9 +557,37 @@ unsigned model_series(const struct model_run *r, enum model_field f, double *xs,
 	return k;
 }
 
+unsigned model_series_span(const struct model_run *r, enum model_field f, double *xs,
+			   double *ys, unsigned n)
+{
+	if (!r || !n)
+		return 0;
+	if (r->nticks <= n)
+		return model_series(r, f, xs, ys, n);
+	for (unsigned k = 0; k < n; k++) {
+		unsigned i = n == 1 ? r->nticks - 1 :
+			     (unsigned)((uint64_t)k * (r->nticks - 1) / (n - 1));
+
+		xs[k] = r->ticks[i].t;
+		ys[k] = tick_field(&r->ticks[i], f);
+	}
+	return n;
+}
+
 const char *model_params_text(const struct test_params *p, char *buf, unsigned len)
 {
 	return params_text(p, buf, len);
+}
+
+const char *model_run_name(const struct model_run *r, char *buf, size_t len)
+{
+	if (r->db_id > 0)
+		snprintf(buf, len, "%lld", (long long)r->db_id);
+	else if (r->state == MS_STARTING || r->state == MS_RUNNING)
+		snprintf(buf, len, "now");
+	else
+		snprintf(buf, len, "s%u", r->id);
+	return buf;
 }
 
 const char *model_state_name(enum model_state s)

@@ -4,6 +4,7 @@
 #define TT_MODEL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "engine.h"
@@ -136,6 +137,15 @@ int model_why_change(const struct model_run *a, const struct model_run *b,
 struct model_run *model_compared(const struct model *m, const struct model_run *sel,
 				 const struct model_run *cur, struct model_run *beside);
 
+/*
+ * A run's name on screen, the same in every panel, message and the
+ * header: its id in the run history ("46", what `tunetop runs show 46`
+ * takes); "now" while it runs (it is stored when it ends); "s3", the
+ * session's third run, when it was not stored (--no-db, or the history
+ * refused it).
+ */
+const char *model_run_name(const struct model_run *r, char *buf, size_t len);
+
 /* The run with this session's id, or NULL. */
 struct model_run *model_by_id(const struct model *m, unsigned id);
 
@@ -168,6 +178,13 @@ enum model_field {
 /* The last n (at most) points of field f; returns how many were written. */
 unsigned model_series(const struct model_run *r, enum model_field f, double *xs,
 		      double *ys, unsigned n);
+/*
+ * The whole run in at most n points of field f, evenly spread from its
+ * first tick to its newest: what a chart of the run draws, so it spans
+ * the run (a sparkline of the last seconds takes model_series).
+ */
+unsigned model_series_span(const struct model_run *r, enum model_field f, double *xs,
+			   double *ys, unsigned n);
 
 /* "TCP_RR -r 1,1 -b 15 -D" style text of a run's test and parameters. */
 const char *model_params_text(const struct test_params *p, char *buf, unsigned len);

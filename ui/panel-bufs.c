@@ -203,8 +203,8 @@ static void bufs_plot(struct grid *g, int x, int y, int w, int h,
 	want = 2u * (unsigned)(w - BUFS_YLABEL_W);
 	if (want > BUFS_MAX_POINTS)
 		want = BUFS_MAX_POINTS;
-	n[0] = model_series(r, snd ? MF_SNDBUF_L : MF_RCVBUF_L, xs[0], ys[0], want);
-	n[1] = model_series(r, snd ? MF_SNDBUF_R : MF_RCVBUF_R, xs[1], ys[1], want);
+	n[0] = model_series_span(r, snd ? MF_SNDBUF_L : MF_RCVBUF_L, xs[0], ys[0], want);
+	n[1] = model_series_span(r, snd ? MF_SNDBUF_R : MF_RCVBUF_R, xs[1], ys[1], want);
 	if (!n[0] && !n[1]) {
 		grid_put(g, x, y + 1, w, STY_DIM, "no ticks yet");
 		return;

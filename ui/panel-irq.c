@@ -116,10 +116,13 @@ static void irq_knobs(struct grid *g, int x, int y, int w, int h,
 	if (!present) {
 		/* One line for a device without coalescing at all (veth, lo). */
 		const struct knob_value *v = &u->knobs[idx[0]].v[e];
+		char line[48];
 
-		grid_put(g, x, y, w, STY_DIM, "coalescing n/a");
+		/* shortened by rule: the count goes when it does not fit */
+		snprintf(line, sizeof(line), "%u coalescing settings n/a", n);
+		grid_put(g, x, y, w, STY_DIM, (int)strlen(line) <= w ? line : "coalescing n/a");
 		if (h > 1 && v->reason[0])
-			grid_put(g, x, y + 1, w, STY_DIM, irq_short_reason(v->reason));
+			grid_wrap(g, x, y + 1, w, 0, h - 1, STY_DIM, irq_short_reason(v->reason));
 		return;
 	}
 	/* Names cut before values: a value is never shown cut short. */

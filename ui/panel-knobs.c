@@ -16,18 +16,35 @@ static const char *const test_opt_name[TO_COUNT] = {
 	"TCP_NODELAY (-D)", "SO_SNDBUF (-s/-S)", "SO_RCVBUF (-s/-S)",
 };
 
-enum row_kind { ROW_GROUP, ROW_KNOB, ROW_TEST };
+/* ROW_FOLD: a group's knobs n/a on both ends, on one line ("17
+ * coalescing settings n/a on both ends: ..."), so the panel shows what
+ * can be changed here. */
+enum row_kind { ROW_GROUP, ROW_KNOB, ROW_TEST, ROW_FOLD };
 
 struct row {
 	enum row_kind kind;
-	unsigned idx;			/* knob index, or enum test_opt */
+	unsigned idx;			/* knob index (ROW_FOLD: the first folded), or enum test_opt */
+	unsigned nfold;			/* ROW_FOLD: how many */
 	const char *group;
 };
 
 #define MAX_ROWS 512
 static struct row rows[MAX_ROWS];
 static unsigned nrows;
-static int col = END_L;			/* the end the cursor is on */
+/* The end the cursor is on: Left/Right choose it for the row under the
+ * cursor and one edit; it goes back to local when the cursor moves or an
+ * edit is made, so no later Space lands on an end chosen long ago. */
+static int col = END_L;
+
+/* A group folds its knobs n/a on both ends into one line from this many. */
+#define FOLD_MIN 2
+
+/* n/a on both ends, nothing pending: shown only in its group's folded line. */
+static bool knob_folds(const struct ui_knob *k)
+{
+	return !k->v[END_L].present && !k->v[END_R].present && !k->has_pending[END_L] &&
+	       !k->has_pending[END_R];
+}
 
 /* Groups in the catalog's order, each followed by its knobs, then the test's. */
 static void build_rows(const struct ui *u)
@@ -46,10 +63,20 @@ static void build_rows(const struct ui *u)
 			groups[ng++] = g;
 	}
 	for (unsigned j = 0; j < ng && nrows < MAX_ROWS; j++) {
+		unsigned nf = 0, first = 0;
+
 		rows[nrows++] = (struct row){ .kind = ROW_GROUP, .group = groups[j] };
+		for (unsigned i = 0; i < u->nknobs; i++)
+			if (!strcmp(u->knobs[i].d->group, groups[j]) && knob_folds(&u->knobs[i]) &&
+			    !nf++)
+				first = i;
 		for (unsigned i = 0; i < u->nknobs && nrows < MAX_ROWS; i++)
-			if (!strcmp(u->knobs[i].d->group, groups[j]))
+			if (!strcmp(u->knobs[i].d->group, groups[j]) &&
+			    (nf < FOLD_MIN || !knob_folds(&u->knobs[i])))
 				rows[nrows++] = (struct row){ .kind = ROW_KNOB, .idx = i };
+		if (nf >= FOLD_MIN && nrows < MAX_ROWS)
+			rows[nrows++] = (struct row){ .kind = ROW_FOLD, .idx = first, .nfold = nf,
+						      .group = groups[j] };
 	}
 	if (nrows + TO_COUNT + 1 <= MAX_ROWS) {
 		rows[nrows++] = (struct row){ .kind = ROW_GROUP, .group = "socket options of the test" };
@@ -79,6 +106,21 @@ static const char *test_opt_text(const struct ui *u, unsigned t, int e, char *bu
 	return buf;
 }
 
+/* A knob's name in w cells: a sysctl's without its dotted prefix when the
+ * whole one does not fit ("tcp_congestion_control"); / finds either. */
+static const char *short_name(const char *name, int w)
+{
+	const char *dot = strrchr(name, '.');
+
+	return (int)strlen(name) > w && dot ? dot + 1 : name;
+}
+
+/* A row the cursor can be on: a knob or a test option. */
+static bool selectable(const struct row *r)
+{
+	return r->kind == ROW_KNOB || r->kind == ROW_TEST;
+}
+
 /* One knob's cell: value, '*' when changed here, "-> v" when an edit waits. */
 static void knob_cell(struct grid *g, int x, int y, int w, const struct ui_knob *k, int e,
 		      bool sel)
@@ -102,7 +144,7 @@ static void knob_cell(struct grid *g, int x, int y, int w, const struct ui_knob 
 
 static void knobs_draw(struct ui *u, struct panel *p)
 {
-	int ix, iy, iw, ih, nw, vw;
+	int ix, iy, iw, ih, nw, nws, vw, vmax;
 	char buf[32];
 
 	panel_frame(u, p, &ix, &iy, &iw, &ih);
@@ -113,24 +155,37 @@ static void knobs_draw(struct ui *u, struct panel *p)
 	}
 	if (p->cursor >= (int)nrows)
 		p->cursor = (int)nrows - 1;
-	while (p->cursor < (int)nrows - 1 && rows[p->cursor].kind == ROW_GROUP)
+	while (p->cursor < (int)nrows - 1 && !selectable(&rows[p->cursor]))
 		p->cursor++;
 	/* Names whole when they fit in half the width; values share the rest. */
-	nw = 0;
+	/* Labels shorten before values: the sysctls' dotted prefixes go when
+	 * whole names would leave the widest value ("4096 131072 6291456")
+	 * no room on both ends. */
+	nw = nws = vmax = 0;
 	for (unsigned i = 0; i < u->nknobs; i++) {
-		int l = (int)strlen(u->knobs[i].d->name) + 2;
+		const char *name = u->knobs[i].d->name, *dot = strrchr(name, '.');
+		int l = (int)strlen(name) + 2, ls = dot ? (int)strlen(dot + 1) + 2 : l;
 
 		if (l > nw)
 			nw = l;
+		if (ls > nws)
+			nws = ls;
+		for (int e = 0; e < END_N; e++)
+			if (u->knobs[i].v[e].present && (int)strlen(u->knobs[i].v[e].text) > vmax)
+				vmax = (int)strlen(u->knobs[i].v[e].text);
 	}
+	if (nw + 2 * (vmax + 2) > iw && nws < nw)
+		nw = nws;
 	if (nw < 20)
 		nw = 20;
 	if (nw > iw / 2)
 		nw = iw / 2;
 	vw = (iw - nw - 1) / 2;
 	grid_printf(&p->g, ix, iy, STY_DIM, nw, "%-*s", nw, u->lab ? "knob" : "knob (this host)");
-	grid_text(&p->g, ix + nw, iy, u->lab ? "local (lab-a)" : "local", col == END_L ? STY_TITLE : STY_DIM, vw);
-	grid_text(&p->g, ix + nw + vw + 1, iy, u->lab ? "remote (lab-b)" : "remote",
+	/* The sides' names only where they fit whole (labels shortened first). */
+	grid_text(&p->g, ix + nw, iy, u->lab && vw >= 14 ? "local (lab-a)" : "local",
+		  col == END_L ? STY_TITLE : STY_DIM, vw);
+	grid_text(&p->g, ix + nw + vw + 1, iy, u->lab && vw >= 14 ? "remote (lab-b)" : "remote",
 		  col == END_R ? STY_TITLE : STY_DIM, vw);
 	/* Keep the cursor in view. */
 	if (p->cursor < p->scroll)
@@ -148,6 +203,15 @@ static void knobs_draw(struct ui *u, struct panel *p)
 			grid_printf(&p->g, ix, y, STY_TITLE, iw, "%s", r->group);
 			continue;
 		}
+		if (r->kind == ROW_FOLD) {
+			size_t gl = strlen(r->group);
+
+			/* "4 sysctls", "27 coalescing settings" */
+			grid_printf(&p->g, ix + 1, y, STY_DIM, iw - 1, "%u %s%s n/a on both ends: %s",
+				    r->nfold, r->group, gl && r->group[gl - 1] == 's' ? "" : " settings",
+				    u->knobs[r->idx].v[END_L].reason);
+			continue;
+		}
 		if (r->kind == ROW_TEST) {
 			grid_text(&p->g, ix + 1, y, test_opt_name[r->idx], sel ? STY_SELECTED : STY_NORMAL, nw - 2);
 			for (int e = 0; e < END_N; e++) {
@@ -159,8 +223,8 @@ static void knobs_draw(struct ui *u, struct panel *p)
 			}
 			continue;
 		}
-		grid_text(&p->g, ix + 1, y, u->knobs[r->idx].d->name, sel ? STY_SELECTED : STY_NORMAL,
-			  nw - 2);
+		grid_text(&p->g, ix + 1, y, short_name(u->knobs[r->idx].d->name, nw - 2),
+			  sel ? STY_SELECTED : STY_NORMAL, nw - 2);
 		for (int e = 0; e < END_N; e++)
 			knob_cell(&p->g, ix + nw + e * (vw + 1), y, vw, &u->knobs[r->idx], e,
 				  sel && col == e);
@@ -200,11 +264,8 @@ static void edit_done(struct ui *u, const char *text, void *arg)
 		  editing.end == END_L ? "local" : "remote");
 }
 
-/* '/': the cursor to the first knob whose name holds the text. */
-static void find_done(struct ui *u, const char *text, void *arg)
+bool panel_knobs_find(struct ui *u, struct panel *p, const char *text)
 {
-	struct panel *p = arg;
-
 	build_rows(u);
 	/* An exact name first, then a name that holds the text. */
 	for (int pass = 0; pass < 2; pass++)
@@ -214,10 +275,19 @@ static void find_done(struct ui *u, const char *text, void *arg)
 
 			if (name && *text && (pass ? strstr(name, text) != NULL : !strcmp(name, text))) {
 				p->cursor = (int)i;
-				return;
+				col = END_L;
+				return true;
 			}
 		}
-	ui_status(u, STY_WARN, 5, "no knob named like '%s'", text);
+	for (unsigned i = 0; i < u->nknobs; i++)
+		if (*text && strstr(u->knobs[i].d->name, text) && knob_folds(&u->knobs[i])) {
+			ui_status(u, STY_WARN, 8, "%s: n/a on both ends (%s), in the folded line of %s",
+				  u->knobs[i].d->name, u->knobs[i].v[END_L].reason, u->knobs[i].d->group);
+			return false;
+		}
+	ui_status(u, STY_WARN, 5, "no knob named like '%s': / takes part of a name "
+		  "(gro, tcp_rmem, rx-usecs)", text);
+	return false;
 }
 
 /* Move the cursor by delta rows, over the group headings. */
@@ -230,10 +300,12 @@ static void knobs_move(struct panel *p, int delta)
 		c = 0;
 	if (c >= (int)nrows)
 		c = (int)nrows - 1;
-	while (c >= 0 && c < (int)nrows && rows[c].kind == ROW_GROUP)
+	while (c >= 0 && c < (int)nrows && !selectable(&rows[c]))
 		c += step;
 	if (c < 0 || c >= (int)nrows)
 		return;
+	if (c != p->cursor)
+		col = END_L;
 	p->cursor = c;
 }
 
@@ -256,7 +328,7 @@ static int knobs_key(struct ui *u, struct panel *p, int key)
 	else if (key == TERM_KEY_PGDN)
 		knobs_move(p, p->h - 3);
 	else if (key == TERM_KEY_LEFT || key == TERM_KEY_RIGHT)
-		col = col == END_L ? END_R : END_L;
+		col = key == TERM_KEY_LEFT ? END_L : END_R;
 	else if (key == ' ') {
 		if (r->kind == ROW_KNOB)
 			ui_knob_toggle(u, r->idx, col);
@@ -264,6 +336,7 @@ static int knobs_key(struct ui *u, struct panel *p, int key)
 			u->p.nodelay = !u->p.nodelay;
 		else
 			return UK_HANDLED;
+		col = END_L;
 	} else if (key == '\n' || key == '\r' || key == TERM_KEY_ENTER) {
 		editing.row = (unsigned)p->cursor;
 		editing.end = col;
@@ -286,11 +359,10 @@ static int knobs_key(struct ui *u, struct panel *p, int key)
 				 col == END_L ? "local" : "remote");
 		}
 		ui_prompt(u, q, cur, edit_done, NULL);
+		col = END_L;
 	} else if (key == 'x') {
 		if (r->kind == ROW_KNOB)
 			ui_knob_unpend(u, r->idx, col);
-	} else if (key == '/') {
-		ui_prompt(u, "find knob: ", "", find_done, p);
 	} else {
 		return 0;
 	}
@@ -304,5 +376,5 @@ const struct panel_ops panel_knobs = {
 	.key = knobs_key,
 	.min_w = 40,
 	.min_h = 6,
-	.help = "Up/Down move, / find, Left/Right end, Enter edit, Space toggle on/off, x drop the pending edit",
+	.help = "Up/Down move, Left/Right the end (local/remote) of the next edit, then local again, Enter edit, Space toggle on/off, x drop the pending edit",
 };

@@ -9,8 +9,11 @@
 #include "plot.h"
 #include "ui.h"
 
-/* A panel this tall (inside) gives a row to what limits the run. */
-#define RATE_WHY_MIN_H 8
+/* A panel this tall (inside) gives a row to what limits the run: the
+ * 100x30 layout's 7 rows too, the chart keeping 4. */
+#define RATE_WHY_MIN_H 6
+/* Narrower than this, the latency figures are p99 alone (p50 is the band's). */
+#define RATE_P50_MIN_W 72
 /* ... and this tall, a second row to a verdict cut at the panel's width. */
 #define RATE_WHY_WRAP_H 14
 
@@ -45,18 +48,18 @@ static void rate_line(struct grid *g, int x, int y, int w, const struct model_ru
 		double p50 = r->state == MS_RUNNING ? k->p50_us : r->p50_us;
 		double p99 = r->state == MS_RUNNING ? k->p99_us : r->p99_us;
 
-		n += grid_printf(g, x + n, y, STY_BAND, w - n, "  p50 %s us  p99 %s us",
-				 plot_si(p50, b, sizeof(b)), plot_si(p99, c, sizeof(c)));
+		if (w >= RATE_P50_MIN_W)
+			n += grid_printf(g, x + n, y, STY_BAND, w - n, "  p50 %s us",
+					 plot_si(p50, b, sizeof(b)));
+		n += grid_printf(g, x + n, y, STY_BAND, w - n, "  p99 %s us",
+				 plot_si(p99, c, sizeof(c)));
 	}
 	if (ghost && n < w) {
 		double gr = ghost->has_result ? ghost->rate : NAN;
 
 		char id[24];
 
-		if (ghost->history)
-			snprintf(id, sizeof(id), "h%lld", (long long)ghost->db_id);
-		else
-			snprintf(id, sizeof(id), "%u", ghost->id);
+		model_run_name(ghost, id, sizeof(id));
 		n += grid_printf(g, x + n, y, STY_GHOST, w - n, "   %s run %s: %s",
 				 ghost->baseline ? "baseline" : "vs", id, plot_si(gr, a, sizeof(a)));
 		if (isfinite(gr) && gr > 0 && isfinite(now))
@@ -87,6 +90,9 @@ static int why_line(struct grid *g, int x, int y, int w, const struct model_run 
 		grid_text(g, x + n, y, v->evidence, st, w - n);
 		return 1;
 	}
+	/* at a space before the last cell: no word of the first row touches
+	 * the border, which would read as a word cut there */
+	cut--;
 	while (cut > 0 && v->evidence[cut] != ' ')
 		cut--;
 	if (!cut)
@@ -124,9 +130,9 @@ static void rate_draw(struct ui *u, struct panel *p)
 	npts = (unsigned)(iw - o.ylabel_w) * 2;
 	if (npts > RATE_PTS)
 		npts = RATE_PTS;
-	n = model_series(r, MF_RATE, xs, ys, npts);
+	n = model_series_span(r, MF_RATE, xs, ys, npts);
 	if (ghost)
-		ng = model_series(ghost, MF_RATE, gx, gy, npts);
+		ng = model_series_span(ghost, MF_RATE, gx, gy, npts);
 	o.xmax = r->p.duration;
 	if (n && xs[n - 1] > o.xmax)
 		o.xmax = xs[n - 1];
@@ -146,10 +152,10 @@ static void rate_draw(struct ui *u, struct panel *p)
 	plot_lines(&p->g, ix, iy + ih - ch - bh, iw, ch, ghost ? s : s + 1, ghost ? 2 : 1, &o,
 		   NULL, NULL);
 	if (bh) {
-		unsigned nl = model_series(r, MF_P50, xs, lo, npts);
+		unsigned nl = model_series_span(r, MF_P50, xs, lo, npts);
 		struct plot_opts bo = o;
 
-		model_series(r, MF_P99, xs, hi, npts);
+		model_series_span(r, MF_P99, xs, hi, npts);
 		bo.yunit = "us";
 		bo.xaxis = false;
 		grid_text(&p->g, ix, iy + ih - bh, "latency p50..p99", STY_BAND, iw);

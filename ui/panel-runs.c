@@ -30,18 +30,14 @@ static const char *pct(double v, char *buf, size_t len)
 	return buf;
 }
 
-/* A run's name in the panel: its number, or "h" and its id in the history. */
-static const char *run_label(const struct model_run *r, char *buf, size_t len)
-{
-	if (r->history)
-		snprintf(buf, len, "h%lld", (long long)r->db_id);
-	else
-		snprintf(buf, len, "%u", r->id);
-	return buf;
-}
+/* The widths from which a run's line has its CPU and service demand
+ * columns (with ids of 3 characters; wider ids take their room):
+ * narrower, the service demand goes first, then the CPU. */
+#define RUNS_CPU_W 46
+#define RUNS_SD_W 58
 
 /* One run's line: id, test, state, rate, p99, CPU, service demand, changes. */
-static void run_row(struct grid *g, int x, int y, int w, const struct model_run *r,
+static void run_row(struct grid *g, int x, int y, int w, int idw, const struct model_run *r,
 		    bool sel, bool shown)
 {
 	char a[16], b[16], c[16], d[16], e[16], f[16];
@@ -49,15 +45,19 @@ static void run_row(struct grid *g, int x, int y, int w, const struct model_run 
 			shown ? STY_MAIN : r->history ? STY_DIM : STY_NORMAL;
 	int n;
 
-	char id[16];
+	char id[24];
 
-	run_label(r, id, sizeof(id));
-	n = grid_printf(g, x, y, st, w, "%c%-3s %-10.10s %-7s %7s %6s %3s/%-3s %5s/%-5s",
-			r->baseline ? 'B' : ' ', id, r->point[0] ? r->point : test_type_name(r->p.type),
+	model_run_name(r, id, sizeof(id));
+	n = grid_printf(g, x, y, st, w, "%c%-*s %-10.10s %-7s %7s %6s", r->baseline ? 'B' : ' ', idw, id,
+			r->point[0] ? r->point : test_type_name(r->p.type),
 			model_state_name(r->state), fig(r->rate, a, sizeof(a)),
-			fig(r->p99_us, b, sizeof(b)), pct(r->lcpu, c, sizeof(c)),
-			pct(r->rcpu, d, sizeof(d)), fig(r->lsd, e, sizeof(e)),
-			fig(r->rsd, f, sizeof(f)));
+			fig(r->p99_us, b, sizeof(b)));
+	if (w - idw + 3 >= RUNS_CPU_W)
+		n += grid_printf(g, x + n, y, st, w - n, " %3s/%-3s", pct(r->lcpu, c, sizeof(c)),
+				 pct(r->rcpu, d, sizeof(d)));
+	if (w - idw + 3 >= RUNS_SD_W)
+		n += grid_printf(g, x + n, y, st, w - n, " %5s/%-5s", fig(r->lsd, e, sizeof(e)),
+				 fig(r->rsd, f, sizeof(f)));
 	if (n < w && strlen(r->point) > 10)
 		n += grid_printf(g, x + n + 1, y, STY_PENDING, w - n - 1, "[%s]", r->point) + 1;
 	if (n < w && r->changes[0])
@@ -79,8 +79,8 @@ static int compare_rows(struct grid *g, int x, int y, int w, int h, const struct
 
 	char ia[16], ib[16];
 
-	run_label(a, ia, sizeof(ia));
-	run_label(b, ib, sizeof(ib));
+	model_run_name(a, ia, sizeof(ia));
+	model_run_name(b, ib, sizeof(ib));
 	grid_printf(g, x, y + row++, STY_TITLE, w, "%-13s %10s %10s %8s", "run", ia, ib, "diff");
 	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]) && row < h; i++, row++) {
 		int n = grid_printf(g, x, y + row, STY_NORMAL, w, "%-13s %10s %10s", names[i],
@@ -190,13 +190,13 @@ static void why_rows(struct ui *u, struct panel *p, int x, int y, int w, int row
 
 	if (!sel)
 		return;
-	run_label(sel, ib, sizeof(ib));
+	model_run_name(sel, ib, sizeof(ib));
 	if (!cmp) {
 		grid_printf(&p->g, x, y, STY_DIM, w, "why: no earlier run of %s to compare run %s with",
 			    test_type_name(sel->p.type), ib);
 		return;
 	}
-	run_label(cmp, ia, sizeof(ia));
+	model_run_name(cmp, ia, sizeof(ia));
 	rc = ctl_run_doc(u, cmp, sel);
 	if (!rc)
 		rc = ctl_run_doc(u, sel, cmp);
@@ -428,7 +428,7 @@ static void sweep_table_rows(struct grid *g, int x, int y, int w, int h,
 static void runs_draw(struct ui *u, struct panel *p)
 {
 	const struct model *m = &u->model;
-	int ix, iy, iw, ih, lh, th, wr;
+	int ix, iy, iw, ih, lh, th, wr, n, idw = 3;
 
 	panel_frame(u, p, &ix, &iy, &iw, &ih);
 	if (!m->nruns) {
@@ -446,8 +446,21 @@ static void runs_draw(struct ui *u, struct panel *p)
 	if (lh - th < 2)
 		th = 0;
 	lh -= th;
-	grid_printf(&p->g, ix, iy, STY_DIM, iw, " %-3s %-10s %-7s %7s %6s %7s %11s %s", "#",
-		    "test", "state", "rate", "p99us", "CPU%l/r", "SD l/r", "knobs changed");
+	/* The id column as wide as the widest history id on the list. */
+	for (unsigned i = 0; i < m->nruns; i++) {
+		char id[24];
+		int l = (int)strlen(model_run_name(m->runs[i], id, sizeof(id)));
+
+		if (l > idw)
+			idw = l;
+	}
+	n = grid_printf(&p->g, ix, iy, STY_DIM, iw, " %-*s %-10s %-7s %7s %6s", idw, "#", "test", "state",
+			"rate", "p99us");
+	if (iw - idw + 3 >= RUNS_CPU_W)
+		n += grid_printf(&p->g, ix + n, iy, STY_DIM, iw - n, " %7s", "CPU%l/r");
+	if (iw - idw + 3 >= RUNS_SD_W)
+		n += grid_printf(&p->g, ix + n, iy, STY_DIM, iw - n, " %11s", "SD l/r");
+	grid_printf(&p->g, ix + n, iy, STY_DIM, iw - n, " %s", "knobs changed");
 	/* Newest at the bottom; with the focus, the cursor kept in view,
 	 * without it the newest runs in view. */
 	if (!panel_focused(u, p))
@@ -459,7 +472,7 @@ static void runs_draw(struct ui *u, struct panel *p)
 	for (int i = 0; i < lh && p->scroll + i < (int)m->nruns; i++) {
 		const struct model_run *r = m->runs[p->scroll + i];
 
-		run_row(&p->g, ix, iy + 1 + i, iw, r, panel_focused(u, p) && p->scroll + i == p->cursor,
+		run_row(&p->g, ix, iy + 1 + i, iw, idw, r, panel_focused(u, p) && p->scroll + i == p->cursor,
 			r == u->cur);
 	}
 	if (th)
@@ -490,9 +503,16 @@ static int runs_key(struct ui *u, struct panel *p, int key)
 	if (!r)
 		return 0;
 	if (key == '\n' || key == '\r' || key == TERM_KEY_ENTER) {
+		char a[24] = "none", b[24];
+
 		u->compare = r == u->cur ? NULL : r;
-		ui_status(u, STY_NORMAL, 4, r == u->cur ? "comparison off" :
-			  "run %u beside run %u", u->cur ? u->cur->id : 0, r->id);
+		if (u->cur)
+			model_run_name(u->cur, a, sizeof(a));
+		model_run_name(r, b, sizeof(b));
+		if (r == u->cur)
+			ui_status(u, STY_NORMAL, 4, "comparison off");
+		else
+			ui_status(u, STY_NORMAL, 4, "run %s beside run %s", a, b);
 		return UK_REDRAW;
 	}
 	if (key == 'o') {
@@ -505,16 +525,6 @@ static int runs_key(struct ui *u, struct panel *p, int key)
 			u->compare = NULL;
 		return UK_REDRAW;
 	}
-	if (key == 'b') {
-		if (!r->has_result && !r->history) {
-			ui_status(u, STY_WARN, 4, "run %u has no result to be a baseline", r->id);
-			return UK_HANDLED;
-		}
-		ctl_mark_baseline(u, r);
-		ui_status(u, STY_GOOD, 4, "run %u is the baseline of %s", r->id,
-			  test_type_name(r->p.type));
-		return UK_REDRAW;
-	}
 	return 0;
 }
 
@@ -525,5 +535,5 @@ const struct panel_ops panel_runs = {
 	.key = runs_key,
 	.min_w = 40,
 	.min_h = 5,
-	.help = "Up/Down select (what moved: below), Enter compare with the run on show, o show it, b make it the baseline",
+	.help = "Up/Down select (what moved: below), Enter compare with the run on show, o show it (then b makes it the baseline)",
 };

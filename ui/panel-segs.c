@@ -178,6 +178,33 @@ static unsigned segs_commonest(const struct seghist *h, struct segs_pick *out,
 }
 
 /*
+ * The largest size of h always among the n picks (sorted by size): a
+ * capture of many sizes keeps its super-segments, the point of GRO and
+ * TSO, in view rather than behind "+735 more sizes"; the least common
+ * pick gives its row.  Returns the picks' number.
+ */
+static unsigned segs_keep_largest(const struct seghist *h, struct segs_pick *pick, unsigned n)
+{
+	uint32_t slots = h->cap ? h->cap : h->nbins;
+	struct segs_pick big = { 0, 0 };
+	unsigned least = 0;
+
+	if (!n || !h->bins)
+		return n;
+	for (uint32_t i = 0; i < slots; i++)
+		if (h->bins[i].count && h->bins[i].size >= big.size)
+			big = (struct segs_pick){ h->bins[i].size, h->bins[i].count };
+	if (!big.count || pick[n - 1].size == big.size)
+		return n;
+	for (unsigned i = 1; i < n; i++)
+		if (pick[i].count < pick[least].count)
+			least = i;
+	memmove(&pick[least], &pick[least + 1], (n - 1 - least) * sizeof(*pick));
+	pick[n - 1] = big;
+	return n;
+}
+
+/*
  * "=MSS", "2xMSS", "3xMSS+1" or "" for a size against mss; the short
  * form for narrow columns is "=MSS", "2x", "3x+1".
  */
@@ -235,6 +262,8 @@ static void segs_bars(struct grid *g, int x, int y, int w, int rows,
 	if (want > SEGS_MAX_BARS)
 		want = SEGS_MAX_BARS;
 	n = segs_commonest(h, pick, want);
+	if (h->nbins > n)
+		n = segs_keep_largest(h, pick, n);
 
 	/*
 	 * Sizes right-aligned, suffixes left-aligned: labels of one width, at
@@ -429,7 +458,9 @@ static void segs_column(struct grid *g, int x, int y, int w, int h,
 	if (h <= 4)
 		return;
 	if (!hh->data)
-		grid_put(g, x, y + 4, w, STY_DIM, "no data segments yet");
+		grid_put(g, x, y + 4, w, STY_DIM,
+			 r->state == MS_STARTING || r->state == MS_RUNNING ? "no data segments yet" :
+			 "no data segments this way (pure ACKs only)");
 	else
 		segs_bars(g, x, y + 4, w, h - 4, hh, mss);
 }

@@ -114,6 +114,13 @@ void panel_frame(struct ui *u, struct panel *p, int *ix, int *iy, int *iw, int *
 /* True when p has the focus. */
 bool panel_focused(const struct ui *u, const struct panel *p);
 
+/*
+ * The knobs panel p's cursor to the knob named text (an exact name first,
+ * then one holding it), its end back to local; false, with the status
+ * line saying what / takes, when none is.
+ */
+bool panel_knobs_find(struct ui *u, struct panel *p, const char *text);
+
 /* The panels, each in its own file (ui/panel-<name>.c). */
 extern const struct panel_ops panel_rate, panel_segments, panel_buffers,
 	panel_interrupts, panel_knobs, panel_runs;

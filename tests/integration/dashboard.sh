@@ -7,30 +7,8 @@
 
 need_root "the dashboard tests (a lab of their own)"
 isolated_state
-if ! command -v tmux >/dev/null 2>&1; then
-	echo "not ok 1 - tmux is needed (Debian package tmux; quickstart installs it)"
-	echo "1..1"
-	exit 1
-fi
-
-S="ttdash-$$"
-T() { tmux -L "$S" "$@"; }
-trap 'T kill-server 2>/dev/null; cleanup' EXIT
-# In UTF-8, whatever the test's own locale is.
-export LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color
-
-screen() { T capture-pane -p -t dash 2>/dev/null; }
-
-# wait_for PATTERN [TENTHS]: until the screen shows PATTERN (grep -E).
-wait_for() {
-	for _ in $(seq "${2:-100}"); do
-		screen | grep -qE -- "$1" && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
-keys() { T send-keys -t dash "$@"; }
+PANE=dash
+. "$(dirname "$0")/tmux-lib.sh"
 
 # wait_for_head PATTERN [TENTHS]: until the header line shows PATTERN.
 wait_for_head() {

@@ -109,6 +109,10 @@ int main(void)
 	n = model_series(r1, MF_RCVBUF_R, xs, ys, 3);
 	ok(n == 3 && xs[0] > 0.29 && xs[0] < 0.31 && ys[2] == 10 * 131072,
 	   "model_series gives the newest n points of a field");
+	n = model_series_span(r1, MF_RCVBUF_R, xs, ys, 3);
+	ok(n == 3 && xs[0] == r1->ticks[0].t && xs[1] == r1->ticks[2].t &&
+		   xs[2] == r1->ticks[4].t && ys[2] == 10 * 131072,
+	   "model_series_span spreads n points over the whole run, first and newest tick in");
 	ok(model_why_top(r1) && !strcmp(model_why_top(r1)->rule, "latency") &&
 		   strstr(model_why_top(r1)->evidence, "latency bound: 1 transaction in flight"),
 	   "while it runs, the live verdict over the last ticks (%s)",

@@ -409,6 +409,16 @@ static void test_segments_many_sizes(struct model *m)
 	ok(find_row("more sizes") > 0, "segments: the sizes left out are counted");
 	ok(find_row("waiting for the capture") > 0,
 	   "segments: the receiver without a snapshot yet says so");
+	seg_capture_free(r->cap[END_L]);
+	seghist_init(&cap.dir[CAP_OUT]);
+	for (uint32_t s = 1; s <= 500; s++)
+		seghist_add_n(&cap.dir[CAP_OUT], s, 10);
+	seghist_add_n(&cap.dir[CAP_OUT], 30 * MSS, 1);
+	r->cap[END_L] = seg_capture_dup(&cap);
+	seghist_free(&cap.dir[CAP_OUT]);
+	draw();
+	ok(find_row("43440") > 0 && find_row("more sizes") > find_row("43440"),
+	   "segments: the largest size, seen once among 500 commoner ones, is shown above the rest's count");
 	panel_at(&panel_segments, 200, 60, true);
 	us = draw_us();
 	printf("# segments 200x60, 60002 sizes: %.0f us per draw\n", us);
@@ -497,9 +507,9 @@ static void test_interrupts(struct model *m)
 	ok(y > 0 && y < yr && find_col(y, "n/a not supported by the driver") > 0,
 	   "interrupts: a knob the driver lacks is n/a with its reason");
 	ok(find_row("gro") < 0, "interrupts: knobs of other groups are left out");
-	y = find_row("coalescing n/a");
+	y = find_row("coalescing settings n/a");
 	ok(y > yr && find_row("coalescing not supported") == y + 1,
-	   "interrupts: an end without coalescing says so once, with the reason");
+	   "interrupts: an end without coalescing says so once, how many, with the reason");
 	y = find_row("irq/s");
 	ok(y > 0 && y < yr && find_col(y, "13.9k") > 0, "interrupts: the local interrupt rate");
 	ok(y > 0 && row_has_style(y, find_col(y, "13.9k") + 5, STY_LOCAL),
@@ -541,9 +551,13 @@ static void test_rate_why(struct model *m)
 	   "rate: the live top verdict under the rate line (%s)",
 	   r->why_live.n ? r->why_live.v[0].evidence : "none");
 	check_sizes(&panel_rate, "with a live verdict");
-	panel_at(&panel_rate, 60, 9, true);
+	panel_at(&panel_rate, 48, 9, true);
 	draw();
-	ok(find_row("limit") < 0, "rate: a panel under 8 rows inside gives the plot the row");
+	ok(find_row("limit now: ") == 2,
+	   "rate: a panel of 7 rows inside (100x30) still says what limits the run");
+	panel_at(&panel_rate, 60, 7, true);
+	draw();
+	ok(find_row("limit") < 0, "rate: a panel under 6 rows inside gives the plot the row");
 
 	memset(&res, 0, sizeof(res));
 	res.throughput = 10000;
@@ -564,9 +578,11 @@ static void test_rate_why(struct model *m)
 	panel_at(&panel_rate, 60, 20, true);
 	draw();
 	y = find_row("limit: receive window: 61 % of busy time");
-	ok(y == 2 && find_row("4 flows (flow 2 at 97 %") == 3 &&
-		   find_col(3, "4 flows") == find_col(2, "receive window"),
-	   "rate: a verdict wider than the panel goes on in a second row, under itself");
+	/* cut at the space before "over", which would end at the border */
+	ok(y == 2 && find_row("over 4 flows (flow 2 at 97 %") == 3 &&
+		   find_col(3, "over 4 flows") == find_col(2, "receive window"),
+	   "rate: a verdict wider than the panel goes on in a second row, under itself, "
+	   "no word of the first against the border");
 	check_sizes(&panel_rate, "with a two-row verdict");
 	panel_at(&panel_rate, 60, 12, true);
 	draw();
@@ -598,6 +614,27 @@ static void test_netserver(struct model *m)
 	ok(!model_run_netserver(make_run(m, true)), "a tunetopd run is not a netserver run");
 }
 
+/* The knobs panel: a group's knobs n/a on both ends fold into one line; / says where one went. */
+static void test_knobs_fold(void)
+{
+	make_knobs();
+	knobs[1].v[END_L] = (struct knob_value){ .present = false,
+		.reason = "eth0: adaptive-rx: not supported by the driver" };
+	panel_at(&panel_knobs, 100, 30, true);
+	draw();
+	ok(find_row(" rx-usecs ") > 0 && find_row(" adaptive-rx ") < 0 && find_row("rx-usecs-irq") < 0,
+	   "knobs: the knobs n/a on both ends leave their rows");
+	ok(find_row("2 coalescing settings n/a on both ends: eth0: adaptive-rx: not supported") > 0,
+	   "knobs: folded into one line with how many and why");
+	ok(find_row(" gro ") > 0, "knobs: other groups keep their rows");
+	ok(!panel_knobs_find(&u, &pn, "adaptive") && strstr(u.status, "adaptive-rx: n/a on both ends") &&
+		   strstr(u.status, "folded line of coalescing"),
+	   "knobs: / on a folded knob says where it went (%s)", u.status);
+	ok(panel_knobs_find(&u, &pn, "gro"), "knobs: / finds a knob shown");
+	u.knobs = NULL;
+	u.nknobs = 0;
+}
+
 /* The runs panel: what moved from the compared run to the selected one (docs/why.md). */
 static void test_runs_why(void)
 {
@@ -618,6 +655,8 @@ static void test_runs_why(void)
 	model_end(&m, r2, 0, NULL, NULL);
 	r1->rate = 1000;
 	r2->rate = 4000;
+	r1->db_id = 1;			/* stored: named by their ids in the history */
+	r2->db_id = 2;
 	model_set_baseline(&m, r1);
 	d1 = json_pack("{s:{s:f, s:f, s:f}, s:{s:{s:[{s:s, s:s}]}}}", "result", "throughput", 1000.0,
 		       "transaction_rate", 1000.0, "mean_latency", 1000.0, "knobs", "remote", "knobs",
@@ -659,7 +698,7 @@ static void test_runs_why(void)
 	u.model = m;
 	u.cur = r2;
 	draw();
-	ok(find_row("why 2 vs 1: n/a, run 1: not kept, not stored (--no-db)") > 0,
+	ok(find_row("why s2 vs s1: n/a, run s1: not kept, not stored (--no-db)") > 0,
 	   "runs: runs without documents and no history say why nothing moved");
 	model_free(&u.model);
 	u.model = tmp;
@@ -767,6 +806,7 @@ int main(void)
 	test_rate_why(&u.model);
 	test_netserver(&u.model);
 	test_runs_why();
+	test_knobs_fold();
 	test_sweep_table();
 	for (int d = 0; d < CAP_NDIRS; d++) {
 		seghist_free(&lcap.dir[d]);

@@ -110,19 +110,43 @@ static void test_grid_text(void)
 	grid_clear(&g);
 	n = grid_text(&g, 5, 0, "abcdef", STY_NORMAL, 0);
 	grid_row_text(&g, 0, row, sizeof(row));
-	ok(n == 3 && !strcmp(row, "     abc"),
-	   "text is clipped at the right edge (%d, '%s')", n, row);
+	ok(n == 3 && !strcmp(row, "     ab\xe2\x80\xa6"),
+	   "text is clipped at the right edge, an ellipsis saying so (%d, '%s')", n, row);
 	n = grid_text(&g, 6, 1, "\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac",
 		      STY_NORMAL, 0);
 	grid_row_text(&g, 1, row, sizeof(row));
-	ok(n == 2 && !strcmp(row, "      \xe2\x82\xac\xe2\x82\xac"),
+	ok(n == 2 && !strcmp(row, "      \xe2\x82\xac\xe2\x80\xa6"),
 	   "multi-byte text is clipped by cells, not bytes ('%s')", row);
 
 	grid_clear(&g);
 	n = grid_text(&g, 0, 0, "abcdef", STY_NORMAL, 3);
 	grid_row_text(&g, 0, row, sizeof(row));
-	ok(n == 3 && !strcmp(row, "abc"),
+	ok(n == 3 && !strcmp(row, "ab\xe2\x80\xa6"),
 	   "max cuts the text at max cells ('%s')", row);
+	grid_clear(&g);
+	grid_resize(&g, 40, 2);
+	grid_text(&g, 0, 0, "coalescing not supported (Operation not supported)", STY_NORMAL, 28);
+	grid_row_text(&g, 0, row, sizeof(row));
+	ok(!strcmp(row, "coalescing not supported\xe2\x80\xa6"),
+	   "a word is never cut: the words that fit, then an ellipsis ('%s')", row);
+	grid_text(&g, 0, 1, "4096 131072 33554432", STY_NORMAL, 15);
+	grid_row_text(&g, 1, row, sizeof(row));
+	ok(!strcmp(row, "4096 131072\xe2\x80\xa6"), "nor a figure ('%s')", row);
+	grid_clear(&g);
+	grid_text(&g, 0, 0, "gro: on", STY_NORMAL, 4);
+	grid_text(&g, 0, 1, "ab   ", STY_NORMAL, 3);
+	grid_row_text(&g, 0, row, sizeof(row));
+	ok(!strcmp(row, "gro\xe2\x80\xa6"), "a cut after a whole word still says so ('%s')", row);
+	grid_row_text(&g, 1, row, sizeof(row));
+	ok(!strcmp(row, "ab"), "only spaces left out is no cut ('%s')", row);
+	grid_clear(&g);
+	ok(grid_wrap(&g, 0, 0, 14, 1, 1, STY_NORMAL, "not supported (Operation not supported)") == 3,
+	   "grid_wrap: a reason in lines of whole words");
+	grid_row_text(&g, 0, row, sizeof(row));
+	ok(!strcmp(row, "(Operation not"), "grid_wrap: skip lines and rows drawn ('%s')", row);
+	grid_row_text(&g, 1, row, sizeof(row));
+	ok(!row[0], "grid_wrap: no more than rows lines ('%s')", row);
+	grid_resize(&g, 8, 2);
 	n = grid_text(&g, -2, 1, "abcd", STY_NORMAL, 0);
 	grid_row_text(&g, 1, row, sizeof(row));
 	ok(n == 2 && !strcmp(row, "cd"),
@@ -180,7 +204,7 @@ static void test_grid_misc(void)
 	   n);
 	n = grid_printf(&g, 0, 1, STY_DIM, 4, "%d%%", 12345);
 	grid_row_text(&g, 1, row, sizeof(row));
-	ok(n == 4 && !strcmp(row, "1234"), "grid_printf clips at max ('%s')",
+	ok(n == 4 && !strcmp(row, "123\xe2\x80\xa6"), "grid_printf clips at max ('%s')",
 	   row);
 	grid_free(&g);
 
@@ -249,7 +273,7 @@ static void test_grid_box(void)
 	grid_clear(&g);
 	grid_box(&g, 0, 0, 6, 3, "abcdef", STY_TITLE);
 	grid_row_text(&g, 0, row, sizeof(row));
-	ok(!strcmp(row, "┌ ab ┐"),
+	ok(!strcmp(row, "┌ a\xe2\x80\xa6 ┐"),
 	   "a long title is cut to fit between the corners ('%s')", row);
 	grid_free(&g);
 
@@ -266,7 +290,7 @@ static void test_grid_box(void)
 	grid_clear(&g);
 	grid_box(&g, 6, 1, 10, 5, "title", STY_TITLE);
 	grid_row_text(&g, 1, row, sizeof(row));
-	ok(!strcmp(row, "      + ti"),
+	ok(!strcmp(row, "      + t~"),
 	   "a box partly outside the grid is clipped ('%s')", row);
 	grid_free(&g);
 }
