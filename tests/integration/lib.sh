@@ -23,15 +23,18 @@ trap cleanup EXIT
 TUNETOP_DB="$TMP/runs.db"
 export TUNETOP_DB
 
-# ok COND_STATUS DESCRIPTION: one TAP line from the last command's status.
+# ok COND_STATUS DESCRIPTION: one TAP line from the last command's status;
+# returns 0 for ok and 1 for not ok, so "ok $? ...; [ $? -eq 0 ] || diag
+# FILE" shows what went wrong.
 ok() {
 	tap_n=$((tap_n + 1))
 	if [ "$1" -eq 0 ]; then
 		echo "ok $tap_n - $2"
-	else
-		echo "not ok $tap_n - $2"
-		tap_failed=$((tap_failed + 1))
+		return 0
 	fi
+	echo "not ok $tap_n - $2"
+	tap_failed=$((tap_failed + 1))
+	return 1
 }
 
 # diag FILE: show a file as TAP comments.
