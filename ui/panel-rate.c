@@ -28,6 +28,47 @@ static double rate_now(const struct model_run *r)
 	return r->nticks ? r->ticks[r->nticks - 1].rate : NAN;
 }
 
+/* A run's -i confidence half-width, as the runs panel reads it; NAN none. */
+static double rate_ci(const struct model_run *r)
+{
+	if (isfinite(r->rate_ci) || !r->doc)
+		return r->rate_ci;
+	return store_result_ci(r->doc);
+}
+
+/*
+ * The change from the compared run: while the run goes, its percent,
+ * faint; once it ended, the verdict rule's word standing out and the
+ * change (the runs panel below says why); another test is not compared.
+ */
+static void rate_verdict(struct grid *g, int x, int y, int w, const struct model_run *r,
+			 const struct model_run *ghost, double now)
+{
+	double gr = ghost->has_result ? ghost->rate : NAN;
+	struct verdict_in in;
+	struct verdict v;
+	int n;
+
+	if (ghost->p.type != r->p.type) {
+		grid_printf(g, x, y, STY_DIM, w, " (%s: not compared)", test_type_name(ghost->p.type));
+		return;
+	}
+	if (!isfinite(gr) || gr <= 0 || !isfinite(now))
+		return;
+	if (r->state == MS_RUNNING || !r->has_result) {
+		grid_printf(g, x, y, STY_GHOST, w, " (%+.1f %%)", (now - gr) / gr * 100);
+		return;
+	}
+	verdict_in_init(&in, true);
+	in.a = gr;
+	in.b = now;
+	in.ci_a = rate_ci(ghost);
+	in.ci_b = rate_ci(r);
+	verdict_judge(&in, &v);
+	n = grid_printf(g, x, y, panel_verdict_style(v.word), w, " %s", verdict_word_text(v.word));
+	grid_printf(g, x + n, y, STY_NORMAL, w - n, " %+.1f %%", v.delta_pct);
+}
+
 /* "now 12.3k trans/s  p50 75.0 us  p99 130 us   vs run 2: 11.9k (+3.4 %)" */
 static void rate_line(struct grid *g, int x, int y, int w, const struct model_run *r,
 		      const struct model_run *ghost)
@@ -59,8 +100,7 @@ static void rate_line(struct grid *g, int x, int y, int w, const struct model_ru
 			snprintf(id, sizeof(id), "%u", ghost->id);
 		n += grid_printf(g, x + n, y, STY_GHOST, w - n, "   %s run %s: %s",
 				 ghost->baseline ? "baseline" : "vs", id, plot_si(gr, a, sizeof(a)));
-		if (isfinite(gr) && gr > 0 && isfinite(now))
-			grid_printf(g, x + n, y, STY_GHOST, w - n, " (%+.1f %%)", (now - gr) / gr * 100);
+		rate_verdict(g, x + n, y, w - n, r, ghost, now);
 	}
 }
 

@@ -28,6 +28,21 @@ void ui_prompt(struct ui *u, const char *question, const char *initial,
 	u->prompt.arg = arg;
 }
 
+enum style panel_verdict_style(enum verdict_word w)
+{
+	switch (w) {
+	case VERDICT_WORSE:
+		return STY_WARN;
+	case VERDICT_BETTER:
+		return STY_GOOD;
+	case VERDICT_SAME:
+		return STY_NORMAL;
+	case VERDICT_CANT_TELL:
+		break;
+	}
+	return STY_DIM;
+}
+
 bool panel_focused(const struct ui *u, const struct panel *p)
 {
 	return u->panels && &u->panels[u->focus] == p;

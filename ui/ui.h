@@ -113,6 +113,9 @@ void ui_prompt(struct ui *u, const char *question, const char *initial,
 void panel_frame(struct ui *u, struct panel *p, int *ix, int *iy, int *iw, int *ih);
 /* True when p has the focus. */
 bool panel_focused(const struct ui *u, const struct panel *p);
+/* A verdict's word stands out (verdict.h): red WORSE, green BETTER, plain
+ * ~, dim can't tell; without colours the word alone says it. */
+enum style panel_verdict_style(enum verdict_word w);
 
 /* The panels, each in its own file (ui/panel-<name>.c). */
 extern const struct panel_ops panel_rate, panel_segments, panel_buffers,
