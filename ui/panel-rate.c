@@ -47,16 +47,19 @@ static void rate_verdict(struct grid *g, int x, int y, int w, const struct model
 	double gr = ghost->has_result ? ghost->rate : NAN;
 	struct verdict_in in;
 	struct verdict v;
+	char pct[48];
 	int n;
 
 	if (ghost->p.type != r->p.type) {
-		grid_printf(g, x, y, STY_DIM, w, " (%s: not compared)", test_type_name(ghost->p.type));
+		snprintf(pct, sizeof(pct), " (%s: not compared)", test_type_name(ghost->p.type));
+		panel_text_whole(g, x, y, w, pct, STY_DIM);
 		return;
 	}
 	if (!isfinite(gr) || gr <= 0 || !isfinite(now))
 		return;
 	if (r->state == MS_RUNNING || !r->has_result) {
-		grid_printf(g, x, y, STY_GHOST, w, " (%+.1f %%)", (now - gr) / gr * 100);
+		snprintf(pct, sizeof(pct), " (%+.1f %%)", (now - gr) / gr * 100);
+		panel_text_whole(g, x, y, w, pct, STY_GHOST);
 		return;
 	}
 	verdict_in_init(&in, true);
@@ -65,8 +68,13 @@ static void rate_verdict(struct grid *g, int x, int y, int w, const struct model
 	in.ci_a = rate_ci(ghost);
 	in.ci_b = rate_ci(r);
 	verdict_judge(&in, &v);
-	n = grid_printf(g, x, y, panel_verdict_style(v.word), w, " %s", verdict_word_text(v.word));
-	grid_printf(g, x + n, y, STY_NORMAL, w - n, " %+.1f %%", v.delta_pct);
+	snprintf(pct, sizeof(pct), " %+.1f %%", v.delta_pct);
+	/* never cut: the word and its change, else the word alone, else nothing */
+	n = (int)strlen(verdict_word_text(v.word)) + 1;
+	if (n > w)
+		return;
+	grid_printf(g, x, y, panel_verdict_style(v.word), w, " %s", verdict_word_text(v.word));
+	panel_text_whole(g, x + n, y, w - n, pct, STY_NORMAL);
 }
 
 /* "now 12.3k trans/s  p50 75.0 us  p99 130 us   vs run 2: 11.9k (+3.4 %)" */

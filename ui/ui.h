@@ -116,6 +116,9 @@ bool panel_focused(const struct ui *u, const struct panel *p);
 /* A verdict's word stands out (verdict.h): red WORSE, green BETTER, plain
  * ~, dim can't tell; without colours the word alone says it. */
 enum style panel_verdict_style(enum verdict_word w);
+/* s at x when all of it fits in w (cells), else nothing: a figure or a
+ * reason is never cut mid-word.  Returns the cells drawn. */
+int panel_text_whole(struct grid *g, int x, int y, int w, const char *s, enum style st);
 
 /* The panels, each in its own file (ui/panel-<name>.c). */
 extern const struct panel_ops panel_rate, panel_segments, panel_buffers,

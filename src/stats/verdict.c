@@ -118,7 +118,7 @@ void verdict_judge(const struct verdict_in *in, struct verdict *out)
 			 "within the noise of %u runs of this setup", n);
 	} else {
 		snprintf(out->reason, sizeof(out->reason),
-			 "within the prior run-to-run noise (docs/why.md); an A/B can tell (key A, tunetop ab)");
+			 "within the prior run-to-run noise; an A/B can tell (key A, tunetop ab)");
 	}
 }
 

@@ -30,6 +30,8 @@
  * not above 0) on either side is "can't tell" too.
  */
 
+#define VERDICT_REASON_MAX 200
+
 enum verdict_word {
 	VERDICT_CANT_TELL,	/* "can't tell" */
 	VERDICT_SAME,		/* "~" */
@@ -74,7 +76,7 @@ struct verdict {
 	double noise;		/* the between-run sd used (figure units); NAN none */
 	enum verdict_src src;
 	unsigned nsrc;		/* runs the noise came from (history), else 0 */
-	char reason[200];	/* "within the noise of 6 runs of this setup" */
+	char reason[VERDICT_REASON_MAX];	/* "within the noise of 6 runs of this setup" */
 };
 
 /* Every input unknown: NAN figures and intervals, no history. */
