@@ -8,7 +8,9 @@ need_root "the verdict's lab runs"
 isolated_state
 
 LAB="vd-$$"
-trap '"$TUNETOP" lab down "$LAB" >/dev/null 2>&1; cleanup' EXIT
+S="ttverdict-$$"
+T() { tmux -L "$S" "$@"; }
+trap 'T kill-server 2>/dev/null; "$TUNETOP" lab down "$LAB" >/dev/null 2>&1; cleanup' EXIT
 "$TUNETOP" lab up --name "$LAB" >"$TMP/up.out" 2>&1
 ok $? "lab up $LAB"
 
@@ -72,8 +74,9 @@ ok $? "runs check prints the figure runs list shows ($thr)"
 # -b 7 on the RR: more transactions in flight, BETTER
 burst=$(run TCP_RR -b 7)
 "$TUNETOP" runs diff "$rr1" "$burst" >"$TMP/d" 2>&1
-grep -qE "^Throughput A -> B: .*: (BETTER|~|can't tell) \+[0-9.]+ %" "$TMP/d"
-ok $? "-b 7 on an RR: higher, never WORSE (BETTER beyond this host's noise): $(grep '^Throughput' "$TMP/d")"
+# not a check: on a loaded 2-CPU guest -b 7 came out from -19 % to +207 %
+# against one plain run (docs/why.md); the A/B is what tells it there
+echo "# -b 7 on an RR: $(grep '^Throughput' "$TMP/d")"
 
 # a tbf of 100 Mbit/s on the lab: far beyond any noise, WORSE
 "$TUNETOP" knobs set --side lab-a --lab "$LAB" lab-rate=100mbit >/dev/null 2>&1
@@ -95,5 +98,45 @@ ok $? "runs diff of a stream against an RR: not compared"
 rc=$?
 [ $rc -eq 2 ] && grep -q "not like with like" "$TMP/c"
 ok $? "runs check of a stream against an RR is refused (exit $rc)"
+
+# The dashboard at 80x24 and 200x60: the header's verdict and the runs
+# panel's why line are whole, never cut at the panel edge.
+if command -v tmux >/dev/null 2>&1; then
+	export LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color
+	for size in 80x24 200x60; do
+		T kill-server 2>/dev/null
+		T new-session -d -s v -x "${size%x*}" -y "${size#*x}" \
+			"$TUNETOP --lab $LAB -l 0.5 2>$TMP/dash.err; sleep 60"
+		got=
+		for _ in $(seq 150); do
+			T capture-pane -p -t v >"$TMP/scr" 2>/dev/null
+			if grep -q "run 1 done" "$TMP/scr" && [ -z "$got" ]; then
+				T send-keys -t v r
+				got=1
+			fi
+			grep -q "run 2 done" "$TMP/scr" && break
+			sleep 0.2
+		done
+		sleep 0.5	# the frame after the run's end has its verdict
+		T capture-pane -p -t v >"$TMP/scr"
+		head="$(grep -m1 -E "(vs|baseline) run h?[0-9]+:" "$TMP/scr")"
+		for _ in 1 2 3 4 5 6; do
+			grep -q "why 2 vs 1:" "$TMP/scr" && break
+			T send-keys -t v Tab
+			sleep 0.5
+			T capture-pane -p -t v >"$TMP/scr"
+		done
+		echo "$head" | grep -qE "run h?[0-9]+: [0-9.]+[kMG]?( (WORSE|BETTER|~|can't tell)( [-+][0-9.]+ %)?)? *│" &&
+			! echo "$head" | grep -qE "run h?[0-9]+: [0-9.]+[kMG]? (WORSE|BETTER|~|can't tell) [-+][0-9.]*│"
+		ok $? "$size: the header's verdict is whole: $(echo "$head" | grep -oE 'run h?[0-9]+: [^│]*')"
+		[ -n "$head" ] || sed -n '1,4s/^/# /p' "$TMP/scr"
+		why="$(grep -o "why 2 vs 1: [^│]*" "$TMP/scr" | head -1)"
+		echo "$why" | grep -qE "^why 2 vs 1: (WORSE|BETTER|~|can't tell)( [-+][0-9.]+ %( \(noise [-+][0-9]+\.\.[-+][0-9]+ %\)(, rate [0-9.]+[kMG]? -> [0-9.]+[kMG]?(: [^│]*[a-z)])?)?)?)? *$"
+		ok $? "$size: the runs panel's why line is whole parts: $why"
+	done
+	T kill-server 2>/dev/null
+else
+	ok 1 "tmux is needed for the dashboard's part (Debian package tmux)"
+fi
 
 done_testing
