@@ -473,34 +473,37 @@ static bool why_knob_on(const json_t *doc, const char *end, const char *name)
 }
 
 /*
- * GRO changed on an end whose received segments kept their size (no
- * capture row of that end moved) while the other end sends with TSO or
- * GSO on: the segments arrive whole (a veth hands the sender's TSO/GSO
- * segments over unsplit), GRO has nothing to merge.  Say why nothing
- * moved and what makes GRO act.  True when it said so.
+ * GRO changed on an end that, in the run with GRO off, already received
+ * segments of at least WHY_WHOLE_MSS MSS on average, while the other end
+ * sends with TSO or GSO on: its segments arrive whole (a veth hands the
+ * sender's TSO/GSO segments over unsplit), so GRO has nothing to merge and
+ * what the capture shows moving is the run's own variation.  Say so and
+ * what makes GRO act.  True when it said so.
  */
-static bool why_change_gro_idle(const json_t *b, const struct why_knob_change *k,
+#define WHY_WHOLE_MSS 2.0
+static bool why_change_gro_idle(const json_t *a, const json_t *b, const struct why_knob_change *k,
 				struct why_change *c)
 {
 	const char *other, *target = json_string_value(json_object_get(b, "target"));
-	char end_size[96];
+	const json_t *off_doc = strcmp(k->a, "off") ? b : a;
+	double data, bytes, mss;
 	const char *off;
 
-	if (strcmp(k->name, "gro"))
+	if (strcmp(k->name, "gro") || (strcmp(k->a, "off") && strcmp(k->b, "off")))
 		return false;
 	other = why_is_local(k->end) ? RESULT_DOC_KEY_REMOTE : RESULT_DOC_KEY_LOCAL;
-	snprintf(end_size, sizeof(end_size), "segment size received, %s end (capture)", k->end);
-	for (unsigned i = 0; i < c->n; i++)
-		if (!strcmp(c->m[i].what, end_size))
-			return false;	/* it moved: GRO acted */
 	if (!why_knob_on(b, other, "tso") && !why_knob_on(b, other, "gso"))
+		return false;
+	mss = result_doc_seg_mss(result_doc_capture_dir(off_doc, k->end, CAP_IN));
+	if (!why_doc_received(off_doc, k->end, &data, &bytes) || !(mss > 0) ||
+	    bytes / data < WHY_WHOLE_MSS * mss)
 		return false;
 	off = why_knob_on(b, other, "tso") && why_knob_on(b, other, "gso") ? "tso=off gso=off" :
 	      why_knob_on(b, other, "tso") ? "tso=off" : "gso=off";
 	snprintf(c->note, sizeof(c->note),
-		 "%s gro %s -> %s moved nothing: the %s end sends with TSO/GSO, its segments arrive whole%s and GRO has nothing to merge; %s on the %s end lets GRO act",
+		 "%.6s gro %.3s -> %.3s cannot act: %.6s sends TSO/GSO segments, they arrive whole%s (%u B, MSS %u) and GRO has nothing to merge; %s on %.6s lets GRO act",
 		 k->end, k->a, k->b, other, target && strstr(target, "veth") ? " over the veth" : "",
-		 off, other);
+		 (unsigned)fmin(bytes / data, 1e9), (unsigned)fmin(mss, 1e9), off, other);
 	return true;
 }
 
@@ -522,7 +525,7 @@ static void why_change_note(const json_t *a, const json_t *b, struct why_change 
 				 c->k[i].end, c->k[i].name);
 			return;
 		}
-		if (why_change_gro_idle(b, &c->k[i], c))
+		if (why_change_gro_idle(a, b, &c->k[i], c))
 			return;
 	}
 }

@@ -10,7 +10,8 @@ isolated_state
 LAB="vd-$$"
 S="ttverdict-$$"
 T() { tmux -L "$S" "$@"; }
-trap 'T kill-server 2>/dev/null; "$TUNETOP" lab down "$LAB" >/dev/null 2>&1; cleanup' EXIT
+trap 'for z in 80x24 200x60; do tmux -L "ttverdict-$$-$z" kill-server 2>/dev/null; done
+"$TUNETOP" lab down "$LAB" >/dev/null 2>&1; cleanup' EXIT
 "$TUNETOP" lab up --name "$LAB" >"$TMP/up.out" 2>&1
 ok $? "lab up $LAB"
 
@@ -99,12 +100,27 @@ rc=$?
 [ $rc -eq 2 ] && grep -q "not like with like" "$TMP/c"
 ok $? "runs check of a stream against an RR is refused (exit $rc)"
 
+# Why nothing moved: the receiver's GRO flipped while the sender keeps TSO
+# and GSO on (as the lab starts): its whole segments arrive, GRO has
+# nothing to merge, runs diff says so and what makes GRO act.
+for g in off on; do
+	"$TUNETOP" run --lab "$LAB" -t TCP_STREAM -l 0.5 -P 0 --capture --set tso=on --set gso=on \
+		--set remote:gro=$g -- -o THROUGHPUT >/dev/null 2>"$TMP/gro-$g.err"
+done
+off=$(sed -n 's/^Stored as run \([0-9]*\)$/\1/p' "$TMP/gro-off.err")
+on=$(sed -n 's/^Stored as run \([0-9]*\)$/\1/p' "$TMP/gro-on.err")
+"$TUNETOP" runs diff "$off" "$on" >"$TMP/d" 2>&1
+grep -qE "^Note: remote gro off -> on cannot act: local sends TSO/GSO segments, they arrive whole over the veth \([0-9]+ B, MSS [0-9]+\) and GRO has nothing to merge; tso=off gso=off on local lets GRO act$" "$TMP/d"
+st=$?
+ok $st "a GRO flip behind the sender's TSO/GSO: runs diff says why it cannot act"
+[ $st -eq 0 ] || grep "^Note" "$TMP/d" | sed 's/^/# /'
+
 # The dashboard at 80x24 and 200x60: the header's verdict and the runs
 # panel's why line are whole, never cut at the panel edge.
 if command -v tmux >/dev/null 2>&1; then
 	export LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color
 	for size in 80x24 200x60; do
-		T kill-server 2>/dev/null
+		S="ttverdict-$$-$size"	# a server each: a new one is up at once
 		T new-session -d -s v -x "${size%x*}" -y "${size#*x}" \
 			"$TUNETOP --lab $LAB -l 0.5 2>$TMP/dash.err; sleep 60"
 		got=
@@ -133,8 +149,8 @@ if command -v tmux >/dev/null 2>&1; then
 		why="$(grep -o "why 2 vs 1: [^│]*" "$TMP/scr" | head -1)"
 		echo "$why" | grep -qE "^why 2 vs 1: (WORSE|BETTER|~|can't tell)( [-+][0-9.]+ %( \(noise [-+][0-9]+\.\.[-+][0-9]+ %\)(, rate [0-9.]+[kMG]? -> [0-9.]+[kMG]?(: [^│]*[a-z)])?)?)?)? *$"
 		ok $? "$size: the runs panel's why line is whole parts: $why"
+		T kill-server 2>/dev/null
 	done
-	T kill-server 2>/dev/null
 else
 	ok 1 "tmux is needed for the dashboard's part (Debian package tmux)"
 fi
