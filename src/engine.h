@@ -47,6 +47,7 @@
 #include "stats/sweep-args.h"
 #include "stats/sweep-policy.h"
 #include "stats/sweep-preset.h"
+#include "stats/verdict.h"
 #include "store/store-save.h"
 #include "store/store-why.h"
 #include "store/store.h"

@@ -31,6 +31,55 @@ static double rate_now(const struct model_run *r)
 	return r->nticks ? r->ticks[r->nticks - 1].rate : NAN;
 }
 
+/* A run's -i confidence half-width, as the runs panel reads it; NAN none. */
+static double rate_ci(const struct model_run *r)
+{
+	if (isfinite(r->rate_ci) || !r->doc)
+		return r->rate_ci;
+	return store_result_ci(r->doc);
+}
+
+/*
+ * The change from the compared run: while the run goes, its percent,
+ * faint; once it ended, the verdict rule's word standing out and the
+ * change (the runs panel below says why); another test is not compared.
+ */
+static void rate_verdict(struct grid *g, int x, int y, int w, const struct model_run *r,
+			 const struct model_run *ghost, double now)
+{
+	double gr = ghost->has_result ? ghost->rate : NAN;
+	struct verdict_in in;
+	struct verdict v;
+	char pct[48];
+	int n;
+
+	if (ghost->p.type != r->p.type) {
+		snprintf(pct, sizeof(pct), " (%s: not compared)", test_type_name(ghost->p.type));
+		panel_text_whole(g, x, y, w, pct, STY_DIM);
+		return;
+	}
+	if (!isfinite(gr) || gr <= 0 || !isfinite(now))
+		return;
+	if (r->state == MS_RUNNING || !r->has_result) {
+		snprintf(pct, sizeof(pct), " (%+.1f %%)", (now - gr) / gr * 100);
+		panel_text_whole(g, x, y, w, pct, STY_GHOST);
+		return;
+	}
+	verdict_in_init(&in, true);
+	in.a = gr;
+	in.b = now;
+	in.ci_a = rate_ci(ghost);
+	in.ci_b = rate_ci(r);
+	verdict_judge(&in, &v);
+	snprintf(pct, sizeof(pct), " %+.1f %%", v.delta_pct);
+	/* never cut: the word and its change, else the word alone, else nothing */
+	n = (int)strlen(verdict_word_text(v.word)) + 1;
+	if (n > w)
+		return;
+	grid_printf(g, x, y, panel_verdict_style(v.word), w, " %s", verdict_word_text(v.word));
+	panel_text_whole(g, x + n, y, w - n, pct, STY_NORMAL);
+}
+
 /* "now 12.3k trans/s  p50 75.0 us  p99 130 us   vs run 2: 11.9k (+3.4 %)" */
 static void rate_line(struct grid *g, int x, int y, int w, const struct model_run *r,
 		      const struct model_run *ghost)
@@ -62,8 +111,7 @@ static void rate_line(struct grid *g, int x, int y, int w, const struct model_ru
 		model_run_name(ghost, id, sizeof(id));
 		n += grid_printf(g, x + n, y, STY_GHOST, w - n, "   %s run %s: %s",
 				 ghost->baseline ? "baseline" : "vs", id, plot_si(gr, a, sizeof(a)));
-		if (isfinite(gr) && gr > 0 && isfinite(now))
-			grid_printf(g, x + n, y, STY_GHOST, w - n, " (%+.1f %%)", (now - gr) / gr * 100);
+		rate_verdict(g, x + n, y, w - n, r, ghost, now);
 	}
 }
 

@@ -184,7 +184,7 @@ static void why_rows(struct ui *u, struct panel *p, int x, int y, int w, int row
 {
 	struct model_run *sel = panel_focused(u, p) ? model_at(&u->model, (unsigned)p->cursor) : u->cur;
 	struct model_run *cmp = model_compared(&u->model, sel, u->cur, u->compare);
-	char ia[16], ib[16], s1[16], s2[16], s3[16];
+	char ia[16], ib[16], s1[16], s2[16], s3[48], why[VERDICT_REASON_MAX + 2];
 	struct why_change c;
 	int n, rc;
 
@@ -212,17 +212,34 @@ static void why_rows(struct ui *u, struct panel *p, int x, int y, int w, int row
 		return;
 	}
 	n = grid_printf(&p->g, x, y, STY_TITLE, w, "why %s vs %s:", ib, ia);
-	if (isfinite(c.change_pct))
-		snprintf(s3, sizeof(s3), "%+.1f %%", c.change_pct);
-	else
-		snprintf(s3, sizeof(s3), "n/a");
-	grid_printf(&p->g, x + n, y, c.beyond_noise ? STY_MAIN : STY_NORMAL, w - n,
-		    " rate %s -> %s (%s), %s the noise (+-%s)", fig(c.thr_a, s1, sizeof(s1)),
-		    fig(c.thr_b, s2, sizeof(s2)), s3, c.beyond_noise ? "beyond" : "within",
-		    fig(c.noise, ia, sizeof(ia)));
+	n += grid_printf(&p->g, x + n, y, panel_verdict_style(c.verdict.word), w - n, " %s",
+			 verdict_word_text(c.verdict.word));
+	/* then as many whole parts as fit: the change, its band, the rates, why */
+	if (!c.unlike && isfinite(c.change_pct)) {
+		snprintf(s3, sizeof(s3), " %+.1f %%", c.change_pct);
+		n += panel_text_whole(&p->g, x + n, y, w - n, s3, STY_NORMAL);
+		snprintf(s3, sizeof(s3), " (noise %+.0f..%+.0f %%)", c.verdict.lo_pct, c.verdict.hi_pct);
+		n += panel_text_whole(&p->g, x + n, y, w - n, s3, STY_NORMAL);
+	}
+	snprintf(s3, sizeof(s3), ", rate %s -> %s", fig(c.thr_a, s1, sizeof(s1)),
+		 fig(c.thr_b, s2, sizeof(s2)));
+	n += panel_text_whole(&p->g, x + n, y, w - n, s3, STY_NORMAL);
+	snprintf(why, sizeof(why), ": %s", c.verdict.reason);
+	if (!panel_text_whole(&p->g, x + n, y, w - n, why, STY_NORMAL) && rows > 1 &&
+	    panel_text_whole(&p->g, x + 1, y + 1, w - 1, c.verdict.reason, STY_DIM)) {
+		/* the reason on a row of its own: it says what can tell */
+		y++;
+		rows--;
+	}
 	if (c.nknobs && rows > 1) {
 		/* The knobs that differ first, on one line: what the user changed. */
 		knob_row(&p->g, x + 1, y + 1, w - 1, &c);
+		y++;
+		rows--;
+	}
+	if (c.note[0] && rows > 1) {
+		/* why nothing moved, or what could not be compared (why_change()) */
+		grid_printf(&p->g, x + 1, y + 1, STY_WARN, w - 1, "note: %s", c.note);
 		y++;
 		rows--;
 	}

@@ -28,6 +28,32 @@ void ui_prompt(struct ui *u, const char *question, const char *initial,
 	u->prompt.arg = arg;
 }
 
+enum style panel_verdict_style(enum verdict_word w)
+{
+	switch (w) {
+	case VERDICT_WORSE:
+		return STY_WARN;
+	case VERDICT_BETTER:
+		return STY_GOOD;
+	case VERDICT_SAME:
+		return STY_NORMAL;
+	case VERDICT_CANT_TELL:
+		break;
+	}
+	return STY_DIM;
+}
+
+int panel_text_whole(struct grid *g, int x, int y, int w, const char *s, enum style st)
+{
+	int cells = 0;
+
+	for (const char *c = s; *c; c++)
+		cells += (*c & 0xc0) != 0x80;	/* one cell per UTF-8 character */
+	if (cells > w)
+		return 0;
+	return grid_put(g, x, y, w, st, s);
+}
+
 bool panel_focused(const struct ui *u, const struct panel *p)
 {
 	return u->panels && &u->panels[u->focus] == p;

@@ -113,6 +113,12 @@ void ui_prompt(struct ui *u, const char *question, const char *initial,
 void panel_frame(struct ui *u, struct panel *p, int *ix, int *iy, int *iw, int *ih);
 /* True when p has the focus. */
 bool panel_focused(const struct ui *u, const struct panel *p);
+/* A verdict's word stands out (verdict.h): red WORSE, green BETTER, plain
+ * ~, dim can't tell; without colours the word alone says it. */
+enum style panel_verdict_style(enum verdict_word w);
+/* s at x when all of it fits in w (cells), else nothing: a figure or a
+ * reason is never cut mid-word.  Returns the cells drawn. */
+int panel_text_whole(struct grid *g, int x, int y, int w, const char *s, enum style st);
 
 /*
  * The knobs panel p's cursor to the knob named text (an exact name first,

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -252,6 +253,18 @@ static void figures_diff(const json_t *a, const json_t *b)
 	}
 }
 
+/* "Test options that differ (run A -> run B): -S receive auto -> 8192", beside the knobs. */
+static void print_options_changed(const struct store_run *a, const struct store_run *b)
+{
+	char buf[512];
+
+	if (!why_change_params(a->params, b->params, buf, sizeof(buf)))
+		printf("Test options: the same\n");
+	else
+		printf("Test options that differ (run %" PRId64 " -> run %" PRId64 "): %s\n", a->id,
+		       b->id, buf);
+}
+
 static int runs_diff(struct store *st, int64_t ia, int64_t ib)
 {
 	struct store_run a, b;
@@ -269,9 +282,9 @@ static int runs_diff(struct store *st, int64_t ia, int64_t ib)
 	}
 	printf("A: run %" PRId64 " %s\nB: run %" PRId64 " %s\n", a.id, run_params(&a, pa, sizeof(pa)),
 	       b.id, run_params(&b, pb, sizeof(pb)));
-	if (strcmp(pa, pb))
-		printf("The tests differ: %s vs %s\n", pa, pb);
-	store_why_change(&a, &b, &c);
+	if (store_why_change_hist(st, &a, &b, &c, err))
+		fprintf(stderr, "tunetop runs diff: %s (the verdict uses the prior)\n", err);
+	print_options_changed(&a, &b);
 	why_out_knobs(stdout, &c, a.id, b.id, "");
 	figures_diff(a.result, b.result);
 	printf("\n");
@@ -315,59 +328,67 @@ static int runs_export(struct store *st, int64_t id, bool csv)
 	return 0;
 }
 
-/* The per-tick values of one series of a run, NAN for nulls; *n of them. */
-static double *ticks_of(const struct store_run *r, const char *name, unsigned *n)
+/*
+ * The reference of runs check --against baseline: the baseline of the
+ * run's test and parameters, else the newest baseline of its test and
+ * target, whose differing parameters are named.  0 with *against, or the
+ * exit status 2 with a message.
+ */
+static int check_baseline(struct store *st, int64_t id, int64_t *against)
 {
-	const json_t *arr = json_object_get(r->series, name);
-	double *v;
+	char err[ERR_MAX];
 
-	*n = (unsigned)json_array_size(arr);
-	v = calloc(*n ? *n : 1, sizeof(*v));
-	for (unsigned i = 0; v && i < *n; i++) {
-		const json_t *x = json_array_get(arr, i);
-
-		v[i] = json_is_number(x) ? json_number_value(x) : NAN;
+	if (store_baseline_of(st, id, against, err) ||
+	    (!*against && store_baseline_like(st, id, against, err))) {
+		fprintf(stderr, "tunetop runs check: %s\n", err);
+		return 2;
 	}
-	return v;
+	if (!*against) {
+		fprintf(stderr, "tunetop runs check: run %" PRId64 " has no baseline of its test and target; accepted: tunetop runs baseline ID first, or --against ID\n", id);
+		return 2;
+	}
+	return 0;
 }
 
-/* A result iterated to a confidence interval: its throughput mean and half-width. */
-static bool iterated(const json_t *result, double *mean, double *half)
+/* One figure of run against base by the verdict rule; true when WORSE beyond threshold. */
+static bool check_figure(const char *name, const struct verdict *v, double a, double b,
+			 double threshold)
 {
-	struct result_doc_conf c;
+	char t[128];
+	bool bad = v->word == VERDICT_WORSE && fabs(v->delta_pct) > threshold;
 
-	result_doc_confidence(result, &c);
-	if (c.thr_n < 2 || isnan(c.thr_mean) || isnan(c.thr_half_width))
-		return false;
-	*mean = c.thr_mean;
-	*half = c.thr_half_width;
-	return true;
+	printf("  %-12s %12.6g -> %-12.6g %s: %s\n", name, a, b, verdict_text(v, t, sizeof(t)),
+	       v->reason);
+	return bad;
 }
 
 /*
- * Is run c worse than reference b beyond the noise?  When both iterated
- * (-i), the throughput's confidence intervals are the noise: worse when
- * the means are further apart than both half-widths.  Otherwise, and for
- * latency, the figures' ticks are compared (ab_compare: bootstrap interval
- * of the median's change, Mann-Whitney).  A figure regresses when the
- * change is beyond that noise, in the bad direction, and larger than
- * threshold percent.
+ * Is run c worse than reference b beyond the noise?  The figures are
+ * those runs list shows (the runs' results), judged by the one verdict
+ * rule with the noise the store knows (store_why_change_hist(): -i
+ * intervals, the history of the setup, else the prior); latency by the
+ * same rule with its own history, p99 with the tail prior.  A figure regresses when its verdict is WORSE and the change
+ * is larger than threshold percent.  Only like with like: runs of another
+ * test or unit are refused.
  */
 static int runs_check(struct store *st, int argc, char **argv)
 {
 	static const struct {
-		const char *series, *name;
-		bool higher_better;
-	} figs[] = {
-		{ "rate", "throughput", true },
-		{ "p50_us", "p50 latency", false },
-		{ "p99_us", "p99 latency", false },
+		const char *name;
+		size_t off;
+		enum store_why_fig fig;
+		bool tail;
+	} lat[] = {
+		{ "p50 latency", offsetof(struct store_run, p50_us), SWF_P50, false },
+		{ "p99 latency", offsetof(struct store_run, p99_us), SWF_P99, true },
 	};
+	double hist[STORE_WHY_HIST];
 	struct store_run base, run;
 	int64_t id, against = 0;
 	double threshold = 1.0;
-	char err[ERR_MAX];
-	int worse = 0, compared = 0;
+	char err[ERR_MAX], opts[512];
+	struct why_change c;
+	int worse = 0, rc;
 
 	if (argc < 2 || runs_id(st, argv[1], &id))
 		return 2;
@@ -375,14 +396,8 @@ static int runs_check(struct store *st, int argc, char **argv)
 		if (!strcmp(argv[i], "--against") && i + 1 < argc) {
 			i++;
 			if (!strcmp(argv[i], "baseline")) {
-				if (store_baseline_of(st, id, &against, err)) {
-					fprintf(stderr, "tunetop runs check: %s\n", err);
-					return 2;
-				}
-				if (!against) {
-					fprintf(stderr, "tunetop runs check: run %" PRId64 " has no baseline of its test and parameters; accepted: tunetop runs baseline ID first, or --against ID\n", id);
-					return 2;
-				}
+				if ((rc = check_baseline(st, id, &against)))
+					return rc;
 			} else if (runs_id(st, argv[i], &against)) {
 				return 2;
 			}
@@ -408,48 +423,42 @@ static int runs_check(struct store *st, int argc, char **argv)
 		store_run_free(&base);
 		return 2;
 	}
-	printf("Run %" PRId64 " against run %" PRId64 " (threshold %.1f %%):\n", id, against, threshold);
-	/* Both iterated to a confidence interval (-i): their intervals are
-	 * the run-to-run noise of the throughput, better than ticks. */
-	{
-		double ma, ha, mb, hb;
-
-		if (iterated(base.result, &ma, &ha) && iterated(run.result, &mb, &hb) && ma > 0) {
-			double delta = (mb - ma) / ma * 100;
-			bool bad = mb < ma && ma - mb > ha + hb && -delta > threshold;
-
-			compared++;
-			printf("  %-12s %12.6g -> %-12.6g %+.1f %% (intervals +-%.3g, +-%.3g from -i)%s\n",
-			       "throughput", ma, mb, delta, ha, hb, bad ? "  WORSE" : "");
-			worse += bad;
-		}
+	if (store_why_change_hist(st, &base, &run, &c, err))
+		fprintf(stderr, "tunetop runs check: %s (the verdict uses the prior)\n", err);
+	if (c.unlike) {
+		fprintf(stderr, "tunetop runs check: run %" PRId64 " against run %" PRId64 ": %s; accepted: --against a run of the same test\n",
+			id, against, c.verdict.reason);
+		store_run_free(&base);
+		store_run_free(&run);
+		return 2;
 	}
-	for (size_t f = 0; f < sizeof(figs) / sizeof(figs[0]); f++) {
-		if (f == 0 && compared)
+	printf("Run %" PRId64 " against run %" PRId64 " (threshold %.1f %%):\n", id, against, threshold);
+	if (why_change_params(base.params, run.params, opts, sizeof(opts)))
+		printf("  Test options that differ: %s\n", opts);
+	worse += check_figure("throughput", &c.verdict, base.throughput, run.throughput, threshold);
+	for (size_t f = 0; f < sizeof(lat) / sizeof(lat[0]); f++) {
+		double a = *(const double *)((const char *)&base + lat[f].off);
+		double b = *(const double *)((const char *)&run + lat[f].off);
+		struct verdict_in in;
+		struct verdict v;
+
+		if (!isfinite(a) || !isfinite(b))
 			continue;
-		unsigned na, nb;
-		double *a = ticks_of(&base, figs[f].series, &na);
-		double *b = ticks_of(&run, figs[f].series, &nb);
-		struct ab_result r;
-
-		if (a && b && ab_compare(a, na, b, nb, 0.01, 2000, 1, &r) == 0) {
-			bool bad = r.significant && fabs(r.delta_pct) > threshold &&
-				   (figs[f].higher_better ? r.delta_pct < 0 : r.delta_pct > 0);
-
-			compared++;
-			printf("  %-12s %12.6g -> %-12.6g %s%s\n", figs[f].name, r.median_a, r.median_b,
-			       r.verdict, bad ? "  WORSE" : "");
-			worse += bad;
+		verdict_in_init(&in, false);
+		in.a = a;
+		in.b = b;
+		in.tail = lat[f].tail;
+		in.hist = hist;
+		if (store_why_history(st, &base, lat[f].fig, run.id > base.id ? run.id : base.id, hist,
+				      STORE_WHY_HIST, &in.nhist, err)) {
+			fprintf(stderr, "tunetop runs check: %s (the verdict uses the prior)\n", err);
+			in.nhist = 0;
 		}
-		free(a);
-		free(b);
+		verdict_judge(&in, &v);
+		worse += check_figure(lat[f].name, &v, a, b, threshold);
 	}
 	store_run_free(&base);
 	store_run_free(&run);
-	if (!compared) {
-		fprintf(stderr, "tunetop runs check: no ticks stored to compare (runs before 'tunetop runs' kept them?)\n");
-		return 2;
-	}
 	printf("%s\n", worse ? "REGRESSION: worse than the reference beyond its noise" :
 			       "ok: not worse than the reference beyond its noise");
 	return worse ? 1 : 0;

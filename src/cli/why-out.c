@@ -12,17 +12,17 @@
 #include "svg.h"
 #include "why-out.h"
 
-/* "Throughput A -> B: 100 -> 120 Trans/s (+20.0 %), beyond the noise (+-9)". */
+/*
+ * "Throughput A -> B: 100 -> 120 Trans/s: BETTER +20.0 % (noise -9.1..+10.0 %)"
+ * (the reason of the verdict goes on a line of its own).
+ */
 static void why_out_thr(const struct why_change *c, const char *units, char *buf, size_t len)
 {
-	char pct[32];
+	char v[96];
 
-	if (isfinite(c->change_pct))
-		snprintf(pct, sizeof(pct), "%+.1f %%", c->change_pct);
-	else
-		snprintf(pct, sizeof(pct), "n/a");
-	snprintf(buf, len, "Throughput A -> B: %.6g -> %.6g %s (%s), %s the noise (+-%.3g)",
-		 c->thr_a, c->thr_b, units, pct, c->beyond_noise ? "beyond" : "within", c->noise);
+	snprintf(buf, len, "Throughput A -> B: %.6g -> %.6g %s: %s", c->thr_a, c->thr_b, units,
+		 c->unlike ? verdict_word_text(c->verdict.word) :
+			     verdict_text(&c->verdict, v, sizeof(v)));
 }
 
 void why_out_change(FILE *f, const struct why_change *c, const char *units,
@@ -34,7 +34,7 @@ void why_out_change(FILE *f, const struct why_change *c, const char *units,
 	why_out_thr(c, units, thr, sizeof(thr));
 	switch (st) {
 	case WHY_OUT_TEXT:
-		fprintf(f, "%s%s\n", prefix, thr);
+		fprintf(f, "%s%s\n%s  %s\n", prefix, thr, prefix, c->verdict.reason);
 		if (!n)
 			fprintf(f, "%sWhat moved with it: nothing of the mechanisms compared (docs/why.md)\n",
 				prefix);
@@ -48,7 +48,7 @@ void why_out_change(FILE *f, const struct why_change *c, const char *units,
 		return;
 	case WHY_OUT_HTML:
 		fprintf(f, "<p id=\"%s-thr\">", prefix);
-		svg_escf(f, "%s.", thr);
+		svg_escf(f, "%s: %s.", thr, c->verdict.reason);
 		fprintf(f, "</p>\n<ol id=\"%s\">", prefix);
 		for (unsigned i = 0; i < n; i++) {
 			fputs("<li>", f);
@@ -99,10 +99,18 @@ static json_t *why_out_num(double v)
 json_t *why_out_json(const struct why_change *c)
 {
 	json_t *moved = json_array();
-	json_t *doc = json_pack("{s:o, s:o, s:o, s:o, s:b}", "throughput_a", why_out_num(c->thr_a),
+	const struct verdict *v = &c->verdict;
+	json_t *doc = json_pack("{s:o, s:o, s:o, s:b, s:b, s:{s:s, s:o, s:o, s:o, s:s, s:i, s:s}}",
+				"throughput_a", why_out_num(c->thr_a),
 				"throughput_b", why_out_num(c->thr_b),
 				"change_pct", why_out_num(c->change_pct),
-				"noise", why_out_num(c->noise), "beyond_noise", c->beyond_noise);
+				"beyond_noise", c->beyond_noise, "unlike", c->unlike,
+				"verdict", "word", verdict_word_text(v->word),
+				"change_pct", why_out_num(v->delta_pct),
+				"noise_lo_pct", why_out_num(v->lo_pct),
+				"noise_hi_pct", why_out_num(v->hi_pct),
+				"noise_from", verdict_src_text(v->src), "noise_runs", (int)v->nsrc,
+				"reason", v->reason);
 
 	if (!doc || !moved) {
 		json_decref(doc);

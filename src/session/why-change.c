@@ -11,7 +11,6 @@
 #include "core/util.h"
 #include "session/result-doc.h"
 #include "session/why-change.h"
-#include "stats/sweep-policy.h"
 
 /* How a mechanism is read from a run document. */
 enum why_mech_kind {
@@ -389,6 +388,70 @@ static void why_knobs_differ(const json_t *a, const json_t *b, struct why_change
 	}
 }
 
+/* The test options compared, by their params_to_json() key. */
+static const struct {
+	const char *key, *opt;
+} why_params[] = {
+	{ "test", "-t" },		{ "family", "-4/-6" },	   { "duration", "-l" },
+	{ "req_size", "-r request" },	{ "resp_size", "-r response" }, { "burst", "-b" },
+	{ "send_size", "-m" },		{ "recv_size", "-M" },	   { "lsndbuf", "-s send" },
+	{ "lrcvbuf", "-s receive" },	{ "rsndbuf", "-S send" },  { "rrcvbuf", "-S receive" },
+	{ "nodelay", "-D" },		{ "flows", "--flows" },
+};
+
+/* A params value as text: a number bare, -1 "auto", true/false "on"/"off". */
+static const char *why_param_text(const json_t *v, char *buf, size_t len)
+{
+	if (json_is_number(v) && json_number_value(v) == -1)
+		return "auto";
+	if (json_is_number(v))
+		snprintf(buf, len, "%.6g", json_number_value(v));
+	else if (json_is_boolean(v))
+		snprintf(buf, len, "%s", json_is_true(v) ? "on" : "off");
+	else if (json_is_string(v))
+		snprintf(buf, len, "%s", json_string_value(v));
+	else
+		snprintf(buf, len, "n/a");
+	str_sanitize(buf, len);
+	return buf;
+}
+
+unsigned why_change_params(const json_t *pa, const json_t *pb, char *buf, size_t len)
+{
+	unsigned n = 0;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(why_params) / sizeof(why_params[0]); i++) {
+		const json_t *va = json_object_get(pa, why_params[i].key);
+		const json_t *vb = json_object_get(pb, why_params[i].key);
+		char ta[48], tb[48];
+
+		if (json_equal((json_t *)va, (json_t *)vb) || (!va && !vb))
+			continue;
+		n++;
+		if (used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s %s -> %s",
+						 n > 1 ? ", " : "", why_params[i].opt,
+						 why_param_text(va, ta, sizeof(ta)),
+						 why_param_text(vb, tb, sizeof(tb)));
+	}
+	return n;
+}
+
+bool why_change_same_knobs(const json_t *a, const json_t *b)
+{
+	struct why_change *c = calloc(1, sizeof(*c));
+	bool same;
+
+	if (!c)
+		return false;
+	why_knobs_differ(a, b, c);
+	same = c->knobs_recorded && !c->nknobs && !c->knobs_more;
+	free(c);
+	return same;
+}
+
 /* Did both runs capture what some end received (--capture)? */
 static bool why_both_captured(const json_t *a, const json_t *b)
 {
@@ -401,45 +464,119 @@ static bool why_both_captured(const json_t *a, const json_t *b)
 	return false;
 }
 
+/* Whether knob name of end is "on" in doc's snapshot. */
+static bool why_knob_on(const json_t *doc, const char *end, const char *name)
+{
+	const char *v = result_doc_knob_value(result_doc_knob(result_doc_knob_list(doc, end), name));
+
+	return v && !strcmp(v, "on");
+}
+
+/*
+ * GRO changed on an end that, in the run with GRO off, already received
+ * segments of at least WHY_WHOLE_MSS MSS on average, while the other end
+ * sends with TSO or GSO on: its segments arrive whole (a veth hands the
+ * sender's TSO/GSO segments over unsplit), so GRO has nothing to merge and
+ * what the capture shows moving is the run's own variation.  Say so and
+ * what makes GRO act.  True when it said so.
+ */
+#define WHY_WHOLE_MSS 2.0
+static bool why_change_gro_idle(const json_t *a, const json_t *b, const struct why_knob_change *k,
+				struct why_change *c)
+{
+	const char *other, *target = json_string_value(json_object_get(b, "target"));
+	const json_t *off_doc = strcmp(k->a, "off") ? b : a;
+	double data, bytes, mss;
+	const char *off;
+
+	if (strcmp(k->name, "gro") || (strcmp(k->a, "off") && strcmp(k->b, "off")))
+		return false;
+	other = why_is_local(k->end) ? RESULT_DOC_KEY_REMOTE : RESULT_DOC_KEY_LOCAL;
+	if (!why_knob_on(b, other, "tso") && !why_knob_on(b, other, "gso"))
+		return false;
+	mss = result_doc_seg_mss(result_doc_capture_dir(off_doc, k->end, CAP_IN));
+	if (!why_doc_received(off_doc, k->end, &data, &bytes) || !(mss > 0) ||
+	    bytes / data < WHY_WHOLE_MSS * mss)
+		return false;
+	off = why_knob_on(b, other, "tso") && why_knob_on(b, other, "gso") ? "tso=off gso=off" :
+	      why_knob_on(b, other, "tso") ? "tso=off" : "gso=off";
+	snprintf(c->note, sizeof(c->note),
+		 "%.6s gro %.3s -> %.3s cannot act: %.6s sends TSO/GSO segments, they arrive whole%s (%u B, MSS %u) and GRO has nothing to merge; %s on %.6s lets GRO act",
+		 k->end, k->a, k->b, other, target && strstr(target, "veth") ? " over the veth" : "",
+		 (unsigned)fmin(bytes / data, 1e9), (unsigned)fmin(mss, 1e9), off, other);
+	return true;
+}
+
 /*
  * An offload changed (GRO, TSO, GSO) but the segments the receiver got
  * were not captured: TCP_INFO counts wire segments, so what the change
- * did cannot show; say so rather than list nothing.
+ * did cannot show; say so rather than list nothing.  Captured, a GRO
+ * change that could not act says why (why_change_gro_idle()).  Runs after
+ * the mechanisms are ranked.
  */
 static void why_change_note(const json_t *a, const json_t *b, struct why_change *c)
 {
 	for (unsigned i = 0; i < c->nknobs; i++) {
 		if (strcmp(c->k[i].group, "offloads"))
 			continue;
-		if (!why_both_captured(a, b))
+		if (!why_both_captured(a, b)) {
 			snprintf(c->note, sizeof(c->note),
 				 "%s %s changed but not both runs captured: the receiver's segment sizes need --capture",
 				 c->k[i].end, c->k[i].name);
-		return;
+			return;
+		}
+		if (why_change_gro_idle(a, b, &c->k[i], c))
+			return;
 	}
 }
 
-void why_change(const json_t *a, const json_t *b, double ci_a, double sd_a,
-		double ci_b, double sd_b, struct why_change *out)
+/*
+ * The throughput of b against a's by the verdict rule, only between runs
+ * of the same test and unit: a STREAM's Mbit/s against an RR's Trans/s is
+ * no change of anything.
+ */
+static void why_change_verdict(const json_t *a, const json_t *b, const struct why_noise *noise,
+			       struct why_change *out)
 {
-	struct sweep_policy_pt pa = { .rate = result_doc_num(a, SEL_THROUGHPUT),
-				      .ci = ci_a, .tick_sd = sd_a };
-	struct sweep_policy_pt pb = { .rate = result_doc_num(b, SEL_THROUGHPUT),
-				      .ci = ci_b, .tick_sd = sd_b };
-	enum sweep_noise_src src;
-	double na, nb;
+	const char *ta = result_doc_str(a, SEL_TEST), *tb = result_doc_str(b, SEL_TEST);
+	const char *ua = result_doc_str(a, SEL_THROUGHPUT_UNITS);
+	const char *ub = result_doc_str(b, SEL_THROUGHPUT_UNITS);
+	struct verdict_in in;
+
+	verdict_in_init(&in, true);
+	in.a = out->thr_a;
+	in.b = out->thr_b;
+	if (noise) {
+		in.ci_a = noise->ci_a;
+		in.ci_b = noise->ci_b;
+		in.hist = noise->hist;
+		in.nhist = noise->nhist;
+	}
+	verdict_judge(&in, &out->verdict);
+	out->change_pct = out->verdict.delta_pct;
+	if ((ta && tb && strcmp(ta, tb)) || (ua && ub && strcmp(ua, ub))) {
+		out->unlike = true;
+		out->verdict.word = VERDICT_CANT_TELL;
+		out->change_pct = out->verdict.delta_pct = NAN;
+		snprintf(out->verdict.reason, sizeof(out->verdict.reason),
+			 "not compared: %s (%s) against %s (%s), not like with like", tb ? tb : "?",
+			 ub ? ub : "?", ta ? ta : "?", ua ? ua : "?");
+		str_sanitize(out->verdict.reason, sizeof(out->verdict.reason));
+	}
+	out->beyond_noise = out->verdict.word == VERDICT_BETTER ||
+			    out->verdict.word == VERDICT_WORSE;
+}
+
+void why_change(const json_t *a, const json_t *b, const struct why_noise *noise,
+		struct why_change *out)
+{
 	bool one_host;
 
 	memset(out, 0, sizeof(*out));
 	why_knobs_differ(a, b, out);
-	why_change_note(a, b, out);
-	out->thr_a = pa.rate;
-	out->thr_b = pb.rate;
-	out->change_pct = pa.rate > 0 ? (pb.rate - pa.rate) / pa.rate * 100 : NAN;
-	na = sweep_policy_noise(&pa, &src);
-	nb = sweep_policy_noise(&pb, &src);
-	out->noise = sweep_cliff_rule.k * sqrt(na * na + nb * nb);
-	out->beyond_noise = isfinite(out->noise) && fabs(pb.rate - pa.rate) > out->noise;
+	out->thr_a = result_doc_num(a, SEL_THROUGHPUT);
+	out->thr_b = result_doc_num(b, SEL_THROUGHPUT);
+	why_change_verdict(a, b, noise, out);
 	one_host = why_doc_same_host(a) && why_doc_same_host(b);
 	for (unsigned i = 0; i < sizeof(why_mechs) / sizeof(why_mechs[0]); i++) {
 		const struct why_mech *wm = &why_mechs[i];
@@ -463,4 +600,5 @@ void why_change(const json_t *a, const json_t *b, double ci_a, double sd_a,
 		}
 		out->m[k] = m;
 	}
+	why_change_note(a, b, out);
 }

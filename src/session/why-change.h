@@ -8,6 +8,7 @@
 #include <jansson.h>
 
 #include "session/why.h"
+#include "stats/verdict.h"
 
 #define WHY_CHANGE_MAX 12
 #define WHY_KNOBS_MAX 16
@@ -32,8 +33,9 @@ struct why_knob_change {
 struct why_change {
 	double thr_a, thr_b;		/* throughput of each (its units) */
 	double change_pct;		/* (B - A) / A; NAN n/a */
-	double noise;			/* k x their combined noise (sweep-policy's rule), in units */
-	bool beyond_noise;		/* |B - A| > noise */
+	struct verdict verdict;		/* the throughput of B against A's (verdict.h) */
+	bool beyond_noise;		/* verdict BETTER or WORSE */
+	bool unlike;			/* not the same test or unit: no verdict */
 	bool knobs_recorded;		/* both runs have a knob snapshot of an end */
 	unsigned nknobs;		/* knobs that differ, local end first, listed */
 	unsigned knobs_more;		/* ... and this many more, beyond WHY_KNOBS_MAX */
@@ -44,15 +46,38 @@ struct why_change {
 };
 
 /*
- * Compare two run documents (`tunetop run --json`, the store's result):
- * the knobs whose snapshot values differ (both ends), the throughput
- * against its noise (each run's confidence half-width ci_*
- * when it iterated, else the spread of its tick rates sd_*, never below
- * the floor: sweep_policy_noise()), and every mechanism of the table in
- * why-change.c that moved by at least its threshold (docs/why.md).  A
- * mechanism's score is symmetric: B against A scores as A against B.
+ * What is known of the noise between runs of the two setups compared
+ * (verdict.h): each run's confidence half-width when it iterated (-i/-I,
+ * NAN none), and the throughputs of earlier runs of the same test,
+ * parameters, target and knobs (store_why_history()).
  */
-void why_change(const json_t *a, const json_t *b, double ci_a, double sd_a,
-		double ci_b, double sd_b, struct why_change *out);
+struct why_noise {
+	double ci_a, ci_b;
+	const double *hist;
+	unsigned nhist;
+};
+
+/*
+ * Compare two run documents (`tunetop run --json`, the store's result):
+ * the knobs whose snapshot values differ (both ends), the throughput of B
+ * against A's by the one verdict rule (verdict_judge() with noise; NULL:
+ * nothing known, the rule's prior) -- only between runs of the same test
+ * and unit, else unlike is set, the verdict "can't tell" and its reason
+ * names both tests -- and every mechanism of the table in why-change.c
+ * that moved by at least its threshold (docs/why.md).  A mechanism's
+ * score is symmetric: B against A scores as A against B.
+ */
+void why_change(const json_t *a, const json_t *b, const struct why_noise *noise,
+		struct why_change *out);
+
+/*
+ * The test options that differ between two runs' params (params_to_json()),
+ * as the user types them: "-S 8192 -> 65536, -b 0 -> 7" into buf ("" none).
+ * Returns how many differ.
+ */
+unsigned why_change_params(const json_t *pa, const json_t *pb, char *buf, size_t len);
+
+/* Whether the knob snapshots of a and b agree on both ends (both recorded). */
+bool why_change_same_knobs(const json_t *a, const json_t *b);
 
 #endif

@@ -635,16 +635,15 @@ int store_set_baseline(struct store *s, int64_t id, char *err)
 }
 
 /* The baseline run of run id's test and parameters. */
-int store_baseline_of(struct store *s, int64_t id, int64_t *base, char *err)
+/* The run the query sql (run id as ?1) names first into *base, 0 when NULL. */
+static int store_baseline_query(struct store *s, const char *sql, int64_t id, int64_t *base,
+				char *err)
 {
 	sqlite3_stmt *st;
 	int rc;
 
 	*base = 0;
-	rc = store_prepare(s,
-			   "SELECT b.run_id FROM runs r LEFT JOIN baselines b "
-			   "ON b.params_key = r.params_key WHERE r.id = ?1",
-			   &st, "find baseline", err);
+	rc = store_prepare(s, sql, &st, "find baseline", err);
 	if (rc)
 		return rc;
 	sqlite3_bind_int64(st, 1, id);
@@ -660,6 +659,23 @@ int store_baseline_of(struct store *s, int64_t id, int64_t *base, char *err)
 	}
 	sqlite3_finalize(st);
 	return rc;
+}
+
+int store_baseline_of(struct store *s, int64_t id, int64_t *base, char *err)
+{
+	return store_baseline_query(s,
+				    "SELECT b.run_id FROM runs r LEFT JOIN baselines b "
+				    "ON b.params_key = r.params_key WHERE r.id = ?1",
+				    id, base, err);
+}
+
+int store_baseline_like(struct store *s, int64_t id, int64_t *base, char *err)
+{
+	return store_baseline_query(s,
+				    "SELECT (SELECT c.id FROM baselines b JOIN runs c ON c.id = b.run_id "
+				    "WHERE c.test = r.test AND c.target_short = r.target_short "
+				    "ORDER BY c.id DESC LIMIT 1) FROM runs r WHERE r.id = ?1",
+				    id, base, err);
 }
 
 int store_id_named(struct store *s, const char *name, bool sweeps, int64_t *id, char *err)

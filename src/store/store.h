@@ -149,6 +149,11 @@ int store_list_all(struct store *s, const struct store_filter *f, struct store_r
 int store_set_baseline(struct store *s, int64_t id, char *err);
 /* The baseline of the same test and parameters as run id: *base 0 when none. */
 int store_baseline_of(struct store *s, int64_t id, int64_t *base, char *err);
+/*
+ * Else the newest baseline of the same test and target as run id, whatever
+ * its parameters (the caller names those that differ): *base 0 when none.
+ */
+int store_baseline_like(struct store *s, int64_t id, int64_t *base, char *err);
 
 /*
  * An id named as the user types it: a positive integer, "last" (the newest

@@ -143,7 +143,7 @@ ok $? "ab --a \"-b 0\" --b \"-b 7\" (each side's own test options) exits 0"
 [ $? -eq 0 ] || { diag "$TMP/burst"; diag "$TMP/burst.err"; }
 sed -n '/^What moved from A to B, run [0-9]* -> run [0-9]* (the median-rate run of each side):$/,/^$/p' \
 	"$TMP/burst" >"$TMP/moved"
-grep -Eq '^  Throughput A -> B: .* (beyond|within) the noise' "$TMP/moved"
+grep -Eq "^  Throughput A -> B: .*: (WORSE|BETTER|~|can't tell)" "$TMP/moved"
 ok $? "after the verdict, what moved between the median-rate runs: $(sed -n 2p "$TMP/moved")"
 # Largest first: in flight goes from 1 to about 8 (a log score of about
 # 2.1); NET_RX per transaction may fall as far with it (batching), so the

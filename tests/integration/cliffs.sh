@@ -168,7 +168,7 @@ grep -Eq '^size=4345 .*<-- cliff: [0-9]+ % below its neighbours; moved: segments
 ok $? "the cliff's line lists what moved: $(grep '<-- cliff' "$TMP/table$S1.txt")"
 sed -n '/^What moved at cliff size=4345, from size=4344 (run [0-9]* -> run [0-9]*; docs\/why.md):$/,$p' \
 	"$TMP/table$S1.txt" >"$TMP/moved"
-grep -Eq '^  Throughput A -> B: 18000 -> 5400 Trans/s \(-70\.0 %\), beyond the noise' "$TMP/moved" &&
+grep -Eq '^  Throughput A -> B: 18000 -> 5400 Trans/s: WORSE -70\.0 % \(noise' "$TMP/moved" &&
 	grep -Eq '^    1\. segments per transaction, client out: 3\.00 -> 4\.00 \(\+33 %\)$' "$TMP/moved"
 ok $? "and a block from the point before it: $(sed -n 4p "$TMP/moved")"
 grep -q '^  What moved with it: nothing of the mechanisms compared' "$TMP/table$S2.txt"
@@ -196,7 +196,7 @@ ids = {e.get("id"): "".join(e.itertext()) for e in root.iter() if e.get("id")}
 lists = [v for k, v in ids.items() if k.startswith("moved-sweep-") and not k.endswith("-thr")]
 thr = [v for k, v in ids.items() if k.startswith("moved-sweep-") and k.endswith("-thr")]
 sys.exit(0 if len(lists) == 1 and "segments per transaction, client out: 3.00 -> 4.00" in lists[0]
-         and "beyond the noise" in thr[0] else 1)
+         and "WORSE -70.0 %" in thr[0] else 1)
 PY
 ok $? "the report shows what moved at the cliff"
 

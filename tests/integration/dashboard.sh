@@ -114,7 +114,7 @@ ok $? "c compares run 2 with the baseline run 1, knobs that differ named"
 screen | grep -q "vs run 1"
 ok $? "the header says which run is compared"
 # What moved (docs/why.md): from the compared run to the one on show.
-wait_for "why 2 vs 1: rate [0-9.]+[kMG]? -> [0-9.]+[kMG]? \([-+][0-9.]+ %\), (beyond|within) the noise" 30
+wait_for "why 2 vs 1: (WORSE|BETTER|~|can't tell) [-+][0-9.]+ % \(noise [-+][0-9]+\.\.[-+][0-9]+ %\)(, rate [0-9.]+[kMG]? -> [0-9.]+[kMG]?)? *│" 30
 ok $? "the runs panel says what moved from run 1 to run 2: $(screen | grep -o 'why 2 vs 1: [^│]*' | head -1)"
 screen | grep -qE "│ +(1\. [A-Za-z][^│]*: [^│]+ -> [^│]+|moved: nothing of the mechanisms compared)"
 ok $? "with the mechanisms that moved, largest first: $(screen | grep -oE '│ +1\. [^│]*' | head -1)"
@@ -199,7 +199,7 @@ wait_for "A/B done: B vs A rate" 200
 ok $? "the A/B ends with a verdict in the status line"
 screen | grep -qE "A/B done: .*; moved \(run [0-9]+ -> [0-9]+, the median of each\): [A-Za-z]"
 ok $? "and what moved between the median-rate run of each side: $(screen | grep -o 'moved (run [^│]*' | head -1)"
-screen | grep -qE "why [0-9]+ vs [0-9]+: rate "
+screen | grep -qE "why [0-9]+ vs [0-9]+: (WORSE|BETTER|~|can't tell) "
 ok $? "the runs panel shows those two side by side, what moved below"
 [ "$(ip netns exec "$lab-a" sysctl -n net.ipv4.tcp_reordering)" = "$r0" ]
 ok $? "and puts the knob back ($r0)"

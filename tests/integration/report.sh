@@ -200,7 +200,7 @@ check "$TMP/two.html" "the report parses as XML and HTML, with the plots and sum
 	"'-r 64,64' in alltext(by_id('run-$B')) and 'Trans/s' in alltext(by_id('run-$B'))" \
 	"'loopback' in alltext(by_id('run-$A'))" \
 	"alltext(by_id('limits')).count('latency bound') >= 2 or 'no clear limit' in alltext(by_id('limits'))" \
-	"'the noise' in alltext(by_id('moved-thr')) and by_id('moved') is not None" \
+	"'noise' in alltext(by_id('moved-thr')) and by_id('moved') is not None" \
 	"titled()" \
 	"not scripts() and not external()" \
 	"verdict_first() and [(k, t.split(':')[0][len(w) + 1:]) for k, w, t in verdicts()] == [('runs', 'Run $B against run $A')]" \

@@ -605,6 +605,10 @@ static json_t *change_doc(double thr, double segs, int cpu, double rwnd_us, doub
 			 "sndbuf_limited_us", 0, "cpu", "total", "softirq", softirq);
 }
 
+/* Five earlier runs of a setup within 1 % of each other: a tight history. */
+static const double tight_hist[] = { 1000, 1010, 990, 1005, 995 };
+static const struct why_noise tight = { .ci_a = NAN, .ci_b = NAN, .hist = tight_hist, .nhist = 5 };
+
 static void test_change(void)
 {
 	json_t *a = change_doc(1000, 1.0, 0, 30000, 10);
@@ -612,9 +616,10 @@ static void test_change(void)
 	json_t *c = change_doc(980, 1.0, 0, 30000, 10);
 	struct why_change w;
 
-	why_change(a, b, NAN, 10, NAN, 10, &w);
-	ok(w.beyond_noise && fabs(w.change_pct + 30) < 1e-9 && w.n == 3,
-	   "change: -30 %% is beyond 3 x the combined noise (floors of 3 %%), three moved (%u)", w.n);
+	why_change(a, b, &tight, &w);
+	ok(w.beyond_noise && w.verdict.word == VERDICT_WORSE && fabs(w.change_pct + 30) < 1e-9 &&
+		   w.n == 3,
+	   "change: -30 %% is WORSE beyond a tight history's noise, three moved (%u)", w.n);
 	ok(w.n == 3 && !strcmp(w.m[0].text, "receive-window-limited share, local sender: 3 % -> 80 %") &&
 		   !strcmp(w.m[1].text, "segments per transaction, client out: 1.00 -> 3.00 (+200 %)") &&
 		   !strcmp(w.m[2].text, "CPU the local end ran on: CPU 0 -> CPU 1"),
@@ -624,14 +629,18 @@ static void test_change(void)
 	{
 		struct why_change back;
 
-		why_change(b, a, NAN, 10, NAN, 10, &back);
+		why_change(b, a, NULL, &back);
 		ok(symmetric(&w, &back) && fabs(back.m[1].score - log(3)) < 1e-12,
 		   "change backwards: 3.00 -> 1.00 scores ln 3 as 1.00 -> 3.00 does, the same order");
 	}
-	why_change(a, c, NAN, 10, NAN, 10, &w);
-	ok(!w.beyond_noise && w.n == 0, "change: -2 %% with nothing moved is within the noise");
-	why_change(a, c, 1, 1, 1, 1, &w);
-	ok(!w.beyond_noise, "change: the noise never goes below the floor, however tight the runs");
+	why_change(a, c, &tight, &w);
+	ok(!w.beyond_noise && w.verdict.word == VERDICT_SAME && w.n == 0,
+	   "change: -2 %% with nothing moved is within the noise: ~");
+	why_change(a, b, NULL, &w);
+	ok(!w.beyond_noise && w.verdict.word == VERDICT_CANT_TELL &&
+		   w.verdict.src == VERDICT_SRC_PRIOR && strstr(w.verdict.reason, "A/B"),
+	   "change: with no noise measured, -30 %% is within the prior: can't tell, offers the A/B (%s)",
+	   w.verdict.reason);
 	json_decref(a);
 	json_decref(b);
 	json_decref(c);
@@ -641,7 +650,7 @@ static void test_change(void)
 		      "transaction_rate", 60000.0, "mean_latency", 16.5);
 	b = json_pack("{s:{s:f, s:f, s:f}}", "result", "throughput", 160000.0,
 		      "transaction_rate", 160000.0, "mean_latency", 50.0);
-	why_change(a, b, NAN, 1000, NAN, 1000, &w);
+	why_change(a, b, &tight, &w);
 	ok(w.beyond_noise && w.n >= 1 &&
 		   !strcmp(w.m[0].text, "transactions in flight (rate x latency): 0.99 -> 8.00 (+708 %)"),
 	   "change: a burst change names the transactions in flight first (%s)",
@@ -662,14 +671,14 @@ static void test_change(void)
 		      "throughput_units", "Trans/s", "throughput", 93134.5, "transaction_rate", 93134.5,
 		      "mean_latency", 84.3, "local_net_rx_rate", 93134.5 * 0.96,
 		      "remote_net_rx_rate", 93134.5 * 0.96, "local", "host", "h1", "remote", "host", "h1");
-	why_change(a, b, NAN, 1000, NAN, 1000, &w);
+	why_change(a, b, NULL, &w);
 	ok(w.n == 2 && moved_at(&w, "transactions in flight") >= 0 &&
 		   moved_at(&w, "NET_RX per transaction, the host of both ends: 7.54 -> 0.96") >= 0,
 	   "change, both ends on one host: NET_RX named once, for the host, beside the in-flight move (%s | %s | %s)",
 	   w.n > 0 ? w.m[0].text : "", w.n > 1 ? w.m[1].text : "", w.n > 2 ? w.m[2].text : "");
 	json_object_set_new(json_object_get(b, "remote"), "host", json_string("h2"));
 	json_object_set_new(json_object_get(a, "remote"), "host", json_string("h2"));
-	why_change(a, b, NAN, 1000, NAN, 1000, &w);
+	why_change(a, b, NULL, &w);
 	ok(w.n == 3 && moved_at(&w, "NET_RX per transaction, local end") >= 0 &&
 		   moved_at(&w, "NET_RX per transaction, remote end") >= 0,
 	   "change, two hosts: each end's NET_RX has its row (%u)", w.n);
@@ -694,7 +703,7 @@ static void test_change_gro(void)
 		json_decref(on);
 		return;
 	}
-	why_change(off, on, NAN, 50, NAN, 50, &w);
+	why_change(off, on, NULL, &w);
 	ok(w.knobs_recorded && w.nknobs == 1 && !strcmp(w.k[0].text, "remote gro: off -> on") &&
 		   !strcmp(w.k[0].group, "offloads"),
 	   "gro flip: the one knob that differs is named (%s)", w.nknobs ? w.k[0].text : "none");
@@ -704,7 +713,7 @@ static void test_change_gro(void)
 	   w.n ? w.m[0].text : "none");
 	ok(moved_at(&w, "segment size received, local end") < 0,
 	   "gro flip: the sender received only ACKs: no local segment size");
-	why_change(on, off, NAN, 50, NAN, 50, &back);
+	why_change(on, off, NULL, &back);
 	ok(symmetric(&w, &back) && back.nknobs == 1 && !strcmp(back.k[0].text, "remote gro: on -> off"),
 	   "gro flip backwards: the same mechanisms with the same scores, the knob the other way");
 	ok(!w.note[0], "gro flip captured: no note (%s)", w.note);
@@ -713,7 +722,7 @@ static void test_change_gro(void)
 	near = json_deep_copy(on);
 	json_object_set_new(json_object_get(near, "remote"), "capture", json_null());
 	json_object_set_new(json_object_get(near, "local"), "capture", json_null());
-	why_change(off, near, NAN, 50, NAN, 50, &w);
+	why_change(off, near, NULL, &w);
 	ok(moved_at(&w, "segment size received") < 0 &&
 		   !strcmp(w.note, "remote gro changed but not both runs captured: the receiver's "
 				   "segment sizes need --capture"),
@@ -724,20 +733,53 @@ static void test_change_gro(void)
 	near = json_deep_copy(off);
 	rx = json_object_get(json_object_get(json_object_get(near, "remote"), "capture"), "received");
 	json_object_set_new(rx, "bytes", json_real(json_number_value(json_object_get(rx, "bytes")) * 1.19));
-	why_change(off, near, NAN, 50, NAN, 50, &w);
+	why_change(off, near, NULL, &w);
 	at = moved_at(&w, "segment size received");
 	ok(at < 0 && w.nknobs == 0, "segment size 19 %% larger: not named, no knob differs");
 	json_object_set_new(rx, "bytes", json_real(json_number_value(json_object_get(rx, "bytes")) / 1.19 * 1.25));
-	why_change(off, near, NAN, 50, NAN, 50, &w);
+	why_change(off, near, NULL, &w);
 	ok(moved_at(&w, "segment size received, remote end (capture): 1445 -> 1807 B (+25 %)") >= 0,
 	   "segment size 25 %% larger: named");
 	json_object_set_new(json_object_get(json_object_get(near, "remote"), "capture"), "dropped",
 			    json_true());
-	why_change(off, near, NAN, 50, NAN, 50, &w);
+	why_change(off, near, NULL, &w);
 	at = moved_at(&w, "segment size received, remote end");
 	ok(at >= 0 && strstr(w.m[at].text, "segments per MB (the capture dropped packets)"),
 	   "a capture that dropped packets says so (%s)", at >= 0 ? w.m[at].text : "none");
 	json_decref(near);
+
+	/* the flip as the lab starts: the sender's TSO and GSO on, its whole
+	 * segments arrive (25 MSS on average with GRO off): why GRO cannot act */
+	{
+		json_t *whole = json_deep_copy(off), *lk;
+		const json_t *k;
+		size_t i;
+
+		rx = json_object_get(json_object_get(json_object_get(whole, "remote"), "capture"), "received");
+		json_object_set_new(rx, "bytes", json_real(json_number_value(json_object_get(rx, "bytes")) * 25));
+		lk = json_object_get(json_object_get(json_object_get(whole, "knobs"), "local"), "knobs");
+		json_array_foreach(lk, i, k)
+			if (!strcmp(json_string_value(json_object_get(k, "name")), "tso") ||
+			    !strcmp(json_string_value(json_object_get(k, "name")), "gso"))
+				json_object_set_new((json_t *)k, "value", json_string("on"));
+		near = json_deep_copy(whole);
+		lk = json_object_get(json_object_get(json_object_get(near, "knobs"), "remote"), "knobs");
+		json_array_foreach(lk, i, k)
+			if (!strcmp(json_string_value(json_object_get(k, "name")), "gro"))
+				json_object_set_new((json_t *)k, "value", json_string("on"));
+		why_change(whole, near, NULL, &w);
+		ok(w.nknobs == 1 && moved_at(&w, "segment size received") < 0 &&
+			   strstr(w.note, "remote gro off -> on cannot act: local sends TSO/GSO segments, they arrive whole over the veth (") &&
+			   strstr(w.note, "tso=off gso=off on local lets GRO act"),
+		   "gro flip behind the sender's TSO/GSO: says why it cannot act and what makes it act (%s)",
+		   w.note);
+		why_change(near, whole, NULL, &w);
+		ok(strstr(w.note, "remote gro on -> off cannot act"), "and the flip back the same (%s)", w.note);
+		why_change(off, on, NULL, &w);
+		ok(!strstr(w.note, "cannot act"), "a flip with the sender's TSO/GSO off says nothing of the kind");
+		json_decref(whole);
+		json_decref(near);
+	}
 	json_decref(off);
 	json_decref(on);
 }
@@ -776,19 +818,19 @@ static void test_change_irq(void)
 	irqstat_delta(&r1, &r2, 0.2, &fast);
 	a = nic_doc("Trans/s", 10460.02, fast.irq_total, "off");
 	b = nic_doc("Trans/s", 3406.62, slow.irq_total, "on");
-	why_change(a, b, NAN, 100, NAN, 100, &w);
+	why_change(a, b, NULL, &w);
 	ok(w.nknobs == 1 && !strcmp(w.k[0].text, "remote adaptive-rx: off -> on"),
 	   "irq change: adaptive-rx is the knob that differs (%s)", w.nknobs ? w.k[0].text : "none");
 	at = moved_at(&w, "interrupts per transaction, remote end (eth1): 1.03 -> 0.32 (-69 %), adaptive-rx off -> on");
 	ok(at == 0, "irq change: interrupts per transaction named first, with the coalescing that changed (%s)",
 	   w.n ? w.m[0].text : "none");
-	why_change(b, a, NAN, 100, NAN, 100, &back);
+	why_change(b, a, NULL, &back);
 	ok(symmetric(&w, &back), "irq change backwards: the same score");
 	json_decref(b);
 
 	/* the same interrupts at 15 % fewer transactions: below the 20 % named */
 	b = nic_doc("Trans/s", 10460.02 / 1.15, fast.irq_total, "off");
-	why_change(a, b, NAN, 100, NAN, 100, &w);
+	why_change(a, b, NULL, &w);
 	ok(moved_at(&w, "interrupts") < 0 && w.nknobs == 0,
 	   "irq change: 1.03 -> 1.18 per transaction (15 %%) is not named");
 	json_decref(a);
@@ -797,7 +839,7 @@ static void test_change_irq(void)
 	/* a stream's are per MB: 1075/s at 3406.62 Mbit/s is 2.52 per MB */
 	a = nic_doc("10^6bits/s", 3406.62, slow.irq_total, "on");
 	b = nic_doc("10^6bits/s", 3406.62, fast.irq_total, "on");
-	why_change(a, b, NAN, 100, NAN, 100, &w);
+	why_change(a, b, NULL, &w);
 	ok(moved_at(&w, "interrupts per MB, remote end (eth1): 2.52 -> 25.24 (+900 %)") == 0,
 	   "irq change: a stream's interrupts per MB (%s)", w.n ? w.m[0].text : "none");
 	json_decref(a);
@@ -821,15 +863,15 @@ static void test_change_retrans(void)
 	json_t *lossy = retrans_doc(4400, 440000);
 	struct why_change w, back;
 
-	why_change(few, none, NAN, 1, NAN, 1, &w);
+	why_change(few, none, NULL, &w);
 	ok(moved_at(&w, "retransmits") < 0, "retransmits: 0.07 %% -> 0.00 %% of the segments is not named");
-	why_change(lossy, none, NAN, 1, NAN, 1, &w);
+	why_change(lossy, none, NULL, &w);
 	ok(w.n == 1 && !strcmp(w.m[0].text, "retransmits, local end: 1.00 % -> 0.00 % of the segments "
 					    "sent (4400 of 440000 -> 2 of 440000)") &&
 		   fabs(w.m[0].score - log(10)) < 1e-12,
 	   "retransmits: 1 %% -> none is named, ln 10 from the 0.1 %% floor (%s)",
 	   w.n ? w.m[0].text : "none");
-	why_change(none, lossy, NAN, 1, NAN, 1, &back);
+	why_change(none, lossy, NULL, &back);
 	ok(symmetric(&w, &back), "retransmits backwards: the same score");
 	json_decref(few);
 	json_decref(none);
@@ -856,25 +898,25 @@ static void test_change_knobs(void)
 	json_array_append_new(la, json_pack("{s:s, s:n}", "name", "same-na", "value"));
 	json_array_append_new(lb, json_pack("{s:s, s:n}", "name", "same-na", "value"));
 	json_array_append_new(la, json_pack("{s:s, s:s}", "name", "only-a\x1b", "value", "1"));
-	why_change(a, b, NAN, 1, NAN, 1, &w);
+	why_change(a, b, NULL, &w);
 	ok(w.knobs_recorded && w.nknobs == WHY_KNOBS_MAX && w.knobs_more == 5 &&
 		   !strcmp(w.k[0].text, "remote k0: 0 -> on"),
 	   "knobs: 21 differ, %u listed, %u more; n/a on both is no change (%s)", w.nknobs,
 	   w.knobs_more, w.k[0].text);
 	json_array_clear(lb);
 	json_array_append_new(lb, json_pack("{s:s, s:s}", "name", "k0", "value", "on"));
-	why_change(a, b, NAN, 1, NAN, 1, &w);
+	why_change(a, b, NULL, &w);
 	ok(w.nknobs == 16 && !strcmp(w.k[15].text, "remote k15: 15 -> (not recorded)"),
 	   "knobs: one only A recorded shows as not recorded in B (%s)", w.k[15].text);
 	json_array_clear(la);
 	json_array_append_new(la, json_pack("{s:s, s:s}", "name", "only-a\x1b", "value", "1"));
-	why_change(a, b, NAN, 1, NAN, 1, &w);
+	why_change(a, b, NULL, &w);
 	ok(w.nknobs == 2 && !strcmp(w.k[1].text, "remote only-a\\x1b: 1 -> (not recorded)"),
 	   "knobs: a name with a control byte is escaped (%s)", w.nknobs > 1 ? w.k[1].text : "");
 	json_decref(a);
 	json_decref(b);
 	a = json_pack("{s:{s:f}}", "result", "throughput", 1.0);
-	why_change(a, a, NAN, 1, NAN, 1, &w);
+	why_change(a, a, NULL, &w);
 	ok(!w.knobs_recorded && !w.nknobs, "knobs: documents without a snapshot: not recorded");
 	json_decref(a);
 }
