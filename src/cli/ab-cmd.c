@@ -130,13 +130,11 @@ static int ab_args(int argc, char **argv, struct ab_state *st, int *rargc, char 
 			continue;
 		}
 		if (!strncmp(a, "--alpha", 7) && (a[7] == '\0' || a[7] == '=')) {
-			double al;
+			char e[ERR_MAX];
 
 			val = ab_long_val(argc, argv, &i, 7);
-			if (!val || parse_double(val, 0, 0.5, &al) || !(al > 0))
-				return err_set(err, 2, "option --alpha %s: not a significance level; accepted: 0 < alpha <= 0.5 (e.g. 0.05)",
-					       val ? val : "");
-			st->alpha = al;
+			if (plan_alpha_parse(val, &st->alpha, e))
+				return err_set(err, 2, "option %s", e);
 			continue;
 		}
 		if (!strncmp(a, "-n", 2)) {
@@ -555,23 +553,40 @@ static void ab_target_text(const struct run_opts *o, char *buf, size_t len)
 		snprintf(buf, len, "loopback (%s)", o->so.why ? o->so.why : "");
 }
 
-/* Record the A/B in the history; a failure only means nothing is stored. */
+/* Record the A/B in the history (the engine's one shape, plan_ab_record);
+ * a failure only means nothing is stored. */
 static void ab_store_sweep(struct ab_state *st)
 {
+	static struct plan_ab_record rec;
 	struct store *s = NULL;
 	char err[ERR_MAX];
-	json_t *spec;
-	int rc;
+	json_t *spec = NULL;
+	int rc = 0;
 
 	st->ab_id = 0;
 	if (st->o.no_db)
 		return;
-	/* The seed too, as the dashboard's A/B keeps it: the order can be repeated. */
-	spec = json_pack("{s:o, s:o, s:i, s:I}", "a", ab_report_side_json(&st->side[0]), "b",
-			 ab_report_side_json(&st->side[1]), "n", (int)st->pairs, "seed",
-			 (json_int_t)st->seed);
+	memset(&rec, 0, sizeof(rec));
+	for (int side = 0; side < 2 && !rc; side++) {
+		const struct ab_side *sd = &st->side[side];
+
+		for (unsigned i = 0; i < sd->n && !rc; i++) {
+			char t[PLAN_AB_REC_TEXT];
+
+			plan_setting_text(sd->item[i].d, sd->item[i].remote, sd->item[i].v.text, t,
+					  sizeof(t));
+			rc = plan_ab_record_add(&rec, side, t, err);
+		}
+		if (!rc && sd->test[0])
+			rc = plan_ab_record_add(&rec, side, sd->test, err);
+	}
+	rec.pairs = st->pairs;
+	rec.seed = st->seed;
+	rec.alpha = st->alpha;
+	snprintf(rec.front, sizeof(rec.front), "tunetop ab");
+	spec = rc ? NULL : plan_ab_record_json(&rec);
 	if (!spec) {
-		fprintf(stderr, "tunetop ab: out of memory: the runs will not be stored\n");
+		fprintf(stderr, "tunetop ab: %s: the runs will not be stored\n", rc ? err : "out of memory");
 		return;
 	}
 	rc = store_open(&s, st->o.db_path[0] ? st->o.db_path : NULL, err);

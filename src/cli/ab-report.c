@@ -35,10 +35,10 @@ json_t *ab_report_side_json(const struct ab_side *side)
 	json_t *a = json_array();
 
 	for (unsigned i = 0; a && i < side->n; i++) {
-		char t[KNOB_NAME_MAX + KNOB_TEXT_MAX + 16];
+		char t[PLAN_AB_REC_TEXT];
 
-		snprintf(t, sizeof(t), "%s%s=%s", side->item[i].remote ? "remote:" : "",
-			 side->item[i].d->name, side->item[i].v.text);
+		plan_setting_text(side->item[i].d, side->item[i].remote, side->item[i].v.text, t,
+				  sizeof(t));
 		json_array_append_new(a, json_string(t));
 	}
 	if (a && side->test[0])

@@ -7,30 +7,10 @@
 
 need_root "the dashboard tests (a lab of their own)"
 isolated_state
-if ! command -v tmux >/dev/null 2>&1; then
-	echo "not ok 1 - tmux is needed (Debian package tmux; quickstart installs it)"
-	echo "1..1"
-	exit 1
-fi
-
+. "$(dirname "$0")/tmux.sh"
+need_tmux
 S="ttdash-$$"
-T() { tmux -L "$S" "$@"; }
 trap 'T kill-server 2>/dev/null; cleanup' EXIT
-# In UTF-8, whatever the test's own locale is.
-export LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color
-
-screen() { T capture-pane -p -t dash 2>/dev/null; }
-
-# wait_for PATTERN [TENTHS]: until the screen shows PATTERN (grep -E).
-wait_for() {
-	for _ in $(seq "${2:-100}"); do
-		screen | grep -qE -- "$1" && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
-keys() { T send-keys -t dash "$@"; }
 
 # wait_for_head PATTERN [TENTHS]: until the header line shows PATTERN.
 wait_for_head() {
@@ -231,7 +211,7 @@ ok $? "every run of both is in the history with its source ($r)"
 # Issue 26: the dashboard's A/B chooses its seed as tunetop ab does, shows
 # it and stores it with the A/B; the same plan from the CLI with that seed
 # runs its pairs in the same order and stores the same seed.
-seed=$(screen | sed -n 's/.*A\/B done: .*seed \([0-9]*\)).*/\1/p' | head -1)
+seed=$(screen | sed -n 's/.*A\/B done: .*seed \([0-9]*\)[,)].*/\1/p' | head -1)
 [ -n "$seed" ]
 ok $? "the A/B's verdict line shows its seed ($seed)"
 abs() {
