@@ -14,7 +14,7 @@
 #define PLAN_MAX_KNOBS 8
 
 /* One knob setting of a point: catalog index, end, value. */
-struct plan_knob {
+struct step_knob {
 	unsigned idx;
 	int end;
 	char value[KNOB_TEXT_MAX];
@@ -24,7 +24,7 @@ struct plan_step {
 	char point[64];			/* "size=4345", "rx-usecs=15", "a", "b" */
 	struct test_params p;
 	unsigned nk;
-	struct plan_knob k[PLAN_MAX_KNOBS];
+	struct step_knob k[PLAN_MAX_KNOBS];
 	struct sweep_policy_pt fig;	/* its rate and noise once run (rate NAN until) */
 	unsigned run_id;		/* its run in the model; 0 not run */
 };
@@ -40,7 +40,7 @@ struct plan {
 	struct plan_step steps[SWEEP_MAX_POINTS];
 	/* Every knob the plan touches, with its value before the plan. */
 	unsigned ntouched;
-	struct plan_knob before[2 * PLAN_MAX_KNOBS];
+	struct step_knob before[2 * PLAN_MAX_KNOBS];
 	bool cancelled;
 	struct test_params p0;		/* the test before the plan, given back after */
 	bool lcpu, rcpu;		/* -c / -C for its runs' documents (its columns) */
@@ -70,7 +70,7 @@ bool plan_active(const struct ui *u)
  * sweeps and ab take it) into knob settings at k[*n..max), one an end
  * (both: two); -EINVAL with err.
  */
-static int add_setting(struct ui *u, const struct plan_setting *ps, struct plan_knob *k,
+static int add_setting(struct ui *u, const struct plan_setting *ps, struct step_knob *k,
 		       unsigned max, unsigned *n, char *err)
 {
 	bool remote[2];
@@ -93,7 +93,7 @@ static int add_setting(struct ui *u, const struct plan_setting *ps, struct plan_
 }
 
 /* "[local:|remote:|both:]NAME=VALUE" into knob settings (add_setting); -EINVAL with err. */
-static int parse_setting(struct ui *u, const char *spec, struct plan_knob *k, unsigned max,
+static int parse_setting(struct ui *u, const char *spec, struct step_knob *k, unsigned max,
 			 unsigned *n, char *err)
 {
 	struct plan_setting ps;
@@ -104,7 +104,7 @@ static int parse_setting(struct ui *u, const char *spec, struct plan_knob *k, un
 }
 
 /* Remember a knob's value before the plan, once. */
-static void touch(struct ui *u, struct plan *pl, const struct plan_knob *k)
+static void touch(struct ui *u, struct plan *pl, const struct step_knob *k)
 {
 	const struct knob_value *v = &u->knobs[k->idx].v[k->end];
 
@@ -397,7 +397,7 @@ static int plan_sweep(struct ui *u, struct plan *pl, const char *spec, char *err
 static int plan_ab(struct ui *u, struct plan *pl, const char *spec, char *err)
 {
 	char copy[400], *w, *save = NULL, *side[2] = { NULL, NULL };
-	struct plan_knob set[2][PLAN_MAX_KNOBS];
+	struct step_knob set[2][PLAN_MAX_KNOBS];
 	unsigned nset[2] = { 0, 0 }, pairs = 5;
 	int order[50];
 	bool seeded = false;
@@ -487,7 +487,7 @@ static int plan_ab(struct ui *u, struct plan *pl, const char *spec, char *err)
  * value a knob has would hold it in the dashboard's transaction (a held
  * knob no other tunetop may change) with nothing changed.
  */
-static int plan_knob_to(struct ui *u, const struct plan_knob *b, const char *want)
+static int plan_knob_to(struct ui *u, const struct step_knob *b, const char *want)
 {
 	if (u->knobs[b->idx].v[b->end].present && !strcmp(u->knobs[b->idx].v[b->end].text, want))
 		return 0;
@@ -498,7 +498,7 @@ static int plan_knob_to(struct ui *u, const struct plan_knob *b, const char *wan
 static int plan_apply(struct ui *u, struct plan *pl, const struct plan_step *s)
 {
 	for (unsigned i = 0; i < pl->ntouched; i++) {
-		const struct plan_knob *b = &pl->before[i];
+		const struct step_knob *b = &pl->before[i];
 		const char *want = b->value;
 
 		for (unsigned k = 0; k < s->nk; k++)

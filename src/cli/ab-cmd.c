@@ -258,11 +258,11 @@ static struct ab_knob *ab_knob_of(struct ab_state *st, const struct knob_def *d,
 	struct ab_knob *k;
 
 	for (unsigned i = 0; i < st->nknobs; i++)
-		if (st->knob[i].d == d && st->knob[i].remote == remote)
+		if (st->knob[i].k.d == d && st->knob[i].remote == remote)
 			return &st->knob[i];
 	k = &st->knob[st->nknobs++];
 	memset(k, 0, sizeof(*k));
-	k->d = d;
+	k->k.d = d;
 	k->remote = remote;
 	return k;
 }
@@ -293,7 +293,7 @@ static int ab_union(struct ab_state *st, char *err)
 			ab_knob_of(st, it->d, it->remote)->val[s] = it->v.text;
 		}
 	for (unsigned i = 0; i < st->nknobs; i++)
-		if (!ab_same_value(st->knob[i].d, st->knob[i].val[0], st->knob[i].val[1]))
+		if (!ab_same_value(st->knob[i].k.d, st->knob[i].val[0], st->knob[i].val[1]))
 			same = false;
 	if (same && !st->tests_differ)
 		return err_set(err, 2, "options --a \"%s\" and --b \"%s\" ask for the same settings; accepted: two knob sets (or test options) that differ (either may be \"\", the knobs as they are)",
@@ -302,7 +302,7 @@ static int ab_union(struct ab_state *st, char *err)
 }
 
 /*
- * Check every knob on its end as a sweep's are (knobs_plan_check: each
+ * Check every knob on its end as a sweep's are (plan_knob_begin: each
  * value the sides ask for, then the knob read there) and keep its
  * original.  0, or 2 with err for a value that end refuses (read-only
  * there), 1 when the end lacks the knob or it could not be read.
@@ -314,15 +314,14 @@ static int ab_originals(struct ab_state *st, const struct catalog *cat, char *er
 	for (unsigned i = 0; i < st->nknobs; i++) {
 		struct ab_knob *k = &st->knob[i];
 		const char *want[2];
-		struct knob_value cur;
 		unsigned n = 0;
 		int rc;
 
-		run_knob_target(&st->o, k->remote, &k->t);
+		run_knob_target(&st->o, k->remote, &k->k.t);
 		for (int j = 0; j < 2; j++)
 			if (k->val[j])
 				want[n++] = k->val[j];
-		rc = knobs_plan_check(cat, k->d, &k->t, want, n, &cur, err);
+		rc = plan_knob_begin(cat, &k->k, want, n, err);
 		if (rc == -EINVAL || rc == -ERANGE || rc == -EROFS || rc == -EACCES) {
 			size_t l = strlen(err);
 
@@ -331,22 +330,20 @@ static int ab_originals(struct ab_state *st, const struct catalog *cat, char *er
 		}
 		if (rc)
 			return 1;
-		snprintf(k->original, sizeof(k->original), "%s", cur.text);
-		snprintf(k->now, sizeof(k->now), "%s", cur.text);
 	}
 	for (unsigned i = 0; i < st->nknobs; i++) {
 		struct ab_knob *k = &st->knob[i];
-		const char *a = k->val[0] ? k->val[0] : k->original;
-		const char *b = k->val[1] ? k->val[1] : k->original;
+		const char *a = k->val[0] ? k->val[0] : k->k.original;
+		const char *b = k->val[1] ? k->val[1] : k->k.original;
 
-		if (!ab_same_value(k->d, a, b))
+		if (!ab_same_value(k->k.d, a, b))
 			differ = true;
 	}
 	if (!differ && !st->tests_differ) {
 		const struct ab_knob *k = &st->knob[0];
 
 		return err_set(err, 2, "options --a and --b come to the same settings here: the knobs already have the values asked for (%s on %s is %s); accepted: two knob sets that differ from each other",
-			       k->d->name, knobs_side_name(&k->t), k->original);
+			       k->k.d->name, knobs_side_name(&k->k.t), k->k.original);
 	}
 	return 0;
 }
@@ -356,18 +353,13 @@ static int ab_apply(struct ab_state *st, int s, char *err)
 {
 	for (unsigned i = 0; i < st->nknobs; i++) {
 		struct ab_knob *k = &st->knob[i];
-		const char *want = k->val[s] ? k->val[s] : k->original;
-		struct knob_value after;
+		const char *want = k->val[s] ? k->val[s] : k->k.original;
 		char e[ERR_MAX];
-		int rc;
+		int rc = plan_knob_set(st->txn, &k->k, want, e);
 
-		if (!strcmp(want, k->now))
-			continue;
-		rc = knobs_txn_set(st->txn, k->d, &k->t, want, NULL, &after, e);
 		if (rc)
 			return err_set(err, rc, "%s: set %s on %s to %s: %s", side_names[s],
-				       k->d->name, knobs_side_name(&k->t), want, e);
-		snprintf(k->now, sizeof(k->now), "%s", after.present ? after.text : want);
+				       k->k.d->name, knobs_side_name(&k->k.t), want, e);
 	}
 	return 0;
 }
@@ -392,7 +384,7 @@ static int ab_restore(struct ab_state *st, FILE *f)
 	int rc = knobs_txn_undo(st->txn, ab_undo_cb, f) ? 1 : 0;
 
 	for (unsigned i = 0; i < st->nknobs; i++)
-		memcpy(st->knob[i].now, st->knob[i].original, sizeof(st->knob[i].now));
+		memcpy(st->knob[i].k.now, st->knob[i].k.original, sizeof(st->knob[i].k.now));
 	return rc;
 }
 

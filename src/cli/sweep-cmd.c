@@ -450,24 +450,22 @@ static void sweep_take_signals(struct run_ctx *c)
 
 /*
  * Check that the knob can take every value it will get on its end
- * (knobs_plan_check), keeping where it lives and its value before the
- * sweep.  0, or 1 printed.
+ * (plan_knob_begin, as tunetop ab's), keeping where it lives and its
+ * value before the sweep.  0, or 1 printed.
  */
-static int sweep_read_original(struct sweep *sw, struct run_change *ch,
+static int sweep_read_original(struct sweep *sw, struct plan_knob *ch,
 			       const struct knob_def *d, bool remote,
 			       const char *const *values, unsigned n)
 {
-	struct knob_value cur;
 	char err[ERR_MAX] = "";
 
 	memset(ch, 0, sizeof(*ch));
 	ch->d = d;
 	run_knob_target(&sw->o, remote, &ch->t);
-	if (knobs_plan_check(sw->cat, d, &ch->t, values, n, &cur, err)) {
+	if (plan_knob_begin(sw->cat, ch, values, n, err)) {
 		fprintf(stderr, WHO ": %s\n", err);
 		return 1;
 	}
-	snprintf(ch->original, sizeof(ch->original), "%s", cur.text);
 	return 0;
 }
 
@@ -491,7 +489,7 @@ static int sweep_knobs_begin(struct sweep *sw)
 			return 1;
 	for (unsigned i = 0; i < sw->o.nset; i++) {
 		struct plan_setting ps;
-		struct run_change ch;
+		struct plan_knob ch;
 		char err[ERR_MAX];
 		const char *v = ps.value;
 		bool remote[2];

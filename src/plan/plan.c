@@ -125,6 +125,32 @@ int plan_alpha_parse(const char *text, double *alpha, char *err)
 	return 0;
 }
 
+int plan_knob_begin(const struct catalog *c, struct plan_knob *k, const char *const *values,
+		    unsigned n, char *err)
+{
+	struct knob_value cur;
+	int rc = knobs_plan_check(c, k->d, &k->t, values, n, &cur, err);
+
+	if (rc)
+		return rc;
+	snprintf(k->original, sizeof(k->original), "%s", cur.text);
+	snprintf(k->now, sizeof(k->now), "%s", cur.text);
+	return 0;
+}
+
+int plan_knob_set(struct knobs_txn *txn, struct plan_knob *k, const char *want, char *err)
+{
+	struct knob_value after;
+	int rc;
+
+	if (!strcmp(want, k->now))
+		return 0;
+	rc = knobs_txn_set(txn, k->d, &k->t, want, NULL, &after, err);
+	if (!rc)
+		snprintf(k->now, sizeof(k->now), "%s", after.present ? after.text : want);
+	return rc;
+}
+
 uint64_t plan_ab_seed(void)
 {
 	uint64_t t = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 16);

@@ -10,6 +10,7 @@
 
 #include "knobs/catalog.h"
 #include "knobs/knob.h"
+#include "knobs/txn.h"
 #include "session/session.h"
 #include "stats/abstat.h"
 #include "session/sweep-cols.h"
@@ -58,6 +59,32 @@ int plan_setting_parse(const struct catalog *c, const char *spec, struct plan_se
  */
 int plan_side_parse(const struct catalog *c, const char *spec, struct plan_setting *s,
 		    unsigned max, unsigned *n, int *test, char *err);
+
+/*
+ * A knob a plan changes on one end: where it lives (d and t, set by the
+ * front end), its value before the plan and the one it has now.
+ */
+struct plan_knob {
+	const struct knob_def *d;
+	struct knob_target t;
+	char original[KNOB_TEXT_MAX];	/* its value before the plan */
+	char now[KNOB_TEXT_MAX];	/* the value it was last set to (or the original) */
+};
+
+/*
+ * Before a plan's first step: whether k can take each of values[0..n)
+ * on its end (knobs_plan_check), and its value there kept as its
+ * original.  0, or knobs_plan_check's -errno with its line in err.
+ */
+int plan_knob_begin(const struct catalog *c, struct plan_knob *k, const char *const *values,
+		    unsigned n, char *err);
+
+/*
+ * A step's value for k: set through txn (journaled, so `tunetop restore`
+ * puts it back after a crash) unless it has it already.  0, or
+ * knobs_txn_set's -errno with err.
+ */
+int plan_knob_set(struct knobs_txn *txn, struct plan_knob *k, const char *want, char *err);
 
 /*
  * The ends a setting of end is made on, as remote flags into remote[]:

@@ -179,6 +179,20 @@ static void test_ab_judge(void)
 	}
 }
 
+/* A step's value a knob has already: nothing set, no transaction asked. */
+static void test_knob_set_same(const struct catalog *c)
+{
+	struct plan_knob k;
+	char err[ERR_MAX] = "";
+
+	memset(&k, 0, sizeof(k));
+	k.d = catalog_find(c, "net.ipv4.tcp_reordering");
+	snprintf(k.original, sizeof(k.original), "3");
+	snprintf(k.now, sizeof(k.now), "3");
+	ok(k.d && plan_knob_set(NULL, &k, "3", err) == 0 && !strcmp(k.now, "3"),
+	   "a value the knob has is not set again (no transaction needed)");
+}
+
 /* --alpha, the CLI's and the dashboard's. */
 static void test_alpha(void)
 {
@@ -277,6 +291,7 @@ int main(void)
 	test_ab();
 	test_ab_judge();
 	test_alpha();
+	test_knob_set_same(c);
 	test_ab_record();
 	test_mss();
 	catalog_free(c);
