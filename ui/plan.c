@@ -158,14 +158,10 @@ static int too_many(char *err)
 static int knob_step(struct ui *u, struct plan *pl, struct plan_step *s,
 		     enum sweep_end end, const char *name, const char *value, char *err)
 {
-	static const char *const prefix[] = {
-		[SWEEP_END_LOCAL] = "local:", [SWEEP_END_REMOTE] = "remote:",
-		[SWEEP_END_BOTH] = "both:",
-	};
 	char spec1[200];
 	unsigned from = s->nk;
 
-	snprintf(spec1, sizeof(spec1), "%s%s=%s", prefix[end], name, value);
+	snprintf(spec1, sizeof(spec1), "%s%s=%s", sweep_end_prefix(end), name, value);
 	if (parse_setting(u, spec1, s->k, PLAN_MAX_KNOBS, &s->nk, err))
 		return -EINVAL;
 	for (unsigned i = from; i < s->nk; i++)
@@ -633,9 +629,9 @@ static void plan_next(struct ui *u)
 		if (plan_ab_judge(sides, rate, pl->n, pl->alpha, pl->seed, PLAN_AB_RATE, &r, &na,
 				  &nb) == 0)
 			ui_status(u, r.significant ? STY_GOOD : STY_NORMAL, 60,
-				  "A/B done: B vs A rate %s (%s, n=%u+%u, medians %.6g / %.6g, seed %llu, alpha %g)%s%s",
-				  r.verdict, r.significant ? "real" : r.why, na, nb, r.median_a,
-				  r.median_b, (unsigned long long)pl->seed, pl->alpha,
+				  "A/B done: B vs A rate %s (%s; seed %llu, alpha %g; n=%u+%u, medians %.6g / %.6g)%s%s",
+				  r.verdict, r.significant ? "real" : r.why, (unsigned long long)pl->seed,
+				  pl->alpha, na, nb, r.median_a, r.median_b,
 				  pl->cancelled ? "; stopped early" : "", moved);
 		else
 			ui_status(u, STY_WARN, 30, "A/B: too few runs to compare (%u+%u, seed %llu)",

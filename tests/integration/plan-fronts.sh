@@ -69,7 +69,7 @@ keys Escape
 keys A C-u
 keys -l -- "$SPEC"
 keys Enter
-wait_for "A/B done: B vs A rate .*seed 4242, alpha 0.1\)" 300
+wait_for "A/B done: B vs A rate .*seed 4242, alpha 0.1;" 300
 ok $? "the dashboard's A/B ends with its seed and alpha in the verdict line"
 dash_id=$(last_ab)
 [ "$(ip netns exec "$lab-a" sysctl -n net.ipv4.tcp_reordering)" = "$r0" ]
