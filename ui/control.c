@@ -689,6 +689,13 @@ const char *ctl_reverse_desc(const struct ui *u)
 	return target_reverse_desc(&so);
 }
 
+void ctl_target_text(const struct ui *u, char *buf, size_t len)
+{
+	const struct ctl *c = u->ctl;
+
+	plan_target_text(&c->rq.so, buf, len);
+}
+
 void ctl_cpu_opts(const struct ui *u, bool *lcpu, bool *rcpu)
 {
 	const struct ctl *c = u->ctl;

@@ -76,6 +76,8 @@ bool ctl_no_db(const struct ui *u);
  */
 int ctl_run_doc(struct ui *u, struct model_run *r, const struct model_run *keep);
 
+/* The target as a plan's record names it (plan_target_text, tunetop sweep's words). */
+void ctl_target_text(const struct ui *u, char *buf, size_t len);
 /* What a reversed run does against this target (target_reverse_desc). */
 const char *ctl_reverse_desc(const struct ui *u);
 /* -c, -C as the dashboard was started with. */

@@ -51,7 +51,7 @@ static const struct keybind {
 	{ 't', A_TEST, "edit the test and its parameters (tunetop run's options)" },
 	{ 'S', A_SWEEP, "sweep: size [--response] | burst LIST | send-size LIST | "
 			"knob [remote:]NAME=V1,V2,... (each [--columns LIST]) | preset NAME" },
-	{ 'A', A_AB, "A/B: --a KNOB=V[,...] --b KNOB=V[,...] [-n N] [--seed S]: interleaved runs and a verdict" },
+	{ 'A', A_AB, "A/B: --a KNOB=V[,...] --b KNOB=V[,...] [-n N] [--seed S] [--alpha A]: interleaved runs and a verdict" },
 	{ '/', A_FIND, "find a knob by (part of) its name, from any panel: the Knobs panel shows it" },
 	{ ':', A_COMMAND, "command line, the batch syntax: set [local:|remote:|both:]NAME=V ...; "
 			  "run [options] [-- test options]; ab ...; sweep ... (as A and S)" },

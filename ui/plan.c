@@ -14,7 +14,7 @@
 #define PLAN_MAX_KNOBS 8
 
 /* One knob setting of a point: catalog index, end, value. */
-struct plan_knob {
+struct step_knob {
 	unsigned idx;
 	int end;
 	char value[KNOB_TEXT_MAX];
@@ -24,7 +24,7 @@ struct plan_step {
 	char point[64];			/* "size=4345", "rx-usecs=15", "a", "b" */
 	struct test_params p;
 	unsigned nk;
-	struct plan_knob k[PLAN_MAX_KNOBS];
+	struct step_knob k[PLAN_MAX_KNOBS];
 	struct sweep_policy_pt fig;	/* its rate and noise once run (rate NAN until) */
 	unsigned run_id;		/* its run in the model; 0 not run */
 };
@@ -32,18 +32,27 @@ struct plan_step {
 struct plan {
 	bool ab;
 	uint64_t seed;			/* an A/B's order seed (plan_ab_seed or --seed) */
+	double alpha;			/* an A/B's significance level (--alpha) */
+	struct plan_ab_record rec;	/* an A/B as the history keeps it, tunetop ab's shape */
 	char kind[16];
 	int64_t sweep_id;
 	unsigned n, next;		/* steps, and the next to run */
 	struct plan_step steps[SWEEP_MAX_POINTS];
 	/* Every knob the plan touches, with its value before the plan. */
 	unsigned ntouched;
-	struct plan_knob before[2 * PLAN_MAX_KNOBS];
+	struct step_knob before[2 * PLAN_MAX_KNOBS];
 	bool cancelled;
 	struct test_params p0;		/* the test before the plan, given back after */
 	bool lcpu, rcpu;		/* -c / -C for its runs' documents (its columns) */
 	bool reverse;			/* --reverse: every run turned around (target_reverse) */
 	struct plan_table *tab;		/* a sweep's table (u->sweep once started); NULL for A/B */
+	/* A sweep as the history keeps it, tunetop sweep's shape (plan_sweep_record). */
+	enum sweep_kind skind;
+	bool response;
+	uint32_t mss;			/* a size sweep's, 0 for the others */
+	char test[256];			/* params_text of the test its points start from */
+	struct plan_sweep_knob rk[4];	/* a knob sweep's knobs, one an end */
+	unsigned nrk;
 };
 
 static struct plan *plan_of(const struct ui *u)
@@ -61,7 +70,7 @@ bool plan_active(const struct ui *u)
  * sweeps and ab take it) into knob settings at k[*n..max), one an end
  * (both: two); -EINVAL with err.
  */
-static int add_setting(struct ui *u, const struct plan_setting *ps, struct plan_knob *k,
+static int add_setting(struct ui *u, const struct plan_setting *ps, struct step_knob *k,
 		       unsigned max, unsigned *n, char *err)
 {
 	bool remote[2];
@@ -84,7 +93,7 @@ static int add_setting(struct ui *u, const struct plan_setting *ps, struct plan_
 }
 
 /* "[local:|remote:|both:]NAME=VALUE" into knob settings (add_setting); -EINVAL with err. */
-static int parse_setting(struct ui *u, const char *spec, struct plan_knob *k, unsigned max,
+static int parse_setting(struct ui *u, const char *spec, struct step_knob *k, unsigned max,
 			 unsigned *n, char *err)
 {
 	struct plan_setting ps;
@@ -95,7 +104,7 @@ static int parse_setting(struct ui *u, const char *spec, struct plan_knob *k, un
 }
 
 /* Remember a knob's value before the plan, once. */
-static void touch(struct ui *u, struct plan *pl, const struct plan_knob *k)
+static void touch(struct ui *u, struct plan *pl, const struct step_knob *k)
 {
 	const struct knob_value *v = &u->knobs[k->idx].v[k->end];
 
@@ -149,14 +158,10 @@ static int too_many(char *err)
 static int knob_step(struct ui *u, struct plan *pl, struct plan_step *s,
 		     enum sweep_end end, const char *name, const char *value, char *err)
 {
-	static const char *const prefix[] = {
-		[SWEEP_END_LOCAL] = "local:", [SWEEP_END_REMOTE] = "remote:",
-		[SWEEP_END_BOTH] = "both:",
-	};
 	char spec1[200];
 	unsigned from = s->nk;
 
-	snprintf(spec1, sizeof(spec1), "%s%s=%s", prefix[end], name, value);
+	snprintf(spec1, sizeof(spec1), "%s%s=%s", sweep_end_prefix(end), name, value);
 	if (parse_setting(u, spec1, s->k, PLAN_MAX_KNOBS, &s->nk, err))
 		return -EINVAL;
 	for (unsigned i = from; i < s->nk; i++)
@@ -176,7 +181,7 @@ struct plan_args {
 	uint32_t mss;			/* --mss N; 0: the newest run's */
 };
 
-#define PLAN_ACCEPTED "size [--response] [--mss N], burst [LIST] [--reverse], send-size [LIST], " \
+#define PLAN_ACCEPTED "size [LIST|LO..HI] [--response] [--mss N], burst [LIST] [--reverse], send-size [LIST], " \
 		      "knob [local:|remote:|both:]NAME=V1,V2 [[local:|remote:]NAME2=W1,W2] " \
 		      "(each with --columns LIST), preset NAME"
 
@@ -290,6 +295,16 @@ static int plan_knobs(struct ui *u, struct plan *pl, const struct plan_args *a,
 	}
 	if (sweep_knob_plan(ax, a->nknob, kp, SWEEP_MAX_POINTS, &n, err))
 		return -EINVAL;
+	for (unsigned j = 0; j < a->nknob; j++) {
+		bool remote[2];
+		unsigned ne = plan_setting_ends(ax[j].end, remote);
+
+		for (unsigned e = 0; e < ne && pl->nrk < 4; e++)
+			pl->rk[pl->nrk++] = (struct plan_sweep_knob){ .name = name[j],
+								      .remote = remote[e],
+								      .n = ax[j].n,
+								      .values = values[j] };
+	}
 	if (a->nknob == 2) {
 		t->nknob = 2;
 		for (unsigned j = 0; j < 2; j++)
@@ -340,16 +355,20 @@ static int plan_sweep(struct ui *u, struct plan *pl, const char *spec, char *err
 			       pl->kind, a.kind == SW_SEND ? "stream" : "request/response");
 	if (plan_columns(u, pl, a.columns, &base, err))
 		return -EINVAL;
+	pl->skind = a.kind;
+	pl->response = a.response;
+	params_text(&base, pl->test, sizeof(pl->test));
 	pl->reverse = a.reverse;
 	if (a.reverse)
 		snprintf(pl->tab->reverse, sizeof(pl->tab->reverse), "%s", ctl_reverse_desc(u));
 	if (a.kind != SW_KNOB) {
 		uint32_t mss = a.mss ? a.mss : newest_mss(u, a.response);
 
-		if (a.kind == SW_SIZE && !mss)
-			return err_set(err, -EINVAL, "sweep size: the MSS comes from a run's connection: r first, or --mss N");
-		if (sweep_policy_plan(a.kind, a.kind == SW_SIZE ? NULL : a.list, mss, list,
-				      SWEEP_MAX_POINTS, &n, err))
+		if (sweep_policy_needs_mss(a.kind, a.list) && !mss)
+			return err_set(err, -EINVAL, "sweep size: the MSS comes from a run's connection: r first, or --mss N (or a list of sizes)");
+		if (sweep_policy_needs_mss(a.kind, a.list))
+			pl->mss = mss;
+		if (sweep_policy_plan(a.kind, a.list, mss, list, SWEEP_MAX_POINTS, &n, err))
 			return -EINVAL;
 		for (unsigned i = 0; i < n; i++) {
 			struct plan_step *s = add_step(pl, &base);
@@ -366,20 +385,22 @@ static int plan_sweep(struct ui *u, struct plan *pl, const char *spec, char *err
 }
 
 /*
- * "--a SPEC --b SPEC [-n N] [--seed S]": pairs in the order of the seed
- * (plan_ab_seed() when none is given, as tunetop ab chooses it, shown in
- * the header and stored with the A/B); -EINVAL with err.
+ * "--a SPEC --b SPEC [-n N] [--seed S] [--alpha A]": pairs in the order
+ * of the seed (plan_ab_seed() when none is given, as tunetop ab chooses
+ * it, shown in the header and stored with the A/B), judged at alpha
+ * (plan_alpha_parse, as tunetop ab takes it); -EINVAL with err.
  */
 static int plan_ab(struct ui *u, struct plan *pl, const char *spec, char *err)
 {
 	char copy[400], *w, *save = NULL, *side[2] = { NULL, NULL };
-	struct plan_knob set[2][PLAN_MAX_KNOBS];
+	struct step_knob set[2][PLAN_MAX_KNOBS];
 	unsigned nset[2] = { 0, 0 }, pairs = 5;
 	int order[50];
 	bool seeded = false;
 
 	snprintf(copy, sizeof(copy), "%s", spec);
 	snprintf(pl->kind, sizeof(pl->kind), "ab");
+	pl->alpha = PLAN_AB_ALPHA;
 	for (w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
 		uint64_t v;
 
@@ -395,7 +416,14 @@ static int plan_ab(struct ui *u, struct plan *pl, const char *spec, char *err)
 			seeded = true;
 			continue;
 		}
-		return err_set(err, -EINVAL, "A/B: accepted: --a SPEC --b SPEC [-n 3..50] [--seed S], "
+		if (!strcmp(w, "--alpha")) {
+			char e[ERR_MAX];
+
+			if (plan_alpha_parse(strtok_r(NULL, " ", &save), &pl->alpha, e))
+				return err_set(err, -EINVAL, "A/B: %s", e);
+			continue;
+		}
+		return err_set(err, -EINVAL, "A/B: accepted: --a SPEC --b SPEC [-n 3..50] [--seed S] [--alpha A], "
 			       "SPEC " PLAN_SETTING_ACCEPTS "[,...]");
 	}
 	for (int s = 0; s < 2; s++) {
@@ -415,12 +443,23 @@ static int plan_ab(struct ui *u, struct plan *pl, const char *spec, char *err)
 		for (unsigned i = 0; i < n; i++)
 			if (add_setting(u, &ps[i], set[s], PLAN_MAX_KNOBS, &nset[s], err))
 				return -EINVAL;
-		for (unsigned i = 0; i < nset[s]; i++)
+		for (unsigned i = 0; i < nset[s]; i++) {
+			char t[PLAN_AB_REC_TEXT];
+
 			touch(u, pl, &set[s][i]);
+			plan_setting_text(u->knobs[set[s][i].idx].d, set[s][i].end == END_R,
+					  set[s][i].value, t, sizeof(t));
+			if (plan_ab_record_add(&pl->rec, s, t, err))
+				return -EINVAL;
+		}
 	}
 	pl->ab = true;
 	if (!seeded)
 		pl->seed = plan_ab_seed();
+	pl->rec.pairs = pairs;
+	pl->rec.seed = pl->seed;
+	pl->rec.alpha = pl->alpha;
+	snprintf(pl->rec.front, sizeof(pl->rec.front), "dashboard");
 	plan_ab_order(pl->seed, pairs, order);
 	for (unsigned i = 0; i < pairs; i++) {
 		int first = order[i];
@@ -444,7 +483,7 @@ static int plan_ab(struct ui *u, struct plan *pl, const char *spec, char *err)
  * value a knob has would hold it in the dashboard's transaction (a held
  * knob no other tunetop may change) with nothing changed.
  */
-static int plan_knob_to(struct ui *u, const struct plan_knob *b, const char *want)
+static int plan_knob_to(struct ui *u, const struct step_knob *b, const char *want)
 {
 	if (u->knobs[b->idx].v[b->end].present && !strcmp(u->knobs[b->idx].v[b->end].text, want))
 		return 0;
@@ -455,7 +494,7 @@ static int plan_knob_to(struct ui *u, const struct plan_knob *b, const char *wan
 static int plan_apply(struct ui *u, struct plan *pl, const struct plan_step *s)
 {
 	for (unsigned i = 0; i < pl->ntouched; i++) {
-		const struct plan_knob *b = &pl->before[i];
+		const struct step_knob *b = &pl->before[i];
 		const char *want = b->value;
 
 		for (unsigned k = 0; k < s->nk; k++)
@@ -587,12 +626,12 @@ static void plan_next(struct ui *u)
 		plan_ab_runs(pl, sides, rate);
 		plan_ab_moved(u, pl, moved, sizeof(moved));
 		/* The rate judged as tunetop ab judges it: its alpha, resamples and seed. */
-		if (plan_ab_judge(sides, rate, pl->n, PLAN_AB_ALPHA, pl->seed, PLAN_AB_RATE, &r, &na,
+		if (plan_ab_judge(sides, rate, pl->n, pl->alpha, pl->seed, PLAN_AB_RATE, &r, &na,
 				  &nb) == 0)
 			ui_status(u, r.significant ? STY_GOOD : STY_NORMAL, 60,
-				  "A/B done: B vs A rate %s (%s, n=%u+%u, medians %.6g / %.6g, seed %llu)%s%s",
-				  r.verdict, r.significant ? "real" : r.why, na, nb, r.median_a,
-				  r.median_b, (unsigned long long)pl->seed,
+				  "A/B done: B vs A rate %s (%s; seed %llu, alpha %g; n=%u+%u, medians %.6g / %.6g)%s%s",
+				  r.verdict, r.significant ? "real" : r.why, (unsigned long long)pl->seed,
+				  pl->alpha, na, nb, r.median_a, r.median_b,
 				  pl->cancelled ? "; stopped early" : "", moved);
 		else
 			ui_status(u, STY_WARN, 30, "A/B: too few runs to compare (%u+%u, seed %llu)",
@@ -644,18 +683,26 @@ int plan_start(struct ui *u, const char *spec, bool ab, char *err)
 		plan_table_start(u, pl);
 	{
 		struct store *st = NULL;
-		json_t *j = json_pack("{s:s, s:b}", "spec", spec, "dashboard", 1);
-		char e2[ERR_MAX];
+		/* In tunetop ab's and tunetop sweep's shapes: an A/B's sides,
+		 * pairs, seed and alpha (its order can be repeated), a sweep's
+		 * points, knobs and columns (sweep show, report). */
+		static const char *names[SWEEP_MAX_POINTS];
+		struct plan_sweep_record sr = {
+			.kind = pl->skind, .test = pl->test,
+			.reverse = pl->reverse, .npoints = pl->n, .points = names,
+			.nknobs = pl->nrk, .cols = pl->tab ? &pl->tab->cols : NULL, .mss = pl->mss,
+			.response = pl->response, .front = "dashboard",
+			.preset = pl->tab && pl->tab->preset[0] ? pl->tab->preset : NULL,
+		};
+		json_t *j;
+		char e2[ERR_MAX], target[160];
 
-		/* An A/B's seed, as tunetop ab stores it: the order can be repeated. */
-		if (j && ab && json_object_set_new(j, "seed", json_integer((json_int_t)pl->seed)))
-			json_decref(j), j = NULL;
-
-		/* A sweep keeps its columns, as tunetop sweep's do (sweep show, report). */
-		if (j && pl->tab && (sweep_cols_to_spec(&pl->tab->cols, j) ||
-				     (pl->tab->preset[0] &&
-				      json_object_set_new(j, "preset", json_string(pl->tab->preset)))))
-			json_decref(j), j = NULL;
+		ctl_target_text(u, target, sizeof(target));
+		sr.target = target;
+		memcpy(sr.knob, pl->rk, sizeof(sr.knob));
+		for (unsigned i = 0; i < pl->n; i++)
+			names[i] = pl->steps[i].point;
+		j = ab ? plan_ab_record_json(&pl->rec) : plan_sweep_record_json(&sr);
 		if (j && !ctl_no_db(u) && store_open(&st, ctl_db_path(u), e2) == 0)
 			store_add_sweep(st, ab ? "ab" : pl->kind, j, &pl->sweep_id, e2);
 		store_close(st);

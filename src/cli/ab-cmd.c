@@ -130,13 +130,11 @@ static int ab_args(int argc, char **argv, struct ab_state *st, int *rargc, char 
 			continue;
 		}
 		if (!strncmp(a, "--alpha", 7) && (a[7] == '\0' || a[7] == '=')) {
-			double al;
+			char e[ERR_MAX];
 
 			val = ab_long_val(argc, argv, &i, 7);
-			if (!val || parse_double(val, 0, 0.5, &al) || !(al > 0))
-				return err_set(err, 2, "option --alpha %s: not a significance level; accepted: 0 < alpha <= 0.5 (e.g. 0.05)",
-					       val ? val : "");
-			st->alpha = al;
+			if (plan_alpha_parse(val, &st->alpha, e))
+				return err_set(err, 2, "option %s", e);
 			continue;
 		}
 		if (!strncmp(a, "-n", 2)) {
@@ -260,11 +258,11 @@ static struct ab_knob *ab_knob_of(struct ab_state *st, const struct knob_def *d,
 	struct ab_knob *k;
 
 	for (unsigned i = 0; i < st->nknobs; i++)
-		if (st->knob[i].d == d && st->knob[i].remote == remote)
+		if (st->knob[i].k.d == d && st->knob[i].remote == remote)
 			return &st->knob[i];
 	k = &st->knob[st->nknobs++];
 	memset(k, 0, sizeof(*k));
-	k->d = d;
+	k->k.d = d;
 	k->remote = remote;
 	return k;
 }
@@ -295,7 +293,7 @@ static int ab_union(struct ab_state *st, char *err)
 			ab_knob_of(st, it->d, it->remote)->val[s] = it->v.text;
 		}
 	for (unsigned i = 0; i < st->nknobs; i++)
-		if (!ab_same_value(st->knob[i].d, st->knob[i].val[0], st->knob[i].val[1]))
+		if (!ab_same_value(st->knob[i].k.d, st->knob[i].val[0], st->knob[i].val[1]))
 			same = false;
 	if (same && !st->tests_differ)
 		return err_set(err, 2, "options --a \"%s\" and --b \"%s\" ask for the same settings; accepted: two knob sets (or test options) that differ (either may be \"\", the knobs as they are)",
@@ -304,7 +302,7 @@ static int ab_union(struct ab_state *st, char *err)
 }
 
 /*
- * Check every knob on its end as a sweep's are (knobs_plan_check: each
+ * Check every knob on its end as a sweep's are (plan_knob_begin: each
  * value the sides ask for, then the knob read there) and keep its
  * original.  0, or 2 with err for a value that end refuses (read-only
  * there), 1 when the end lacks the knob or it could not be read.
@@ -316,15 +314,14 @@ static int ab_originals(struct ab_state *st, const struct catalog *cat, char *er
 	for (unsigned i = 0; i < st->nknobs; i++) {
 		struct ab_knob *k = &st->knob[i];
 		const char *want[2];
-		struct knob_value cur;
 		unsigned n = 0;
 		int rc;
 
-		run_knob_target(&st->o, k->remote, &k->t);
+		run_knob_target(&st->o, k->remote, &k->k.t);
 		for (int j = 0; j < 2; j++)
 			if (k->val[j])
 				want[n++] = k->val[j];
-		rc = knobs_plan_check(cat, k->d, &k->t, want, n, &cur, err);
+		rc = plan_knob_begin(cat, &k->k, want, n, err);
 		if (rc == -EINVAL || rc == -ERANGE || rc == -EROFS || rc == -EACCES) {
 			size_t l = strlen(err);
 
@@ -333,22 +330,20 @@ static int ab_originals(struct ab_state *st, const struct catalog *cat, char *er
 		}
 		if (rc)
 			return 1;
-		snprintf(k->original, sizeof(k->original), "%s", cur.text);
-		snprintf(k->now, sizeof(k->now), "%s", cur.text);
 	}
 	for (unsigned i = 0; i < st->nknobs; i++) {
 		struct ab_knob *k = &st->knob[i];
-		const char *a = k->val[0] ? k->val[0] : k->original;
-		const char *b = k->val[1] ? k->val[1] : k->original;
+		const char *a = k->val[0] ? k->val[0] : k->k.original;
+		const char *b = k->val[1] ? k->val[1] : k->k.original;
 
-		if (!ab_same_value(k->d, a, b))
+		if (!ab_same_value(k->k.d, a, b))
 			differ = true;
 	}
 	if (!differ && !st->tests_differ) {
 		const struct ab_knob *k = &st->knob[0];
 
 		return err_set(err, 2, "options --a and --b come to the same settings here: the knobs already have the values asked for (%s on %s is %s); accepted: two knob sets that differ from each other",
-			       k->d->name, knobs_side_name(&k->t), k->original);
+			       k->k.d->name, knobs_side_name(&k->k.t), k->k.original);
 	}
 	return 0;
 }
@@ -358,18 +353,13 @@ static int ab_apply(struct ab_state *st, int s, char *err)
 {
 	for (unsigned i = 0; i < st->nknobs; i++) {
 		struct ab_knob *k = &st->knob[i];
-		const char *want = k->val[s] ? k->val[s] : k->original;
-		struct knob_value after;
+		const char *want = k->val[s] ? k->val[s] : k->k.original;
 		char e[ERR_MAX];
-		int rc;
+		int rc = plan_knob_set(st->txn, &k->k, want, e);
 
-		if (!strcmp(want, k->now))
-			continue;
-		rc = knobs_txn_set(st->txn, k->d, &k->t, want, NULL, &after, e);
 		if (rc)
 			return err_set(err, rc, "%s: set %s on %s to %s: %s", side_names[s],
-				       k->d->name, knobs_side_name(&k->t), want, e);
-		snprintf(k->now, sizeof(k->now), "%s", after.present ? after.text : want);
+				       k->k.d->name, knobs_side_name(&k->k.t), want, e);
 	}
 	return 0;
 }
@@ -394,7 +384,7 @@ static int ab_restore(struct ab_state *st, FILE *f)
 	int rc = knobs_txn_undo(st->txn, ab_undo_cb, f) ? 1 : 0;
 
 	for (unsigned i = 0; i < st->nknobs; i++)
-		memcpy(st->knob[i].now, st->knob[i].original, sizeof(st->knob[i].now));
+		memcpy(st->knob[i].k.now, st->knob[i].k.original, sizeof(st->knob[i].k.now));
 	return rc;
 }
 
@@ -555,23 +545,40 @@ static void ab_target_text(const struct run_opts *o, char *buf, size_t len)
 		snprintf(buf, len, "loopback (%s)", o->so.why ? o->so.why : "");
 }
 
-/* Record the A/B in the history; a failure only means nothing is stored. */
+/* Record the A/B in the history (the engine's one shape, plan_ab_record);
+ * a failure only means nothing is stored. */
 static void ab_store_sweep(struct ab_state *st)
 {
+	static struct plan_ab_record rec;
 	struct store *s = NULL;
 	char err[ERR_MAX];
-	json_t *spec;
-	int rc;
+	json_t *spec = NULL;
+	int rc = 0;
 
 	st->ab_id = 0;
 	if (st->o.no_db)
 		return;
-	/* The seed too, as the dashboard's A/B keeps it: the order can be repeated. */
-	spec = json_pack("{s:o, s:o, s:i, s:I}", "a", ab_report_side_json(&st->side[0]), "b",
-			 ab_report_side_json(&st->side[1]), "n", (int)st->pairs, "seed",
-			 (json_int_t)st->seed);
+	memset(&rec, 0, sizeof(rec));
+	for (int side = 0; side < 2 && !rc; side++) {
+		const struct ab_side *sd = &st->side[side];
+
+		for (unsigned i = 0; i < sd->n && !rc; i++) {
+			char t[PLAN_AB_REC_TEXT];
+
+			plan_setting_text(sd->item[i].d, sd->item[i].remote, sd->item[i].v.text, t,
+					  sizeof(t));
+			rc = plan_ab_record_add(&rec, side, t, err);
+		}
+		if (!rc && sd->test[0])
+			rc = plan_ab_record_add(&rec, side, sd->test, err);
+	}
+	rec.pairs = st->pairs;
+	rec.seed = st->seed;
+	rec.alpha = st->alpha;
+	snprintf(rec.front, sizeof(rec.front), "tunetop ab");
+	spec = rc ? NULL : plan_ab_record_json(&rec);
 	if (!spec) {
-		fprintf(stderr, "tunetop ab: out of memory: the runs will not be stored\n");
+		fprintf(stderr, "tunetop ab: %s: the runs will not be stored\n", rc ? err : "out of memory");
 		return;
 	}
 	rc = store_open(&s, st->o.db_path[0] ? st->o.db_path : NULL, err);

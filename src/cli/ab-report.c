@@ -35,10 +35,10 @@ json_t *ab_report_side_json(const struct ab_side *side)
 	json_t *a = json_array();
 
 	for (unsigned i = 0; a && i < side->n; i++) {
-		char t[KNOB_NAME_MAX + KNOB_TEXT_MAX + 16];
+		char t[PLAN_AB_REC_TEXT];
 
-		snprintf(t, sizeof(t), "%s%s=%s", side->item[i].remote ? "remote:" : "",
-			 side->item[i].d->name, side->item[i].v.text);
+		plan_setting_text(side->item[i].d, side->item[i].remote, side->item[i].v.text, t,
+				  sizeof(t));
 		json_array_append_new(a, json_string(t));
 	}
 	if (a && side->test[0])
@@ -132,9 +132,9 @@ static void ab_report_knobs(const struct ab_state *st, FILE *f)
 	for (unsigned i = 0; i < st->nknobs; i++) {
 		const struct ab_knob *k = &st->knob[i];
 
-		fprintf(f, "%-32s %-6s %-12s %-12s %s\n", k->d->name, knobs_side_name(&k->t),
-			k->original, k->val[0] ? k->val[0] : k->original,
-			k->val[1] ? k->val[1] : k->original);
+		fprintf(f, "%-32s %-6s %-12s %-12s %s\n", k->k.d->name, knobs_side_name(&k->k.t),
+			k->k.original, k->val[0] ? k->val[0] : k->k.original,
+			k->val[1] ? k->val[1] : k->k.original);
 	}
 }
 
@@ -251,10 +251,10 @@ json_t *ab_report_json(const struct ab_state *st, const char *target)
 		const struct ab_knob *k = &st->knob[i];
 
 		json_array_append_new(knobs, json_pack("{s:s, s:s, s:s, s:s, s:s}",
-			"name", k->d->name, "side", knobs_side_name(&k->t),
-			"original", k->original,
-			"a", k->val[0] ? k->val[0] : k->original,
-			"b", k->val[1] ? k->val[1] : k->original));
+			"name", k->k.d->name, "side", knobs_side_name(&k->k.t),
+			"original", k->k.original,
+			"a", k->val[0] ? k->val[0] : k->k.original,
+			"b", k->val[1] ? k->val[1] : k->k.original));
 	}
 	json_object_set_new(doc, "knobs", knobs);
 	for (unsigned i = 0; i < st->nruns; i++) {

@@ -32,14 +32,12 @@ struct ab_side {
 	struct test_params p;		/* the test it runs: the options' with test's */
 };
 
-/* A knob either side names: its original, and what A and B want of it. */
+/* A knob either side names: the plan's (where, its original, its value
+ * now), and what A and B want of it. */
 struct ab_knob {
-	const struct knob_def *d;
+	struct plan_knob k;
 	bool remote;
-	struct knob_target t;
-	char original[KNOB_TEXT_MAX];
 	const char *val[2];		/* A's, B's value; NULL: the original */
-	char now[KNOB_TEXT_MAX];	/* the value it was last set to */
 };
 
 /* The figures the comparison covers, in the order of the table. */

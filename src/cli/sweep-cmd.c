@@ -34,10 +34,12 @@ static void sweep_usage(FILE *f)
 "cliffs marked, and one stored run per point (docs/sweeps.md).\n"
 "\n"
 "Kinds:\n"
-"  size [--response] [--mss N]   request (or response) sizes 1, 2, 4 ... below\n"
-"                 the MSS, then MSS, MSS+1, 2MSS, 2MSS+1, 3MSS, 3MSS+1 (seed\n"
-"                 000's packet_byte_script); the MSS comes from the first\n"
-"                 point's connection unless --mss\n"
+"  size [LIST|LO..HI] [--response] [--mss N]   request (or response) sizes\n"
+"                 1, 2, 4 ... below the MSS, then MSS, MSS+1, 2MSS, 2MSS+1,\n"
+"                 3MSS, 3MSS+1 (seed 000's packet_byte_script); LO..HI: those\n"
+"                 points between LO and HI (every multiple of the MSS), with\n"
+"                 LO and HI; LIST: those sizes (1,1448,4345).  The MSS comes\n"
+"                 from the first point's connection unless --mss\n"
 "  burst [LIST] [--reverse]      -b over LIST (default " SWEEP_DEFAULT_BURSTS ");\n"
 "                 --reverse: the far end initiates (seed 004's backward\n"
 "                 direction): in a lab the client runs in side b; --set\n"
@@ -62,6 +64,12 @@ static void sweep_usage(FILE *f)
 "--lab, --loopback, --mtu, --set, --capture, --db, --no-db, --json, ...\n"
 "Exit status: 0, 1 a point failed or a knob was not put back, 2 bad\n"
 "options, 130 stopped by a signal.\n", f);
+}
+
+/* Whether sw's points follow an MSS (sweep_policy_needs_mss). */
+static bool sweep_mss_needed(const struct sweep *sw)
+{
+	return sweep_policy_needs_mss(sw->kind, sw->list_given ? sw->list_text : NULL);
 }
 
 /* One of the sweep's own options (sweep_arg_own()) into sw; false for a
@@ -142,7 +150,9 @@ static int sweep_own_args(struct sweep *sw, int argc, char **argv, int *next, ch
 		}
 		if (sw->list_given)
 			return err_set(err, 2, "argument \"%.64s\": a second list; accepted: one comma-separated list, e.g. %s",
-				       a, sw->kind == SW_BURST ? SWEEP_DEFAULT_BURSTS : SWEEP_DEFAULT_SEND_SIZES);
+				       a, sw->kind == SW_BURST ? SWEEP_DEFAULT_BURSTS :
+				       sw->kind == SW_SIZE ? "1,1448,4345 or a range 1..4500" :
+				       SWEEP_DEFAULT_SEND_SIZES);
 		if (strlen(a) >= sizeof(sw->list_text))
 			return err_set(err, 2, "argument: list longer than %zu characters",
 				       sizeof(sw->list_text) - 1);
@@ -331,7 +341,7 @@ static int sweep_setup(struct sweep *sw, int argc, char **argv)
 			test_type_name(t));
 		goto bad;
 	}
-	if (sw->kind == SW_SIZE && test_is_udp(t) && !sw->mss_given) {
+	if (sweep_mss_needed(sw) && test_is_udp(t) && !sw->mss_given) {
 		err_set(err, 2, "size: UDP_RR has no MSS to find; accepted: --mss N with UDP_RR");
 		goto bad;
 	}
@@ -440,24 +450,22 @@ static void sweep_take_signals(struct run_ctx *c)
 
 /*
  * Check that the knob can take every value it will get on its end
- * (knobs_plan_check), keeping where it lives and its value before the
- * sweep.  0, or 1 printed.
+ * (plan_knob_begin, as tunetop ab's), keeping where it lives and its
+ * value before the sweep.  0, or 1 printed.
  */
-static int sweep_read_original(struct sweep *sw, struct run_change *ch,
+static int sweep_read_original(struct sweep *sw, struct plan_knob *ch,
 			       const struct knob_def *d, bool remote,
 			       const char *const *values, unsigned n)
 {
-	struct knob_value cur;
 	char err[ERR_MAX] = "";
 
 	memset(ch, 0, sizeof(*ch));
 	ch->d = d;
 	run_knob_target(&sw->o, remote, &ch->t);
-	if (knobs_plan_check(sw->cat, d, &ch->t, values, n, &cur, err)) {
+	if (plan_knob_begin(sw->cat, ch, values, n, err)) {
 		fprintf(stderr, WHO ": %s\n", err);
 		return 1;
 	}
-	snprintf(ch->original, sizeof(ch->original), "%s", cur.text);
 	return 0;
 }
 
@@ -481,7 +489,7 @@ static int sweep_knobs_begin(struct sweep *sw)
 			return 1;
 	for (unsigned i = 0; i < sw->o.nset; i++) {
 		struct plan_setting ps;
-		struct run_change ch;
+		struct plan_knob ch;
 		char err[ERR_MAX];
 		const char *v = ps.value;
 		bool remote[2];
@@ -548,6 +556,9 @@ static void sweep_record(struct sweep *sw)
 	if (sw->o.no_db)
 		return;
 	spec = sweep_out_spec_json(sw);
+	/* Which front end stored it, as the dashboard's say (plan_sweep_record). */
+	if (spec && json_object_set_new(spec, "front", json_string("tunetop sweep")))
+		json_decref(spec), spec = NULL;
 	ret = spec ? store_open(&st, sw->o.db_path[0] ? sw->o.db_path : NULL, err) :
 		     err_set(err, -ENOMEM, "out of memory");
 	if (!ret)
@@ -611,13 +622,14 @@ static bool sweep_point(struct sweep *sw, unsigned i)
 			sw->target_of_run = true;
 		}
 	}
-	if (sw->kind == SW_SIZE && i == 0 && !sw->mss_given) {
+	if (sweep_mss_needed(sw) && i == 0 && !sw->mss_given) {
 		uint64_t v[SWEEP_MAX_POINTS];
 		unsigned n = 0;
 
 		sw->mss = sum.failed ? 0 : plan_sweep_mss(&sum.res, sw->response);
 		/* The plan around that MSS, its first point (1 byte) run already. */
-		if (sw->mss && sweep_policy_plan(SW_SIZE, NULL, sw->mss, v, SWEEP_MAX_POINTS, &n, err))
+		if (sw->mss && sweep_policy_plan(SW_SIZE, sw->list_given ? sw->list_text : NULL,
+						 sw->mss, v, SWEEP_MAX_POINTS, &n, err))
 			n = 0;
 		if (n > 1 && sweep_add_values(sw, v + 1, n - 1, err)) {
 			fprintf(stderr, WHO ": %s\n", err);
@@ -647,7 +659,7 @@ static bool sweep_point(struct sweep *sw, unsigned i)
 	/* A tunetopd that cannot be reached fails every later point the same way. */
 	if (p->failed && strstr(p->failure, "connect to tunetopd"))
 		sw->unreachable = true;
-	return !sw->interrupted && !sw->unreachable && !(sw->kind == SW_SIZE && !sw->mss);
+	return !sw->interrupted && !sw->unreachable && !(sweep_mss_needed(sw) && !sw->mss);
 }
 
 /* The sweep after its options: target, knobs, points, output, restore. */
@@ -661,13 +673,7 @@ static int sweep_run(struct sweep *sw)
 	/* The engine turns the run around (target_reverse). */
 	if (sw->reverse)
 		target_reverse(&sw->o.so);
-	if (sw->o.so.host)
-		snprintf(sw->target, sizeof(sw->target), "tunetopd at %s", sw->o.so.host);
-	else if (sw->o.so.lab)
-		snprintf(sw->target, sizeof(sw->target), "lab: %s", lab_name(sw->o.so.lab));
-	else
-		snprintf(sw->target, sizeof(sw->target), "loopback (%s)",
-			 sw->o.so.why ? sw->o.so.why : "embedded server");
+	plan_target_text(&sw->o.so, sw->target, sizeof(sw->target));
 	if (sweep_knobs_begin(sw)) {
 		sweep_restore(sw);
 		knobs_txn_free(sw->txn);
@@ -683,7 +689,7 @@ static int sweep_run(struct sweep *sw)
 			sweep_point_params(sw, sw->pt[0].value, &first, err);
 		sweep_out_header(sw, &first);
 	}
-	if (sw->kind != SW_SIZE || sw->mss_given)
+	if (!sweep_mss_needed(sw) || sw->mss_given)
 		sweep_record(sw);
 	for (unsigned i = 0; i < sw->npt; i++) {
 		sweep_take_signals(&sw->c);
@@ -717,7 +723,7 @@ static int sweep_run(struct sweep *sw)
 				sw->pt[i].failure);
 			ret = 1;
 		}
-	if (sw->kind == SW_SIZE && !sw->mss && !ret) {
+	if (sweep_mss_needed(sw) && !sw->mss && !ret) {
 		fprintf(stderr, WHO ": the MSS is unknown, so the size sweep stopped after its first point\n");
 		ret = 1;
 	}

@@ -89,34 +89,27 @@ void sweep_out_row(const struct sweep *sw, const struct sweep_point *p)
 		printf("  (failed: %s)", p->failure);
 }
 
-/* The sweep as stored with store_add_sweep: what was asked for. */
+/* The sweep as stored with store_add_sweep, the engine's one shape
+ * (plan_sweep_record_json): what was asked for. */
 json_t *sweep_out_spec_json(const struct sweep *sw)
 {
+	static const char *names[SWEEP_MAX_POINTS];
+	struct plan_sweep_record r = {
+		.kind = sw->kind, .target = sw->target, .reverse = sw->reverse,
+		.npoints = sw->npt, .points = names, .nknobs = sw->nknobs, .cols = &sw->cols,
+		.mss = sw->mss, .response = sw->response,
+	};
 	char text[256];
-	json_t *spec = json_pack("{s:s, s:s, s:s, s:b}", "kind", sweep_policy_kind_name(sw->kind),
-				 "test", params_text(&sw->o.so.p, text, sizeof(text)),
-				 "target", sw->target, "reverse", sw->reverse);
-	json_t *pts = json_array(), *knobs = json_array();
 
+	r.test = params_text(&sw->o.so.p, text, sizeof(text));
 	for (unsigned i = 0; i < sw->npt; i++)
-		json_array_append_new(pts, json_string(sw->pt[i].name));
-	for (unsigned j = 0; j < sw->nknobs; j++) {
-		json_t *vals = json_array();
-
-		for (unsigned i = 0; i < sw->knob[j].n; i++)
-			json_array_append_new(vals, json_string(sw->knob[j].values[i]));
-		json_array_append_new(knobs, json_pack("{s:s, s:s, s:o}", "name", sw->knob[j].d->name,
-						       "side", sw->knob[j].remote ? "remote" : "local",
-						       "values", vals));
-	}
-	json_object_set_new(spec, "points", pts);
-	json_object_set_new(spec, "knobs", knobs);
-	sweep_cols_to_spec(&sw->cols, spec);
-	if (sw->kind == SW_SIZE) {
-		json_object_set_new(spec, "mss", json_integer(sw->mss));
-		json_object_set_new(spec, "response", json_boolean(sw->response));
-	}
-	return spec;
+		names[i] = sw->pt[i].name;
+	for (unsigned j = 0; j < sw->nknobs; j++)
+		r.knob[j] = (struct plan_sweep_knob){ .name = sw->knob[j].d->name,
+						      .remote = sw->knob[j].remote,
+						      .n = sw->knob[j].n,
+						      .values = sw->knob[j].values };
+	return plan_sweep_record_json(&r);
 }
 
 /*
@@ -343,13 +336,17 @@ void sweep_out_header(const struct sweep *sw, const struct test_params *first)
 	const struct run_opts *o = &sw->o;
 
 	printf("tunetop sweep %s", sweep_policy_kind_name(sw->kind));
-	if (sw->kind == SW_SIZE)
+	if (sw->kind == SW_SIZE && sw->list_given)
+		printf(": %s sizes %s%s", sw->response ? "response" : "request", sw->list_text,
+		       strstr(sw->list_text, "..") ? " around the MSS (packet_byte_script)" : "");
+	else if (sw->kind == SW_SIZE)
 		printf(": %s sizes 1, 2, 4 ... below the MSS, MSS, MSS+1 ... 3MSS+1 (packet_byte_script)",
 		       sw->response ? "response" : "request");
 	else if (sw->kind == SW_BURST && sw->reverse)
 		printf(" (reverse: %s; --set sides swapped so each knob stays on its %s)",
 		       target_reverse_desc(&o->so), o->so.lab_reverse ? "side" : "end");
-	if (sw->kind == SW_SIZE && !sw->mss_given)
+	if (sweep_policy_needs_mss(sw->kind, sw->list_given ? sw->list_text : NULL) &&
+	    !sw->mss_given)
 		printf(", the points follow the first one's MSS\n");
 	else
 		printf(", %u point%s\n", sw->npt, sw->npt == 1 ? "" : "s");

@@ -23,7 +23,7 @@ struct sweep_knob {
 	char buf[2048];
 	const char *values[SWEEP_MAX_POINTS];
 	unsigned n;
-	struct run_change ch;	/* where it lives, its value before the sweep */
+	struct plan_knob ch;	/* where it lives, its value before the sweep */
 };
 
 /* One point: its setting, and the figures of its run once run. */

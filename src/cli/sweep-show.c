@@ -80,7 +80,7 @@ static int show_load(struct sweep *sw, struct store *st, int64_t id, char *err)
 	have_cols = !sweep_cols_from_spec(spec, &sw->cols);
 	json_decref(spec);
 	if (sweep_policy_kind_parse(kind, &sw->kind))
-		return err_set(err, -EINVAL, "sweep %" PRId64 ": kind \"%s\" has no table (an A/B comparison?); accepted: a size, burst, knob or send-size sweep",
+		return err_set(err, -EINVAL, "sweep %" PRId64 ": kind \"%s\" has no table; accepted: a size, burst, knob or send-size sweep, or an A/B",
 			       id, kind);
 	ret = store_list(st, &f, &list, &n, err);
 	for (unsigned i = 0; i < n && !ret; i++) {
@@ -111,6 +111,103 @@ static int show_load(struct sweep *sw, struct store *st, int64_t id, char *err)
 	return ret;
 }
 
+/*
+ * A stored A/B (kind "ab", either front end's record, plan_ab_record_read):
+ * its sides, pairs, seed and alpha, its runs in the order they ran, and
+ * the rate judged again as tunetop ab judged it (plan_ab_judge with the
+ * stored seed and alpha).  0, or -errno with err.
+ */
+static int show_ab(struct store *st, int64_t id, const json_t *spec, bool json, char *err)
+{
+	static struct plan_ab_record rec;
+	static int side[PLAN_AB_MAX_RUNS];
+	static double rate[PLAN_AB_MAX_RUNS];
+	struct store_filter f = { .sweep_id = id };
+	struct store_run *list = NULL;
+	struct ab_result r;
+	unsigned n = 0, na = 0, nb = 0;
+	double alpha;
+	int ret, judged;
+
+	ret = plan_ab_record_read(spec, &rec, err);
+	if (!ret)
+		ret = store_list(st, &f, &list, &n, err);
+	if (ret)
+		return ret;
+	alpha = isfinite(rec.alpha) ? rec.alpha : PLAN_AB_ALPHA;
+	for (unsigned i = 0; i < n && i < PLAN_AB_MAX_RUNS; i++) {
+		side[i] = !strcmp(list[i].point, "b");
+		rate[i] = list[i].failed ? NAN : list[i].throughput;
+	}
+	judged = plan_ab_judge(side, rate, n, alpha, rec.seed, PLAN_AB_RATE, &r, &na, &nb);
+	if (json) {
+		json_t *doc = plan_ab_record_json(&rec), *runs = json_array();
+
+		for (unsigned i = 0; doc && runs && i < n; i++)
+			json_array_append_new(runs, json_pack("{s:I, s:s, s:b, s:o}", "id",
+							      (json_int_t)list[i].id, "point",
+							      list[i].point, "failed", list[i].failed,
+							      "rate", isfinite(rate[i]) ?
+							      json_real(rate[i]) : json_null()));
+		if (doc && runs) {
+			json_object_set_new(doc, "id", json_integer((json_int_t)id));
+			json_object_set_new(doc, "kind", json_string("ab"));
+			json_object_set_new(doc, "alpha", json_real(alpha));
+			json_object_set_new(doc, "runs", runs);
+			runs = NULL;
+			if (!judged)
+				json_object_set_new(doc, "rate", json_pack("{s:s, s:b, s:f, s:f, s:i, s:i}",
+									   "verdict", r.verdict, "significant", r.significant,
+									   "median_a", r.median_a, "median_b", r.median_b,
+									   "na", (int)na, "nb", (int)nb));
+		}
+		json_decref(runs);
+		ret = !doc || json_dumpf(doc, stdout, JSON_INDENT(2)) || fputc('\n', stdout) == EOF ?
+		      err_set(err, -EIO, "could not write the JSON document") : 0;
+		json_decref(doc);
+	} else {
+		printf("A/B %" PRId64 " (%s): %u pairs in random order (seed %llu), alpha %g%s\n", id,
+		       rec.front, rec.pairs, (unsigned long long)rec.seed, alpha,
+		       isfinite(rec.alpha) ? "" : " (the default: an older record without it)");
+		for (int s = 0; s < 2; s++) {
+			printf("%c:", 'A' + s);
+			for (unsigned i = 0; i < rec.n[s]; i++)
+				printf(" %s", rec.item[s][i]);
+			printf("%s\n", rec.n[s] ? "" : " (the knobs as they were)");
+		}
+		printf("Runs:");
+		for (unsigned i = 0; i < n; i++)
+			printf(" %" PRId64 "%s%s", list[i].id, list[i].point, list[i].failed ? "(failed)" : "");
+		printf("\n");
+		if (judged)
+			printf("B vs A rate: too few runs to compare (%u+%u)\n", na, nb);
+		else
+			printf("B vs A rate: %s (%s, n=%u+%u, medians %.6g / %.6g %s)\n", r.verdict,
+			       r.significant ? "real" : r.why, na, nb, r.median_a, r.median_b,
+			       n ? list[0].units : "");
+	}
+	for (unsigned i = 0; i < n; i++)
+		store_run_free(&list[i]);
+	free(list);
+	return ret;
+}
+
+/*
+ * What kind sweep id is: 1 (and shown) for an A/B, 0 for a sweep with a
+ * table, -errno with err.
+ */
+static int show_if_ab(struct store *st, int64_t id, bool json, char *err)
+{
+	char kind[16];
+	json_t *spec = NULL;
+	int ret = store_get_sweep(st, id, kind, sizeof(kind), &spec, err);
+
+	if (!ret && !strcmp(kind, "ab"))
+		ret = show_ab(st, id, spec, json, err) ? -EINVAL : 1;
+	json_decref(spec);
+	return ret;
+}
+
 int sweep_show_main(int argc, char **argv)
 {
 	static struct sweep sw;
@@ -133,7 +230,8 @@ int sweep_show_main(int argc, char **argv)
 			printf("usage: tunetop sweep show ID [--json] [--db PATH]\n"
 			       "The table of stored sweep ID (tunetop runs shows the ids; last is\n"
 			       "the newest, last-N the one N before it), its\n"
-			       "cliffs marked by the rule of docs/sweeps.md.\n");
+			       "cliffs marked by the rule of docs/sweeps.md.  An A/B (tunetop ab's\n"
+			       "or the dashboard's): its sides, seed, alpha, runs and rate verdict.\n");
 			return 0;
 		} else if (!idtext && argv[i][0] != '-') {
 			idtext = argv[i];
@@ -152,6 +250,10 @@ int sweep_show_main(int argc, char **argv)
 		fprintf(stderr, WHO ": %s\n", err);
 		store_close(st);
 		return 2;
+	}
+	if (!ret && (ret = show_if_ab(st, id, json, err)) == 1) {
+		store_close(st);
+		return 0;
 	}
 	if (!ret)
 		ret = show_load(&sw, st, id, err);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "knobs/knobs.h"
+#include "lab/lab.h"
 #include "plan/plan.h"
 
 int plan_knob_find(const struct catalog *c, const char *name, const struct knob_def **d,
@@ -113,6 +114,43 @@ unsigned plan_setting_ends(enum sweep_end end, bool remote[2])
 	return 1;
 }
 
+int plan_alpha_parse(const char *text, double *alpha, char *err)
+{
+	double a;
+
+	if (!text || parse_double(text, 0, 0.5, &a) || !(a > 0))
+		return err_set(err, -EINVAL, "--alpha %s: not a significance level; accepted: 0 < alpha <= 0.5 (e.g. 0.05)",
+			       text ? text : "");
+	*alpha = a;
+	return 0;
+}
+
+int plan_knob_begin(const struct catalog *c, struct plan_knob *k, const char *const *values,
+		    unsigned n, char *err)
+{
+	struct knob_value cur;
+	int rc = knobs_plan_check(c, k->d, &k->t, values, n, &cur, err);
+
+	if (rc)
+		return rc;
+	snprintf(k->original, sizeof(k->original), "%s", cur.text);
+	snprintf(k->now, sizeof(k->now), "%s", cur.text);
+	return 0;
+}
+
+int plan_knob_set(struct knobs_txn *txn, struct plan_knob *k, const char *want, char *err)
+{
+	struct knob_value after;
+	int rc;
+
+	if (!strcmp(want, k->now))
+		return 0;
+	rc = knobs_txn_set(txn, k->d, &k->t, want, NULL, &after, err);
+	if (!rc)
+		snprintf(k->now, sizeof(k->now), "%s", after.present ? after.text : want);
+	return rc;
+}
+
 uint64_t plan_ab_seed(void)
 {
 	uint64_t t = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 16);
@@ -134,9 +172,11 @@ int plan_ab_judge(const int *side, const double *fig, unsigned n, double alpha, 
 	unsigned c[2] = { 0, 0 };
 
 	memset(r, 0, sizeof(*r));
-	for (unsigned i = 0; i < n && i < PLAN_AB_MAX_RUNS; i++)
-		if (!isnan(fig[i]))
-			v[!!side[i]][c[!!side[i]]++] = fig[i];
+	/* Too many runs: none counted, rather than the first MAX of them. */
+	if (n <= PLAN_AB_MAX_RUNS)
+		for (unsigned i = 0; i < n; i++)
+			if (!isnan(fig[i]))
+				v[!!side[i]][c[!!side[i]]++] = fig[i];
 	if (na)
 		*na = c[0];
 	if (nb)
@@ -174,4 +214,158 @@ uint32_t plan_sweep_mss(const struct session_result *r, bool response)
 		if (e[i]->nsocks && e[i]->socks[0].tcp.has && e[i]->socks[0].tcp.snd_mss)
 			return e[i]->socks[0].tcp.snd_mss;
 	return 0;
+}
+
+void plan_setting_text(const struct knob_def *d, bool remote, const char *value, char *buf,
+		       size_t len)
+{
+	snprintf(buf, len, "%s%s=%s", remote ? "remote:" : "", d->name, value);
+}
+
+int plan_ab_record_add(struct plan_ab_record *r, int s, const char *text, char *err)
+{
+	if (r->n[s] == PLAN_AB_REC_ITEMS)
+		return err_set(err, -EINVAL, "side %c: more than %d settings", 'A' + s,
+			       PLAN_AB_REC_ITEMS);
+	snprintf(r->item[s][r->n[s]++], PLAN_AB_REC_TEXT, "%s", text);
+	return 0;
+}
+
+json_t *plan_ab_record_json(const struct plan_ab_record *r)
+{
+	json_t *side[2] = { json_array(), json_array() }, *j;
+
+	for (int s = 0; s < 2; s++)
+		for (unsigned i = 0; side[s] && i < r->n[s]; i++)
+			if (json_array_append_new(side[s], json_string(r->item[s][i])))
+				json_decref(side[s]), side[s] = NULL;
+	if (!side[0] || !side[1]) {
+		json_decref(side[0]);
+		json_decref(side[1]);
+		return NULL;
+	}
+	j = json_pack("{s:o, s:o, s:i, s:I, s:s}", "a", side[0], "b", side[1], "n",
+		      (int)r->pairs, "seed", (json_int_t)r->seed, "front", r->front);
+	if (j && isfinite(r->alpha) && json_object_set_new(j, "alpha", json_real(r->alpha)))
+		json_decref(j), j = NULL;
+	return j;
+}
+
+/* The dashboard's first records: its prompt's words, "--a X --b Y -n N --seed S". */
+static int plan_ab_record_words(const char *text, struct plan_ab_record *r, char *err)
+{
+	char copy[400], *save = NULL, *w;
+
+	snprintf(copy, sizeof(copy), "%s", text);
+	for (w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		const char *v = strtok_r(NULL, " ", &save);
+		uint64_t x;
+
+		if (!v)
+			break;
+		if (!strcmp(w, "--a") || !strcmp(w, "--b")) {
+			char *save2 = NULL, *item;
+
+			for (item = strtok_r((char *)v, ",", &save2); item;
+			     item = strtok_r(NULL, ",", &save2))
+				if (plan_ab_record_add(r, w[2] - 'a', item, err))
+					return -EINVAL;
+		} else if (!strcmp(w, "-n") && !parse_uint(v, 1, 1000, &x)) {
+			r->pairs = (unsigned)x;
+		} else if (!strcmp(w, "--alpha")) {
+			plan_alpha_parse(v, &r->alpha, err);
+		}
+	}
+	return 0;
+}
+
+int plan_ab_record_read(const json_t *spec, struct plan_ab_record *r, char *err)
+{
+	const json_t *side[2] = { json_object_get(spec, "a"), json_object_get(spec, "b") };
+	const json_t *words = json_object_get(spec, "spec"), *v;
+
+	memset(r, 0, sizeof(*r));
+	r->alpha = NAN;
+	r->pairs = 5;		/* the dashboard's default, before its records said */
+	if (!json_is_object(spec))
+		return err_set(err, -EINVAL, "A/B record: not a JSON object");
+	if (json_is_string(words)) {
+		snprintf(r->front, sizeof(r->front), "dashboard");
+		if (plan_ab_record_words(json_string_value(words), r, err))
+			return -EINVAL;
+	} else if (json_is_array(side[0]) && json_is_array(side[1])) {
+		snprintf(r->front, sizeof(r->front), "%s",
+			 json_is_string(json_object_get(spec, "front")) ?
+			 json_string_value(json_object_get(spec, "front")) : "tunetop ab");
+		for (int s = 0; s < 2; s++) {
+			size_t i;
+
+			json_array_foreach(side[s], i, v)
+				if (json_is_string(v) && plan_ab_record_add(r, s, json_string_value(v), err))
+					return -EINVAL;
+		}
+		if (json_is_integer(json_object_get(spec, "n")))
+			r->pairs = (unsigned)json_integer_value(json_object_get(spec, "n"));
+	} else {
+		return err_set(err, -EINVAL, "A/B record: neither sides \"a\" and \"b\" nor the dashboard's \"spec\"");
+	}
+	v = json_object_get(spec, "seed");
+	if (!json_is_integer(v) || json_integer_value(v) < 0)
+		return err_set(err, -EINVAL, "A/B record: no seed");
+	r->seed = (uint64_t)json_integer_value(v);
+	if (json_is_number(json_object_get(spec, "alpha")))
+		r->alpha = json_number_value(json_object_get(spec, "alpha"));
+	return 0;
+}
+
+void plan_target_text(const struct session_opts *so, char *buf, size_t len)
+{
+	if (so->host)
+		snprintf(buf, len, "tunetopd at %s", so->host);
+	else if (so->lab)
+		snprintf(buf, len, "lab: %s", lab_name(so->lab));
+	else
+		snprintf(buf, len, "loopback (%s)", so->why ? so->why : "embedded server");
+}
+
+json_t *plan_sweep_record_json(const struct plan_sweep_record *r)
+{
+	json_t *spec = json_pack("{s:s, s:s, s:s, s:b}", "kind", sweep_policy_kind_name(r->kind),
+				 "test", r->test, "target", r->target, "reverse", r->reverse);
+	json_t *pts = json_array(), *knobs = json_array();
+	bool bad = !spec || !pts || !knobs;
+
+	for (unsigned i = 0; !bad && i < r->npoints; i++)
+		bad = json_array_append_new(pts, json_string(r->points[i])) != 0;
+	for (unsigned j = 0; !bad && j < r->nknobs; j++) {
+		json_t *vals = json_array();
+
+		for (unsigned i = 0; vals && i < r->knob[j].n; i++)
+			if (json_array_append_new(vals, json_string(r->knob[j].values[i])))
+				json_decref(vals), vals = NULL;
+		bad = !vals || json_array_append_new(knobs, json_pack("{s:s, s:s, s:o}", "name",
+								      r->knob[j].name, "side",
+								      r->knob[j].remote ? "remote" : "local",
+								      "values", vals)) != 0;
+	}
+	if (!bad)
+		bad = json_object_set_new(spec, "points", pts) ||
+		      json_object_set_new(spec, "knobs", knobs);
+	else
+		json_decref(pts), json_decref(knobs);
+	pts = knobs = NULL;
+	if (!bad && r->cols)
+		bad = sweep_cols_to_spec(r->cols, spec) != 0;
+	if (!bad && r->kind == SW_SIZE)
+		bad = json_object_set_new(spec, "mss", json_integer(r->mss)) ||
+		      json_object_set_new(spec, "response", json_boolean(r->response));
+	if (!bad && r->preset)
+		bad = json_object_set_new(spec, "preset", json_string(r->preset)) != 0;
+	if (!bad && r->front)
+		bad = json_object_set_new(spec, "front", json_string(r->front)) != 0;
+	if (bad) {
+		json_decref(spec);
+		return NULL;
+	}
+	return spec;
 }

@@ -6,11 +6,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "knobs/catalog.h"
 #include "knobs/knob.h"
+#include "knobs/txn.h"
 #include "session/session.h"
 #include "stats/abstat.h"
+#include "session/sweep-cols.h"
 #include "stats/sweep.h"
+#include "stats/sweep-policy.h"
 
 /*
  * The one knob setting of `run --set`, `sweep --set`, `ab --a/--b` and
@@ -56,6 +61,32 @@ int plan_side_parse(const struct catalog *c, const char *spec, struct plan_setti
 		    unsigned max, unsigned *n, int *test, char *err);
 
 /*
+ * A knob a plan changes on one end: where it lives (d and t, set by the
+ * front end), its value before the plan and the one it has now.
+ */
+struct plan_knob {
+	const struct knob_def *d;
+	struct knob_target t;
+	char original[KNOB_TEXT_MAX];	/* its value before the plan */
+	char now[KNOB_TEXT_MAX];	/* the value it was last set to (or the original) */
+};
+
+/*
+ * Before a plan's first step: whether k can take each of values[0..n)
+ * on its end (knobs_plan_check), and its value there kept as its
+ * original.  0, or knobs_plan_check's -errno with its line in err.
+ */
+int plan_knob_begin(const struct catalog *c, struct plan_knob *k, const char *const *values,
+		    unsigned n, char *err);
+
+/*
+ * A step's value for k: set through txn (journaled, so `tunetop restore`
+ * puts it back after a crash) unless it has it already.  0, or
+ * knobs_txn_set's -errno with err.
+ */
+int plan_knob_set(struct knobs_txn *txn, struct plan_knob *k, const char *want, char *err);
+
+/*
  * The ends a setting of end is made on, as remote flags into remote[]:
  * local: one (false), remote: one (true), both: two (false, true).
  * Returns how many.
@@ -69,6 +100,11 @@ unsigned plan_setting_ends(enum sweep_end end, bool remote[2]);
  */
 #define PLAN_AB_ALPHA 0.05
 #define PLAN_AB_BOOT 10000
+/*
+ * An A/B's --alpha, the CLI's and the dashboard's: 0 < alpha <= 0.5.
+ * 0, or -EINVAL with err "--alpha TEXT: ...; accepted: ...".
+ */
+int plan_alpha_parse(const char *text, double *alpha, char *err);
 /* The metric the dashboard's A/B judges, the CLI's first: the rate. */
 #define PLAN_AB_RATE 0
 
@@ -122,5 +158,82 @@ void plan_ab_order(uint64_t seed, unsigned pairs, int *first);
  * 0 when neither has a TCP connection.
  */
 uint32_t plan_sweep_mss(const struct session_result *r, bool response);
+
+/*
+ * A setting as an A/B record keeps it, one end: "NAME=VALUE" (local),
+ * "remote:NAME=VALUE".
+ */
+void plan_setting_text(const struct knob_def *d, bool remote, const char *value, char *buf,
+		       size_t len);
+
+/*
+ * The one stored shape of an A/B, whichever front end made it (the
+ * sweeps row of kind "ab"; docs/sweeps.md, "A/B"):
+ *   {"a": [SETTING, ..., TEST], "b": [...], "n": PAIRS, "seed": S,
+ *    "alpha": A, "front": "tunetop ab" | "dashboard"}
+ * each side its settings one end each (plan_setting_text), then its own
+ * test options if it has any.  Older records are read too: the CLI's
+ * without alpha and front, the dashboard's {"spec": "--a .. --b .. -n N",
+ * "dashboard": true, "seed": S}.
+ */
+#define PLAN_AB_REC_ITEMS 64
+#define PLAN_AB_REC_TEXT (KNOB_NAME_MAX + KNOB_TEXT_MAX + 16)
+
+struct plan_ab_record {
+	unsigned n[2];
+	char item[2][PLAN_AB_REC_ITEMS][PLAN_AB_REC_TEXT];
+	unsigned pairs;
+	uint64_t seed;
+	double alpha;			/* NAN: an older record that did not keep it */
+	char front[16];			/* "tunetop ab", "dashboard" */
+};
+
+/* r's settings of side s (0 A, 1 B) to add to; -EINVAL with err when full. */
+int plan_ab_record_add(struct plan_ab_record *r, int s, const char *text, char *err);
+/* r as the history stores it; NULL out of memory. */
+json_t *plan_ab_record_json(const struct plan_ab_record *r);
+/* A stored A/B spec (either shape) into r; 0, or -EINVAL with err. */
+int plan_ab_record_read(const json_t *spec, struct plan_ab_record *r, char *err);
+
+/*
+ * The one stored shape of a sweep, whichever front end made it (the
+ * sweeps row of its kind; docs/sweeps.md, "Stored"):
+ *   {"kind", "test", "target", "reverse", "points": [NAME...],
+ *    "knobs": [{"name", "side": "local"|"remote", "values": [...]}],
+ *    the columns (sweep_cols_to_spec), "mss" and "response" (size),
+ *    "preset" (when from one), "front" (when stored)}
+ * both: a knob on both ends is two entries, local then remote.
+ */
+struct plan_sweep_knob {
+	const char *name;
+	bool remote;
+	unsigned n;
+	const char *const *values;
+};
+
+struct plan_sweep_record {
+	enum sweep_kind kind;
+	const char *test;		/* params_text of its test */
+	const char *target;
+	bool reverse;
+	unsigned npoints;
+	const char *const *points;
+	unsigned nknobs;
+	struct plan_sweep_knob knob[4];	/* two knobs, each on one end or both */
+	const struct sweep_cols *cols;
+	uint32_t mss;			/* size: the MSS planned around; 0 not known */
+	bool response;
+	const char *preset;		/* NULL: not from a preset */
+	const char *front;		/* "tunetop sweep", "dashboard"; NULL: not said */
+};
+
+/*
+ * The target as a sweep's record and header name it: "tunetopd at HOST",
+ * "lab: NAME", "loopback (WHY)".
+ */
+void plan_target_text(const struct session_opts *so, char *buf, size_t len);
+
+/* r as the history stores it (and sweep --json shows it); NULL out of memory. */
+json_t *plan_sweep_record_json(const struct plan_sweep_record *r);
 
 #endif

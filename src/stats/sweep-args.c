@@ -76,9 +76,6 @@ int sweep_arg_next(enum sweep_kind kind, int argc, char **argv, int *i, const ch
 	}
 	if (a[0] == '-')
 		return SWEEP_ARG_END;
-	if (kind == SW_SIZE)
-		return err_set(err, -EINVAL, "argument \"%.64s\": sweep size takes no list; accepted: --response, --mss N, then run options",
-			       a);
 	*val = a;
 	(*i)++;
 	return SWEEP_ARG_WORD;

@@ -49,10 +49,62 @@ int sweep_policy_kind_parse(const char *name, enum sweep_kind *kind)
 	return -EINVAL;
 }
 
+bool sweep_policy_needs_mss(enum sweep_kind kind, const char *list)
+{
+	return kind == SW_SIZE && (!list || strstr(list, ".."));
+}
+
+/* "LO..HI" into *lo and *hi; 0, or -EINVAL with err. */
+static int sweep_size_range(const char *list, uint64_t *lo, uint64_t *hi, char *err)
+{
+	const char *dots = strstr(list, "..");
+	char a[32], b[32];
+
+	if ((size_t)(dots - list) >= sizeof(a) || strlen(dots + 2) >= sizeof(b))
+		return err_set(err, -EINVAL, "size \"%.40s\": not a range; accepted: " SWEEP_SIZE_LIST_ACCEPTS,
+			       list);
+	snprintf(a, sizeof(a), "%.*s", (int)(dots - list), list);
+	snprintf(b, sizeof(b), "%s", dots + 2);
+	if (parse_size(a, lo) || parse_size(b, hi) || *lo < 1 || *lo > *hi || *hi > UINT32_MAX)
+		return err_set(err, -EINVAL, "size \"%.40s\": not a range of sizes from 1 up; accepted: " SWEEP_SIZE_LIST_ACCEPTS,
+			       list);
+	return 0;
+}
+
+/* Point v of a range into out (max of them); -EINVAL with err when full. */
+static int sweep_size_add(uint64_t v, uint64_t *out, unsigned max, unsigned *n, char *err)
+{
+	if (*n == max)
+		return err_set(err, -EINVAL, "size: more than %u points in the range; accepted: a narrower range (or --mss N larger)",
+			       max);
+	out[(*n)++] = v;
+	return 0;
+}
+
+/* packet_byte_script's points between lo and hi (the MSS's every multiple
+ * up to hi, not only three), with lo and hi, ascending. */
+static int sweep_size_range_plan(uint32_t mss, uint64_t lo, uint64_t hi, uint64_t *out,
+				 unsigned max, unsigned *n, char *err)
+{
+	int rc = sweep_size_add(lo, out, max, n, err);
+
+	for (uint64_t p = 1; !rc && p < mss; p *= 2)
+		if (p > lo && p < hi)
+			rc = sweep_size_add(p, out, max, n, err);
+	for (uint64_t m = mss; !rc && m < hi; m += mss)
+		for (uint64_t p = m; !rc && p <= m + 1; p++)
+			if (p > lo && p < hi)
+				rc = sweep_size_add(p, out, max, n, err);
+	if (!rc && hi > lo)
+		rc = sweep_size_add(hi, out, max, n, err);
+	return rc;
+}
+
 int sweep_policy_plan(enum sweep_kind kind, const char *list, uint32_t mss,
 		      uint64_t *out, unsigned max, unsigned *n, char *err)
 {
 	uint32_t sizes[SWEEP_MAX_POINTS];
+	uint64_t lo, hi;
 	int k;
 
 	*n = 0;
@@ -60,6 +112,16 @@ int sweep_policy_plan(enum sweep_kind kind, const char *list, uint32_t mss,
 	case SW_SIZE:
 		if (!max)
 			return err_set(err, -EINVAL, "size: no room for points");
+		if (list && !strstr(list, ".."))
+			return sweep_parse_list(list, out, max, n, err);
+		if (list && sweep_size_range(list, &lo, &hi, err))
+			return -EINVAL;
+		if (list && !mss) {
+			out[(*n)++] = lo;
+			return 0;
+		}
+		if (list)
+			return sweep_size_range_plan(mss, lo, hi, out, max, n, err);
 		if (!mss) {
 			out[(*n)++] = 1;
 			return 0;

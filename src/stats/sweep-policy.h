@@ -24,10 +24,22 @@ const char *sweep_policy_kind_name(enum sweep_kind kind);
 int sweep_policy_kind_parse(const char *name, enum sweep_kind *kind);
 
 /*
+ * A size sweep's own list (docs/sweeps.md, "Kinds"): "LO..HI" plans
+ * packet_byte_script's points around the MSS that fall between LO and
+ * HI, with LO and HI; "A,B,C" runs those sizes as given.
+ */
+#define SWEEP_SIZE_LIST_ACCEPTS "a list of sizes (1,1448,4345) or a range LO..HI (1..4500)"
+
+/* Whether a sweep of kind with list (NULL: none) plans around the MSS:
+ * a size sweep without a list of its own, or with a range. */
+bool sweep_policy_needs_mss(enum sweep_kind kind, const char *list);
+
+/*
  * The values of a size, burst or send-size sweep: size, packet_byte_script
- * around mss (sweep_sizes), or only its first point, 1 byte, when mss is
- * 0 (the rest follow that point's MSS); burst and send-size, list or the
- * default list when list is NULL.  0, or -EINVAL with err.
+ * around mss (sweep_sizes) -- between LO and HI for a list "LO..HI" --
+ * or only its first point (1 byte, or LO) when mss is 0 (the rest follow
+ * that point's MSS), or list's sizes as given; burst and send-size, list
+ * or the default list when list is NULL.  0, or -EINVAL with err.
  */
 int sweep_policy_plan(enum sweep_kind kind, const char *list, uint32_t mss,
 		      uint64_t *out, unsigned max, unsigned *n, char *err);

@@ -173,25 +173,25 @@ int sweep_knob_plan(const struct sweep_knob_axis *ax, unsigned nax, struct sweep
 	return 0;
 }
 
+/* The prefix of each end, as a knob spec writes it. */
+static const char *const sweep_end_prefixes[] = {
+	[SWEEP_END_LOCAL] = "local:", [SWEEP_END_REMOTE] = "remote:", [SWEEP_END_BOTH] = "both:",
+};
+
+const char *sweep_end_prefix(enum sweep_end end)
+{
+	return (unsigned)end <= SWEEP_END_BOTH ? sweep_end_prefixes[end] : "";
+}
+
 /* Which end a knob spec names; the rest of the spec is returned. */
 const char *sweep_knob_end(const char *spec, enum sweep_end *end)
 {
-	static const struct {
-		const char *prefix;
-		enum sweep_end end;
-	} ends[] = {
-		{ "local:", SWEEP_END_LOCAL },
-		{ "remote:", SWEEP_END_REMOTE },
-		{ "both:", SWEEP_END_BOTH },
-	};
-	size_t i;
-
 	*end = SWEEP_END_LOCAL;
-	for (i = 0; i < sizeof(ends) / sizeof(ends[0]); i++) {
-		size_t len = strlen(ends[i].prefix);
+	for (unsigned i = SWEEP_END_LOCAL; i <= SWEEP_END_BOTH; i++) {
+		size_t len = strlen(sweep_end_prefixes[i]);
 
-		if (!strncmp(spec, ends[i].prefix, len)) {
-			*end = ends[i].end;
+		if (!strncmp(spec, sweep_end_prefixes[i], len)) {
+			*end = (enum sweep_end)i;
 			return spec + len;
 		}
 	}

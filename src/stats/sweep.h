@@ -29,6 +29,8 @@ enum sweep_end { SWEEP_END_LOCAL, SWEEP_END_REMOTE, SWEEP_END_BOTH };
  * CLI's and the dashboard's sweeps.
  */
 const char *sweep_knob_end(const char *spec, enum sweep_end *end);
+/* The prefix sweep_knob_end() reads for end: "local:", "remote:", "both:". */
+const char *sweep_end_prefix(enum sweep_end end);
 
 /*
  * The point of a one-knob sweep as every front end names it (and the

@@ -83,10 +83,11 @@ c = sqlite3.connect(sys.argv[1])
 sw = c.execute("select id, kind, spec from sweeps").fetchall()
 ids = {r[0] for r in c.execute("select sweep_id from runs where source = 'ab'")}
 ok = (len(sw) == 1 and sw[0][1] == "ab" and ids == {sw[0][0]} and
-      json.loads(sw[0][2]) == {"a": ["net.ipv4.tcp_reordering=3"], "b": ["net.ipv4.tcp_reordering=10"], "n": 3, "seed": 7})
+      json.loads(sw[0][2]) == {"a": ["net.ipv4.tcp_reordering=3"], "b": ["net.ipv4.tcp_reordering=10"], "n": 3, "seed": 7,
+                               "alpha": 0.05, "front": "tunetop ab"})
 sys.exit(0 if ok else 1)
 PY
-ok $? "one A/B of kind ab holds all six, spec {a, b, n, seed} (the seed as the dashboard's A/B stores it)"
+ok $? "one A/B of kind ab holds all six, spec {a, b, n, seed, alpha, front} (the shape the dashboard's A/B stores too)"
 [ ! -s "$TMP/state/journal" ]
 ok $? "the journal is empty afterwards"
 

@@ -209,7 +209,7 @@ ok $? "every run of both is in the history with its source ($r)"
 # Issue 26: the dashboard's A/B chooses its seed as tunetop ab does, shows
 # it and stores it with the A/B; the same plan from the CLI with that seed
 # runs its pairs in the same order and stores the same seed.
-seed=$(screen | sed -n 's/.*A\/B done: .*seed \([0-9]*\)).*/\1/p' | head -1)
+seed=$(screen | sed -n 's/.*A\/B done: .*seed \([0-9]*\)[,)].*/\1/p' | head -1)
 [ -n "$seed" ]
 ok $? "the A/B's verdict line shows its seed ($seed)"
 abs() {

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "knobs/knobs.h"
@@ -166,6 +167,92 @@ static void test_ab_judge(void)
 	ok(plan_ab_median(side, fig, 10, 1) == 1, "B's median-rate run: %d",
 	   plan_ab_median(side, fig, 10, 1));
 	ok(plan_ab_median(side, fig, 1, 1) == -1, "no run of B counted: -1");
+	{
+		static int many_side[PLAN_AB_MAX_RUNS + 1];
+		static double many_fig[PLAN_AB_MAX_RUNS + 1];
+
+		for (unsigned i = 0; i <= PLAN_AB_MAX_RUNS; i++)
+			many_side[i] = i % 2, many_fig[i] = 100 + i % 7;
+		ok(plan_ab_judge(many_side, many_fig, PLAN_AB_MAX_RUNS + 1, PLAN_AB_ALPHA, 5,
+				 PLAN_AB_RATE, &r, &na, &nb) == -EINVAL && na == 0 && nb == 0,
+		   "more than %d runs: -EINVAL, none counted (%u+%u)", PLAN_AB_MAX_RUNS, na, nb);
+	}
+}
+
+/* A step's value a knob has already: nothing set, no transaction asked. */
+static void test_knob_set_same(const struct catalog *c)
+{
+	struct plan_knob k;
+	char err[ERR_MAX] = "";
+
+	memset(&k, 0, sizeof(k));
+	k.d = catalog_find(c, "net.ipv4.tcp_reordering");
+	snprintf(k.original, sizeof(k.original), "3");
+	snprintf(k.now, sizeof(k.now), "3");
+	ok(k.d && plan_knob_set(NULL, &k, "3", err) == 0 && !strcmp(k.now, "3"),
+	   "a value the knob has is not set again (no transaction needed)");
+}
+
+/* --alpha, the CLI's and the dashboard's. */
+static void test_alpha(void)
+{
+	char err[ERR_MAX] = "";
+	double a = 1;
+
+	ok(plan_alpha_parse("0.1", &a, err) == 0 && a == 0.1, "--alpha 0.1 (%s)", err);
+	ok(plan_alpha_parse("0.5", &a, err) == 0 && a == 0.5, "--alpha 0.5, the top (%s)", err);
+	a = 0.2;
+	ok(plan_alpha_parse("0", &a, err) == -EINVAL && a == 0.2 &&
+	   !strcmp(err, "--alpha 0: not a significance level; accepted: 0 < alpha <= 0.5 (e.g. 0.05)"),
+	   "--alpha 0 is refused, alpha left alone: %s", err);
+	ok(plan_alpha_parse("0.51", &a, err) == -EINVAL, "--alpha 0.51 is refused: %s", err);
+	ok(plan_alpha_parse(NULL, &a, err) == -EINVAL && strstr(err, "accepted"),
+	   "--alpha without a value is refused: %s", err);
+}
+
+/* An A/B record: one shape written, both shapes read. */
+static void test_ab_record(void)
+{
+	static struct plan_ab_record r, back;
+	char err[ERR_MAX] = "", *text;
+	json_t *j, *old;
+
+	memset(&r, 0, sizeof(r));
+	plan_ab_record_add(&r, 0, "net.ipv4.tcp_reordering=3", err);
+	plan_ab_record_add(&r, 1, "remote:gro=off", err);
+	plan_ab_record_add(&r, 1, "-b 7", err);
+	r.pairs = 4;
+	r.seed = 4242;
+	r.alpha = 0.1;
+	snprintf(r.front, sizeof(r.front), "dashboard");
+	j = plan_ab_record_json(&r);
+	text = j ? json_dumps(j, JSON_COMPACT) : NULL;
+	ok(text && !strcmp(text, "{\"a\":[\"net.ipv4.tcp_reordering=3\"],\"b\":[\"remote:gro=off\",\"-b 7\"],\"n\":4,\"seed\":4242,\"front\":\"dashboard\",\"alpha\":0.10000000000000001}"),
+	   "the stored shape: %s", text ? text : "(null)");
+	free(text);
+	ok(j && plan_ab_record_read(j, &back, err) == 0 && back.n[0] == 1 && back.n[1] == 2 &&
+	   !strcmp(back.item[1][1], "-b 7") && back.pairs == 4 && back.seed == 4242 &&
+	   back.alpha == 0.1 && !strcmp(back.front, "dashboard"), "read back as written (%s)", err);
+	json_decref(j);
+	old = json_pack("{s:s, s:b, s:i}", "spec", "--a gro=on,rx-usecs=8 --b gro=off -n 3 --seed 9",
+			"dashboard", 1, "seed", 9);
+	ok(plan_ab_record_read(old, &back, err) == 0 && back.n[0] == 2 &&
+	   !strcmp(back.item[0][1], "rx-usecs=8") && back.n[1] == 1 && back.pairs == 3 &&
+	   back.seed == 9 && isnan(back.alpha) && !strcmp(back.front, "dashboard"),
+	   "an older dashboard record: its prompt's words (%s)", err);
+	json_decref(old);
+	old = json_pack("{s:[s], s:[], s:i, s:i}", "a", "gro=on", "b", "n", 5, "seed", 1);
+	ok(plan_ab_record_read(old, &back, err) == 0 && back.n[0] == 1 && back.n[1] == 0 &&
+	   back.pairs == 5 && isnan(back.alpha) && !strcmp(back.front, "tunetop ab"),
+	   "an older tunetop ab record: no alpha, no front (%s)", err);
+	json_decref(old);
+	old = json_pack("{s:[s], s:[]}", "a", "gro=on", "b");
+	ok(plan_ab_record_read(old, &back, err) == -EINVAL && strstr(err, "no seed"),
+	   "a record without its seed is refused: %s", err);
+	json_decref(old);
+	old = json_pack("{s:i}", "n", 3);
+	ok(plan_ab_record_read(old, &back, err) == -EINVAL, "nor sides nor spec: %s", err);
+	json_decref(old);
 }
 
 /* The sender's MSS: the local end's for the request, the remote's for --response. */
@@ -203,6 +290,9 @@ int main(void)
 	test_ends();
 	test_ab();
 	test_ab_judge();
+	test_alpha();
+	test_knob_set_same(c);
+	test_ab_record();
 	test_mss();
 	catalog_free(c);
 	return tap_done();

@@ -41,6 +41,28 @@ static void plans(void)
 	   v[0] == 1024 && v[4] == 262144, "send-size's default list is 1K..256K (%u)", n);
 	ok(!sweep_policy_plan(SW_BURST, "0,4", 0, v, SWEEP_MAX_POINTS, &n, err) && n == 2 &&
 	   v[1] == 4, "a list given is the list run");
+	/* A size sweep's own list or range (docs/sweeps.md, "Kinds"). */
+	ok(!sweep_policy_plan(SW_SIZE, "1,1448,4345,4346", 0, v, SWEEP_MAX_POINTS, &n, err) &&
+	   n == 4 && v[0] == 1 && v[3] == 4346 && !sweep_policy_needs_mss(SW_SIZE, "1,1448"),
+	   "size LIST: those sizes, no MSS needed (%s)", err);
+	rc = sweep_policy_plan(SW_SIZE, "1..4500", 1448, v, SWEEP_MAX_POINTS, &n, err);
+	ok(!rc && n == 18 && v[0] == 1 && v[10] == 1024 && v[11] == 1448 && v[12] == 1449 &&
+	   v[15] == 4344 && v[16] == 4345 && v[17] == 4500,
+	   "size 1..4500 around MSS 1448: 1 .. 1024, each multiple and one more, then 4500 (%u: %s)",
+	   n, err);
+	rc = sweep_policy_plan(SW_SIZE, "1000..3000", 1448, v, SWEEP_MAX_POINTS, &n, err);
+	ok(!rc && n == 7 && v[0] == 1000 && v[1] == 1024 && v[2] == 1448 && v[4] == 2896 &&
+	   v[6] == 3000, "size 1000..3000: only the points between, with both ends (%u)", n);
+	ok(!sweep_policy_plan(SW_SIZE, "64..4K", 0, v, SWEEP_MAX_POINTS, &n, err) && n == 1 &&
+	   v[0] == 64 && sweep_policy_needs_mss(SW_SIZE, "64..4K"),
+	   "size LO..HI with the MSS unknown: LO first, the rest follow its MSS");
+	ok(sweep_policy_plan(SW_SIZE, "9..3", 1448, v, SWEEP_MAX_POINTS, &n, err) == -EINVAL &&
+	   strstr(err, "size \"9..3\": not a range of sizes from 1 up; accepted: a list of sizes"),
+	   "a range upside down is refused: %s", err);
+	ok(sweep_policy_plan(SW_SIZE, "1..10M", 1448, v, SWEEP_MAX_POINTS, &n, err) == -EINVAL &&
+	   strstr(err, "more than 256 points"), "a range of too many points is refused: %s", err);
+	ok(sweep_policy_plan(SW_SIZE, "1,x", 1448, v, SWEEP_MAX_POINTS, &n, err) == -EINVAL &&
+	   strstr(err, "\"x\": not a size"), "a list with a word that is no size: %s", err);
 	ok(sweep_policy_plan(SW_KNOB, NULL, 0, v, SWEEP_MAX_POINTS, &n, err) == -EINVAL &&
 	   strstr(err, "accepted"), "a knob sweep has no list of numbers: %s", err);
 

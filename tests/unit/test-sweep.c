@@ -323,6 +323,14 @@ static void test_knob_end(void)
 	rest = sweep_knob_end("bothx:gro=on", &end);
 	ok(end == SWEEP_END_LOCAL && !strcmp(rest, "bothx:gro=on"),
 	   "an unknown prefix is left to the name check");
+	for (unsigned e = SWEEP_END_LOCAL; e <= SWEEP_END_BOTH; e++) {
+		char spec[64];
+
+		snprintf(spec, sizeof(spec), "%sgro=on", sweep_end_prefix((enum sweep_end)e));
+		rest = sweep_knob_end(spec, &end);
+		ok(end == (enum sweep_end)e && !strcmp(rest, "gro=on"),
+		   "sweep_end_prefix writes what sweep_knob_end reads: %s", spec);
+	}
 }
 
 /* A one-knob point's name: the end's prefix, the store's 63 characters. */
