@@ -35,19 +35,18 @@ static void verdict_word(struct report_verdict *v, bool differs, double change)
  * Whether the rate of runs b[] differs from that of runs a[], all of one
  * unit: the one place the report decides it.  Issue 27 brings one engine
  * rule for this (src/stats/verdict.*); switching to it is an edit of this
- * function only.  Until then, what the other front ends use: with more
- * than one run on a side the A/B rule (plan_ab_judge(): medians, a
- * bootstrap interval and a rank test at PLAN_AB_ALPHA, seeded as the A/B
- * was), else a pair of runs against their noise (store_why_change(): each
- * run's confidence half-width, else the spread of its ticks, above the
- * sweep policy's floor).
+ * function only.  With more than one run on a side the A/B rule
+ * (plan_ab_judge(): medians, a bootstrap interval and a rank test at
+ * PLAN_AB_ALPHA, seeded as the A/B was), else a pair of runs by the
+ * engine's verdict rule (store_why_change(): their -i intervals, else the
+ * rule's prior; the history is not read here yet).
  */
 static void report_judge(const struct store_run *const *a, unsigned na,
 			 const struct store_run *const *b, unsigned nb, uint64_t seed,
 			 struct report_verdict *v)
 {
 	const char *units = a[0]->units;
-	char x[32], y[32], z[32];
+	char x[32], y[32];
 
 	if (na > 1 || nb > 1) {
 		int side[PLAN_AB_MAX_RUNS];
@@ -87,12 +86,17 @@ static void report_judge(const struct store_run *const *a, unsigned na,
 		struct why_change c;
 
 		store_why_change(a[0], b[0], &c);
-		verdict_word(v, c.beyond_noise && isfinite(c.change_pct), c.change_pct);
-		snprintf(v->text, sizeof(v->text), "throughput %+.1f %% (%s -> %s %s), %s the noise (%s %s)",
+		if (c.verdict.word == VERDICT_CANT_TELL) {
+			v->word = "can't tell";
+			v->cls = "same";
+		} else {
+			verdict_word(v, c.beyond_noise, c.change_pct);
+		}
+		snprintf(v->text, sizeof(v->text),
+			 "throughput %+.1f %% (%s -> %s %s), noise band %+.1f..%+.1f %% (%s): %s",
 			 c.change_pct, svg_fmt_si(c.thr_a, x, sizeof(x)),
-			 svg_fmt_si(c.thr_b, y, sizeof(y)), units,
-			 c.beyond_noise ? "beyond" : "within", svg_fmt_si(c.noise, z, sizeof(z)),
-			 units);
+			 svg_fmt_si(c.thr_b, y, sizeof(y)), units, c.verdict.lo_pct, c.verdict.hi_pct,
+			 verdict_src_text(c.verdict.src), c.verdict.reason);
 	}
 }
 
