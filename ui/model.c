@@ -424,6 +424,13 @@ static int32_t stored_int(const json_t *series, const char *name, size_t i)
 	return isfinite(v) ? (int32_t)v : -1;
 }
 
+double model_run_rate(const struct model_run *r)
+{
+	if (r->state == MS_RUNNING || !(r->has_result || r->history))
+		return NAN;
+	return r->rate;
+}
+
 struct model_run *model_add_history(struct model *m, const struct store_run *sr)
 {
 	struct test_params p;

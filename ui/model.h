@@ -117,6 +117,10 @@ void model_end(struct model *m, struct model_run *r, int ret, const char *err,
  */
 struct model_run *model_add_history(struct model *m, const struct store_run *sr);
 
+/* A finished run's final rate: one of this session's with its result, or
+ * one of the history (its stored throughput); NAN otherwise. */
+double model_run_rate(const struct model_run *r);
+
 /*
  * Keep doc and series (new references taken; series may be NULL) as r's
  * document; beyond MODEL_MAX_DOCS the oldest run's is dropped, never

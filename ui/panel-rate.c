@@ -47,7 +47,7 @@ static double rate_ci(const struct model_run *r)
 static void rate_verdict(struct grid *g, int x, int y, int w, const struct model_run *r,
 			 const struct model_run *ghost, double now)
 {
-	double gr = ghost->has_result ? ghost->rate : NAN;
+	double gr = model_run_rate(ghost);
 	struct verdict_in in;
 	struct verdict v;
 	char pct[48];
@@ -104,7 +104,7 @@ static void rate_line(struct grid *g, int x, int y, int w, const struct model_ru
 				 plot_si(p99, c, sizeof(c)));
 	}
 	if (ghost && n < w) {
-		double gr = ghost->has_result ? ghost->rate : NAN;
+		double gr = model_run_rate(ghost);
 
 		char id[24];
 

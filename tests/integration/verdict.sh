@@ -123,21 +123,22 @@ if command -v tmux >/dev/null 2>&1; then
 		S="ttverdict-$$-$size"	# a server each: a new one is up at once
 		T new-session -d -s v -x "${size%x*}" -y "${size#*x}" \
 			"$TUNETOP --lab $LAB -l 0.5 2>$TMP/dash.err; sleep 60"
-		got=
+		# runs are named by their history ids: the second one is id1 + 1
+		id1= id2=
 		for _ in $(seq 150); do
 			T capture-pane -p -t v >"$TMP/scr" 2>/dev/null
-			if grep -q "run 1 done" "$TMP/scr" && [ -z "$got" ]; then
-				T send-keys -t v r
-				got=1
+			if [ -z "$id1" ]; then
+				id1=$(grep -oE "run [0-9]+ done" "$TMP/scr" | head -1 | grep -oE "[0-9]+")
+				[ -n "$id1" ] && id2=$((id1 + 1)) && T send-keys -t v r
 			fi
-			grep -q "run 2 done" "$TMP/scr" && break
+			[ -n "$id2" ] && grep -q "run $id2 done" "$TMP/scr" && break
 			sleep 0.2
 		done
 		sleep 0.5	# the frame after the run's end has its verdict
 		T capture-pane -p -t v >"$TMP/scr"
 		head="$(grep -m1 -E "(vs|baseline) run h?[0-9]+:" "$TMP/scr")"
 		for _ in 1 2 3 4 5 6; do
-			grep -q "why 2 vs 1:" "$TMP/scr" && break
+			grep -q "why $id2 vs $id1:" "$TMP/scr" && break
 			T send-keys -t v Tab
 			sleep 0.5
 			T capture-pane -p -t v >"$TMP/scr"
@@ -146,8 +147,8 @@ if command -v tmux >/dev/null 2>&1; then
 			! echo "$head" | grep -qE "run h?[0-9]+: [0-9.]+[kMG]? (WORSE|BETTER|~|can't tell) [-+][0-9.]*│"
 		ok $? "$size: the header's verdict is whole: $(echo "$head" | grep -oE 'run h?[0-9]+: [^│]*')"
 		[ -n "$head" ] || sed -n '1,4s/^/# /p' "$TMP/scr"
-		why="$(grep -o "why 2 vs 1: [^│]*" "$TMP/scr" | head -1)"
-		echo "$why" | grep -qE "^why 2 vs 1: (WORSE|BETTER|~|can't tell)( [-+][0-9.]+ %( \(noise [-+][0-9]+\.\.[-+][0-9]+ %\)(, rate [0-9.]+[kMG]? -> [0-9.]+[kMG]?(: [^│]*[a-z)])?)?)?)? *$"
+		why="$(grep -o "why $id2 vs $id1: [^│]*" "$TMP/scr" | head -1)"
+		echo "$why" | grep -qE "^why $id2 vs $id1: (WORSE|BETTER|~|can't tell)( [-+][0-9.]+ %( \(noise [-+][0-9]+\.\.[-+][0-9]+ %\)(, rate [0-9.]+[kMG]? -> [0-9.]+[kMG]?(: [^│]*[a-z)])?)?)?)? *$"
 		ok $? "$size: the runs panel's why line is whole parts: $why"
 		T kill-server 2>/dev/null
 	done
