@@ -158,7 +158,10 @@ unit="$top_builddir/data/tunetopd.service"
 if [ -f "$unit" ] && command -v systemd-analyze >/dev/null; then
 	sed -e "s|^ExecStart=[^ ]*|ExecStart=$TUNETOPD|" \
 		-e "s|^Documentation=.*|Documentation=file://$top_srcdir/docs/tunetopd.8|" "$unit" >"$TMP/tunetopd.service"
-	systemd-analyze verify "$TMP/tunetopd.service" >"$TMP/verify.txt" 2>&1 && ! [ -s "$TMP/verify.txt" ]
+	# What it says of the machine's other units (irtt.service, which
+	# flent's packages bring, warns of User=nobody) is not ours to judge.
+	systemd-analyze verify "$TMP/tunetopd.service" >"$TMP/verify.txt" 2>&1 &&
+		! grep -q "tunetopd" "$TMP/verify.txt"
 	ok $? "systemd-analyze verify accepts tunetopd.service"
 	[ -s "$TMP/verify.txt" ] && diag "$TMP/verify.txt"
 	grep -q "^CapabilityBoundingSet=CAP_NET_ADMIN$" "$unit" && grep -q "^ExecStart=.*/tunetopd -f " "$unit"

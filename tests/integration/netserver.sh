@@ -157,7 +157,7 @@ if command -v tmux >/dev/null 2>&1; then
 	seen=$?
 	ok $seen "dashboard: local rate live, remote panels say netserver: no live figures"
 	[ $seen -eq 0 ] || diag "$TMP/dash.txt"
-	pane_until "$TMP/dash.txt" 150 "run 1 done" "TCP_STREAM done"
+	pane_until "$TMP/dash.txt" 150 "run [0-9]+ done" "TCP_STREAM done"
 	done=$?
 	ok $done "dashboard: the run ends with netserver's figures"
 	[ $done -eq 0 ] || diag "$TMP/dash.txt"

@@ -369,10 +369,10 @@ if command -v tmux >/dev/null 2>&1; then
 		"ip netns exec $A $TUNETOP $H --key $TMP/key -t TCP_RR -l 1 --no-db 2>$TMP/derr; echo EXIT=\$? >$TMP/dexit"
 	tmux -L "$S" set-option -t dash remain-on-exit on >/dev/null
 	for _ in $(seq 200); do
-		screen | grep -q "run 1 done" && break
+		screen | grep -qE "run s?[0-9]+ done" && break
 		sleep 0.1
 	done
-	screen | grep -q "run 1 done"
+	screen | grep -qE "run s?[0-9]+ done"
 	ok $? "the dashboard with -H --key runs against tunetopd"
 	sleep 3
 	keys Tab Tab Tab Tab / t c p _ r e o r d e r i n g Enter Right Enter
