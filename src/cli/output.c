@@ -776,7 +776,7 @@ static int output_human(FILE *f, const struct run_opts *o,
 {
 	struct vbufs *b;
 
-	if (o->verbosity == 0) {
+	if (o->terse) {
 		print_terse(f, o, r);
 		print_side_notes(stderr, r);
 		return 0;

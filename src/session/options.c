@@ -405,7 +405,7 @@ static int global_opt(struct parse_state *st, char c, const char *val)
 			return err_set(st->err, 2, "option -v %s: %s; accepted: %s", val,
 				       strcmp(val, "2") ? "not a verbosity" :
 				       "netperf's verbose tables are not printed", opt_hint(c, false));
-		o->verbosity = val[0] - '0';
+		o->terse = val[0] == '0';
 		return 0;
 	case 'F': {
 		char b;
@@ -803,7 +803,6 @@ static void options_init(struct run_opts *o)
 	o->so.port = NULL;
 	o->fmt = OUT_HUMAN;
 	o->headers = true;
-	o->verbosity = 1;
 	/* netperf: -I alone runs -i 10,3; -i alone aims at -I 99,5. */
 	o->it = (struct iterate){
 		.max_iter = 10, .min_iter = 3, .level = 99, .width_pct = 5,

@@ -43,7 +43,7 @@ struct run_opts {
 	enum out_format fmt;
 	struct selector_list sel;	/* for -o/-k; with OUT_HUMAN, -O columns */
 	bool headers;			/* -P 0/1: print banner and column titles */
-	int verbosity;			/* -v 0: the rate alone; 1 (default) netperf's table */
+	bool terse;			/* -v 0: the rate alone; false (-v 1, default): netperf's table */
 	enum options_help help;		/* -h, -o help, -o ?: what help was asked for */
 	bool loopback;			/* --loopback: never a lab */
 	char lab_name[64];		/* --lab NAME: run in this existing lab */

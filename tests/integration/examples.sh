@@ -129,7 +129,12 @@ remote_up() {
 	ip netns exec "$lab-b" "$TUNETOPD" -f --knobs --key "$TMP/knobs.key" \
 		>>"$TMP/rd-$lab.log" 2>&1 </dev/null &
 	dpid=$!
-	wait_listening "$TMP/rd-$lab.log" "" 100 >/dev/null	# the caller shows the log
+	# lib.sh's wait_listening is not defined in this sh of its own
+	for _ in $(seq 100); do
+		grep -q "listening on" "$TMP/rd-$lab.log" && return 0
+		sleep 0.1
+	done
+	return 1	# the caller shows the log
 }
 run=0 claims=0 notrun=0
 while IFS='	' read -r n where status exits cmd; do

@@ -168,8 +168,8 @@ static void test_interim(void)
 	   "-- -H: the control host again, by name or by address, as flent passes it (%s)", err);
 	ok(parse("-F /dev/urandom", &o, err) == 0 && !strcmp(o.so.fill_file, "/dev/urandom"),
 	   "-F FILE: netperf's fill file, for the session to read (%s)", err);
-	ok(parse("", &o, err) == 0 && o.verbosity == 1 && parse("-v 0", &o, err) == 0 &&
-	   o.verbosity == 0, "-v: netperf's verbosity, 1 unless -v 0");
+	ok(parse("", &o, err) == 0 && !o.terse && parse("-v 0", &o, err) == 0 &&
+	   o.terse, "-v: netperf's verbosity, 1 unless -v 0");
 	ok(parse("-D 0.5", &o, err) == 0 && o.interim == 0.5 &&
 	   o.so.p.sample_ms == 500, "-D 0.5 ticks every 500 ms");
 	ok(parse("-D 0.0125", &o, err) == 0 && o.so.p.sample_ms == 13,
