@@ -598,7 +598,8 @@ static int restore_edit(struct journal_entry **a, unsigned *n, void *arg, char *
 		}
 		x[--top] = x[i];
 	}
-	memmove(x, x + top, (*n - top) * sizeof(*x));
+	if (top < *n)	/* an empty journal's x is NULL, which memmove may not take */
+		memmove(x, x + top, (*n - top) * sizeof(*x));
 	*n -= top;
 	return r->nr || r->nd;
 }
