@@ -11,7 +11,7 @@
 #include "control.h"
 #include "plan.h"
 
-#define PLAN_MAX_KNOBS 8
+#define DASH_MAX_KNOBS 8
 
 /* One knob setting of a point: catalog index, end, value. */
 struct step_knob {
@@ -20,16 +20,16 @@ struct step_knob {
 	char value[KNOB_TEXT_MAX];
 };
 
-struct plan_step {
+struct dash_step {
 	char point[64];			/* "size=4345", "rx-usecs=15", "a", "b" */
 	struct test_params p;
 	unsigned nk;
-	struct step_knob k[PLAN_MAX_KNOBS];
+	struct step_knob k[DASH_MAX_KNOBS];
 	struct sweep_policy_pt fig;	/* its rate and noise once run (rate NAN until) */
 	unsigned run_id;		/* its run in the model; 0 not run */
 };
 
-struct plan {
+struct dash_plan {
 	bool ab;
 	uint64_t seed;			/* an A/B's order seed (plan_ab_seed or --seed) */
 	double alpha;			/* an A/B's significance level (--alpha) */
@@ -37,10 +37,10 @@ struct plan {
 	char kind[16];
 	int64_t sweep_id;
 	unsigned n, next;		/* steps, and the next to run */
-	struct plan_step steps[SWEEP_MAX_POINTS];
+	struct dash_step steps[SWEEP_MAX_POINTS];
 	/* Every knob the plan touches, with its value before the plan. */
 	unsigned ntouched;
-	struct step_knob before[2 * PLAN_MAX_KNOBS];
+	struct step_knob before[2 * DASH_MAX_KNOBS];
 	bool cancelled;
 	struct test_params p0;		/* the test before the plan, given back after */
 	bool lcpu, rcpu;		/* -c / -C for its runs' documents (its columns) */
@@ -55,7 +55,7 @@ struct plan {
 	unsigned nrk;
 };
 
-static struct plan *plan_of(const struct ui *u)
+static struct dash_plan *plan_of(const struct ui *u)
 {
 	return u->plan;
 }
@@ -104,14 +104,14 @@ static int parse_setting(struct ui *u, const char *spec, struct step_knob *k, un
 }
 
 /* Remember a knob's value before the plan, once. */
-static void touch(struct ui *u, struct plan *pl, const struct step_knob *k)
+static void touch(struct ui *u, struct dash_plan *pl, const struct step_knob *k)
 {
 	const struct knob_value *v = &u->knobs[k->idx].v[k->end];
 
 	for (unsigned i = 0; i < pl->ntouched; i++)
 		if (pl->before[i].idx == k->idx && pl->before[i].end == k->end)
 			return;
-	if (pl->ntouched < 2 * PLAN_MAX_KNOBS && v->present) {
+	if (pl->ntouched < 2 * DASH_MAX_KNOBS && v->present) {
 		pl->before[pl->ntouched] = *k;
 		snprintf(pl->before[pl->ntouched].value, KNOB_TEXT_MAX, "%s", v->text);
 		pl->ntouched++;
@@ -135,9 +135,9 @@ static uint32_t newest_mss(const struct ui *u, bool response)
 	return 0;
 }
 
-static struct plan_step *add_step(struct plan *pl, const struct test_params *p)
+static struct dash_step *add_step(struct dash_plan *pl, const struct test_params *p)
 {
-	struct plan_step *s;
+	struct dash_step *s;
 
 	if (pl->n == SWEEP_MAX_POINTS)
 		return NULL;
@@ -155,14 +155,14 @@ static int too_many(char *err)
 }
 
 /* A knob sweep point's setting of one knob: value on end (both: each end alike). */
-static int knob_step(struct ui *u, struct plan *pl, struct plan_step *s,
+static int knob_step(struct ui *u, struct dash_plan *pl, struct dash_step *s,
 		     enum sweep_end end, const char *name, const char *value, char *err)
 {
 	char spec1[200];
 	unsigned from = s->nk;
 
 	snprintf(spec1, sizeof(spec1), "%s%s=%s", sweep_end_prefix(end), name, value);
-	if (parse_setting(u, spec1, s->k, PLAN_MAX_KNOBS, &s->nk, err))
+	if (parse_setting(u, spec1, s->k, DASH_MAX_KNOBS, &s->nk, err))
 		return -EINVAL;
 	for (unsigned i = from; i < s->nk; i++)
 		touch(u, pl, &s->k[i]);
@@ -252,7 +252,7 @@ static int plan_preset(char **w, unsigned n, struct sweep_preset *p, char *err)
  * them) or the default for the test, then what they need turned on for
  * its runs (-c, -C, the capture).  0 or -EINVAL with err.
  */
-static int plan_columns(struct ui *u, struct plan *pl, const char *columns,
+static int plan_columns(struct ui *u, struct dash_plan *pl, const char *columns,
 			struct test_params *base, char *err)
 {
 	struct plan_table *t = pl->tab;
@@ -274,7 +274,7 @@ static int plan_columns(struct ui *u, struct plan *pl, const char *columns,
  * (sweep_knob_plan) as tunetop sweep plans them; two get a column each
  * in the table.  -EINVAL with err.
  */
-static int plan_knobs(struct ui *u, struct plan *pl, const struct plan_args *a,
+static int plan_knobs(struct ui *u, struct dash_plan *pl, const struct plan_args *a,
 		      const struct test_params *base, char *err)
 {
 	static struct sweep_knob_pt kp[SWEEP_MAX_POINTS];
@@ -313,7 +313,7 @@ static int plan_knobs(struct ui *u, struct plan *pl, const struct plan_args *a,
 				 strrchr(name[j], '.') ? strrchr(name[j], '.') + 1 : name[j]);
 	}
 	for (unsigned i = 0; i < n; i++) {
-		struct plan_step *s = add_step(pl, base);
+		struct dash_step *s = add_step(pl, base);
 
 		if (!s)
 			return too_many(err);
@@ -326,7 +326,7 @@ static int plan_knobs(struct ui *u, struct plan *pl, const struct plan_args *a,
 }
 
 /* The points of a sweep spec ("KIND ARGS" or "preset NAME"); -EINVAL with err. */
-static int plan_sweep(struct ui *u, struct plan *pl, const char *spec, char *err)
+static int plan_sweep(struct ui *u, struct dash_plan *pl, const char *spec, char *err)
 {
 	static struct sweep_preset preset;
 	char copy[256], *w[SWEEP_PRESET_WORDS], *save = NULL, *tok;
@@ -371,7 +371,7 @@ static int plan_sweep(struct ui *u, struct plan *pl, const char *spec, char *err
 		if (sweep_policy_plan(a.kind, a.list, mss, list, SWEEP_MAX_POINTS, &n, err))
 			return -EINVAL;
 		for (unsigned i = 0; i < n; i++) {
-			struct plan_step *s = add_step(pl, &base);
+			struct dash_step *s = add_step(pl, &base);
 
 			if (!s)
 				return too_many(err);
@@ -390,10 +390,10 @@ static int plan_sweep(struct ui *u, struct plan *pl, const char *spec, char *err
  * it, shown in the header and stored with the A/B), judged at alpha
  * (plan_alpha_parse, as tunetop ab takes it); -EINVAL with err.
  */
-static int plan_ab(struct ui *u, struct plan *pl, const char *spec, char *err)
+static int plan_ab(struct ui *u, struct dash_plan *pl, const char *spec, char *err)
 {
 	char copy[400], *w, *save = NULL, *side[2] = { NULL, NULL };
-	struct step_knob set[2][PLAN_MAX_KNOBS];
+	struct step_knob set[2][DASH_MAX_KNOBS];
 	unsigned nset[2] = { 0, 0 }, pairs = 5;
 	int order[50];
 	bool seeded = false;
@@ -427,7 +427,7 @@ static int plan_ab(struct ui *u, struct plan *pl, const char *spec, char *err)
 			       "SPEC " PLAN_SETTING_ACCEPTS "[,...]");
 	}
 	for (int s = 0; s < 2; s++) {
-		struct plan_setting ps[PLAN_MAX_KNOBS];
+		struct plan_setting ps[DASH_MAX_KNOBS];
 		unsigned n;
 		int test;
 
@@ -435,13 +435,13 @@ static int plan_ab(struct ui *u, struct plan *pl, const char *spec, char *err)
 			return err_set(err, -EINVAL, "A/B: --a and --b are both needed (\"\" not here: "
 				       "give the value the knob has)");
 		/* A side as tunetop ab reads it (plan_side_parse). */
-		if (plan_side_parse(u->cat, side[s], ps, PLAN_MAX_KNOBS, &n, &test, err))
+		if (plan_side_parse(u->cat, side[s], ps, DASH_MAX_KNOBS, &n, &test, err))
 			return -EINVAL;
 		if (test >= 0)
 			return err_set(err, -EINVAL, "A/B: --%c %.40s: a side's test options are not here; accepted: the test on show (t changes it) for both sides",
 				       'a' + s, side[s] + test);
 		for (unsigned i = 0; i < n; i++)
-			if (add_setting(u, &ps[i], set[s], PLAN_MAX_KNOBS, &nset[s], err))
+			if (add_setting(u, &ps[i], set[s], DASH_MAX_KNOBS, &nset[s], err))
 				return -EINVAL;
 		for (unsigned i = 0; i < nset[s]; i++) {
 			char t[PLAN_AB_REC_TEXT];
@@ -466,7 +466,7 @@ static int plan_ab(struct ui *u, struct plan *pl, const char *spec, char *err)
 
 		for (int k = 0; k < 2; k++) {
 			int s = k ? !first : first;
-			struct plan_step *st = add_step(pl, &u->p);
+			struct dash_step *st = add_step(pl, &u->p);
 
 			if (!st)
 				return too_many(err);
@@ -491,7 +491,7 @@ static int plan_knob_to(struct ui *u, const struct step_knob *b, const char *wan
 }
 
 /* Set a step's knobs: its own, and every other touched knob to its value before. */
-static int plan_apply(struct ui *u, struct plan *pl, const struct plan_step *s)
+static int dash_apply(struct ui *u, struct dash_plan *pl, const struct dash_step *s)
 {
 	for (unsigned i = 0; i < pl->ntouched; i++) {
 		const struct step_knob *b = &pl->before[i];
@@ -507,7 +507,7 @@ static int plan_apply(struct ui *u, struct plan *pl, const struct plan_step *s)
 }
 
 /* Each step's side (0 A, 1 B) and rate (NAN until it ran to its end). */
-static void plan_ab_runs(const struct plan *pl, int *sides, double *rate)
+static void plan_ab_runs(const struct dash_plan *pl, int *sides, double *rate)
 {
 	for (unsigned i = 0; i < pl->n; i++) {
 		sides[i] = pl->steps[i].point[0] == 'b';
@@ -521,7 +521,7 @@ static void plan_ab_runs(const struct plan *pl, int *sides, double *rate)
  * then shows B beside A with the whole list (docs/why.md).  Into buf:
  * "; moved (run 3 -> run 6, the median of each): ...", or why not.
  */
-static void plan_ab_moved(struct ui *u, const struct plan *pl, char *buf, size_t len)
+static void plan_ab_moved(struct ui *u, const struct dash_plan *pl, char *buf, size_t len)
 {
 	struct model_run *run[2] = { NULL, NULL };
 	int sides[SWEEP_MAX_POINTS];
@@ -549,7 +549,7 @@ static void plan_ab_moved(struct ui *u, const struct plan *pl, char *buf, size_t
 }
 
 /* The sweep's table on show from now on, its points named, none run yet. */
-static void plan_table_start(struct ui *u, struct plan *pl)
+static void plan_table_start(struct ui *u, struct dash_plan *pl)
 {
 	struct plan_table *t = pl->tab;
 
@@ -597,14 +597,14 @@ static void plan_table_cliffs(struct plan_table *t, const struct sweep_policy_pt
 }
 
 /* Start the next point, or finish. */
-static void plan_next(struct ui *u)
+static void dash_next(struct ui *u)
 {
-	struct plan *pl = plan_of(u);
+	struct dash_plan *pl = plan_of(u);
 
 	while (pl->next < pl->n && !pl->cancelled) {
-		struct plan_step *s = &pl->steps[pl->next];
+		struct dash_step *s = &pl->steps[pl->next];
 
-		if (plan_apply(u, pl, s) == 0) {
+		if (dash_apply(u, pl, s) == 0) {
 			u->p = s->p;
 			if (ctl_run_point(u, pl->ab ? "ab" : "sweep", pl->sweep_id, s->point,
 					  pl->lcpu, pl->rcpu, pl->reverse) == 0)
@@ -653,7 +653,7 @@ static void plan_next(struct ui *u)
 
 int plan_start(struct ui *u, const char *spec, bool ab, char *err)
 {
-	struct plan *pl;
+	struct dash_plan *pl;
 	int rc;
 
 	if (u->plan || u->state != UI_IDLE)
@@ -710,13 +710,13 @@ int plan_start(struct ui *u, const char *spec, bool ab, char *err)
 	}
 	u->plan = pl;
 	u->loop = false;
-	plan_next(u);
+	dash_next(u);
 	return 0;
 }
 
 const char *plan_progress(const struct ui *u, char *buf, unsigned len)
 {
-	const struct plan *pl = plan_of(u);
+	const struct dash_plan *pl = plan_of(u);
 	unsigned i;
 
 	buf[0] = '\0';
@@ -762,7 +762,7 @@ unsigned plan_sweep_summary(const char *kind, struct sweep_policy_pt *pt, unsign
 
 void plan_run_ended(struct ui *u, struct model_run *r)
 {
-	struct plan *pl = plan_of(u);
+	struct dash_plan *pl = plan_of(u);
 
 	if (!pl)
 		return;
@@ -776,12 +776,12 @@ void plan_run_ended(struct ui *u, struct model_run *r)
 			pl->cancelled = true;
 		pl->next++;
 	}
-	plan_next(u);
+	dash_next(u);
 }
 
 void plan_cancel(struct ui *u)
 {
-	struct plan *pl = plan_of(u);
+	struct dash_plan *pl = plan_of(u);
 
 	if (pl)
 		pl->cancelled = true;
@@ -789,7 +789,7 @@ void plan_cancel(struct ui *u)
 
 void plan_free(struct ui *u)
 {
-	struct plan *pl = plan_of(u);
+	struct dash_plan *pl = plan_of(u);
 
 	/* Its table stays on show (u->sweep) after the sweep. */
 	free(pl);
