@@ -249,12 +249,13 @@ const char *plan_step_value(const struct plan *pl, const struct plan_step *s, un
 	return s->vi[k] >= 0 ? kn->val[s->vi[k]] : kn->k.original;
 }
 
-/* Whether a and b are one setting of d (knob_value_equal: "on" is "1"). */
-static bool same_value(const struct knob_def *d, const char *a, const char *b)
+bool plan_value_same(const struct knob_def *d, const char *a, const char *b)
 {
 	struct knob_value va, vb;
 	char e[ERR_MAX];
 
+	if (!a || !b)
+		return !a && !b;
 	if (knob_parse_value(d, a, &va, e) || knob_parse_value(d, b, &vb, e))
 		return !strcmp(a, b);
 	return knob_value_equal(d, &va, &vb);
@@ -273,7 +274,7 @@ static int ab_same(const struct plan *pl, char *err)
 
 		for (int s = 0; s < 2; s++)
 			v[s] = pl->side_vi[s][i] >= 0 ? ki->val[pl->side_vi[s][i]] : ki->k.original;
-		if (!same_value(ki->k.d, v[0], v[1]))
+		if (!plan_value_same(ki->k.d, v[0], v[1]))
 			return 0;
 	}
 	if (!pl->nknobs)

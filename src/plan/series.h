@@ -184,6 +184,12 @@ int plan_ab_verdict(const struct plan *pl, unsigned m, struct ab_result *r, unsi
 /* The step of side s whose rate is that side's median (plan_ab_median); -1 none. */
 int plan_ab_median_step(const struct plan *pl, int s);
 
+/*
+ * Whether a and b (canonical texts; NULL the original, equal only to
+ * NULL) are one setting of d (knob_value_equal: "on" is "1").
+ */
+bool plan_value_same(const struct knob_def *d, const char *a, const char *b);
+
 /* A knob's value at step s: its text, the original where s gives none. */
 const char *plan_step_value(const struct plan *pl, const struct plan_step *s, unsigned k);
 
