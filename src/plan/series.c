@@ -184,7 +184,7 @@ int plan_sweep_build(struct plan *pl, enum sweep_kind kind, const struct test_pa
 	pl->mss = sweep_policy_needs_mss(kind, list && *list ? list : NULL) ? mss : 0;
 	/* Without an MSS a size sweep plans its first point only. */
 	if (sweep_policy_plan(kind, list && *list ? list : NULL, mss, v, PLAN_MAX_STEPS, &n, err))
-		return -EINVAL;
+		return -EDOM;
 	return add_values(pl, v, n, err);
 }
 
@@ -240,6 +240,20 @@ int plan_sweep_knobs(struct plan *pl, const struct test_params *p,
 				s->vi[k[j][e]] = vi[j][kp[i].ki[j]];
 	}
 	return 0;
+}
+
+void plan_rebase(struct plan *pl, const struct test_params *p)
+{
+	char err[ERR_MAX];
+
+	pl->base = *p;
+	for (unsigned i = 0; i < pl->n; i++) {
+		struct plan_step *s = &pl->step[i];
+
+		s->p = pl->kind == PLAN_AB ? pl->side_p[s->side] : *p;
+		if (pl->kind == PLAN_SWEEP && pl->skind != SW_KNOB)
+			sweep_policy_point_params(pl->skind, pl->response, s->value, &s->p, err);
+	}
 }
 
 const char *plan_step_value(const struct plan *pl, const struct plan_step *s, unsigned k)
@@ -347,8 +361,7 @@ static unsigned plan_mss(struct plan *pl, struct plan_step *s, const struct plan
 	return PLAN_EV_MSS;
 }
 
-/* Mark the cliffs among the steps run (sweep_policy_cliffs); how many. */
-static unsigned plan_cliffs(struct plan *pl)
+unsigned plan_cliffs(struct plan *pl)
 {
 	static struct sweep_policy_pt pt[PLAN_MAX_STEPS];
 	unsigned nc;

@@ -97,7 +97,8 @@ int plan_ab_build(struct plan *pl, const struct test_params p[2], unsigned pairs
  * ("" or NULL the default) planned by sweep_policy_plan around mss; a
  * size sweep that needs an MSS and has none plans its first point, and
  * the rest once that point's connection says its MSS (plan_step_done,
- * PLAN_EV_MSS).  -EINVAL with err.
+ * PLAN_EV_MSS).  -EDOM with err for a list or range it cannot plan,
+ * -EINVAL for a point the test refuses or too many.
  */
 int plan_sweep_build(struct plan *pl, enum sweep_kind kind, const struct test_params *p,
 		     bool response, const char *list, uint32_t mss, char *err);
@@ -160,6 +161,19 @@ enum plan_event {
  * Returns the events (enum plan_event).
  */
 unsigned plan_step_done(struct plan *pl, const struct plan_outcome *o);
+
+/*
+ * A sweep's test changed after it was planned (--reverse turned the run
+ * around, target_reverse): every step's test is p with its own point.
+ */
+void plan_rebase(struct plan *pl, const struct test_params *p);
+
+/*
+ * Mark the cliffs among the steps run by the engine's one rule
+ * (sweep_policy_cliffs, docs/sweeps.md): step[i].pt; how many.  Done by
+ * plan_step_done at the end, and by a front end that stops a plan itself.
+ */
+unsigned plan_cliffs(struct plan *pl);
 
 /* Stop after the step in flight (a signal, a target gone); DONE follows. */
 void plan_stop(struct plan *pl);
