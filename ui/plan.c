@@ -185,7 +185,7 @@ static int plan_knobs(struct dash_plan *pl, const struct plan_args *a,
 		return -EINVAL;
 	for (unsigned j = 0; j < a->nknob; j++) {
 		bool remote[2];
-		unsigned ne = plan_setting_ends(ax[j].end, remote);
+		unsigned ne = sweep_end_sides(ax[j].end, remote);
 
 		for (unsigned e = 0; e < ne && pl->nrk < 4; e++)
 			pl->rk[pl->nrk++] = (struct plan_sweep_knob){ .name = name[j],
@@ -306,7 +306,7 @@ static int plan_ab(struct ui *u, struct dash_plan *pl, const char *spec, char *e
 				       'a' + s, side[s] + test);
 		for (unsigned i = 0; i < n; i++) {
 			bool remote[2];
-			unsigned ne = plan_setting_ends(ps[i].end, remote);
+			unsigned ne = sweep_end_sides(ps[i].end, remote);
 
 			for (unsigned e = 0; e < ne; e++) {
 				char t[PLAN_AB_REC_TEXT];

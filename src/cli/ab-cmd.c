@@ -181,7 +181,7 @@ static int ab_parse_side(const struct catalog *cat, const struct run_opts *o, in
 	side->n = 0;
 	for (unsigned i = 0; i < n; i++) {
 		bool remote[2];
-		unsigned ne = plan_setting_ends(ps[i].end, remote);
+		unsigned ne = sweep_end_sides(ps[i].end, remote);
 
 		for (unsigned k = 0; k < ne; k++) {
 			struct ab_item *it = &side->item[side->n];

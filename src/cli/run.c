@@ -165,7 +165,7 @@ int run_set_knobs(const struct run_opts *o, const struct catalog *cat, struct kn
 	}
 	for (unsigned i = 0; i < o->nset; i++) {
 		bool remote[2];
-		unsigned ne = plan_setting_ends(s[i].end, remote);
+		unsigned ne = sweep_end_sides(s[i].end, remote);
 
 		for (unsigned e = 0; e < ne; e++) {
 			struct knob_value cur, after;

@@ -392,7 +392,7 @@ static int sweep_setup(struct sweep *sw, int argc, char **argv)
 			err_set(err, 2, "option --set %s", why);
 			goto bad;
 		}
-		ne = plan_setting_ends(ps.end, remote);
+		ne = sweep_end_sides(ps.end, remote);
 		for (unsigned e = 0; e < ne; e++) {
 			if (remote[e] && options_remote_knobs_refusal(&sw->o)) {
 				err_set(err, 2, "option --set %s: %s", sw->o.set[i],
@@ -491,7 +491,7 @@ static int sweep_knobs_begin(struct sweep *sw)
 			fprintf(stderr, WHO ": --set %s\n", err);
 			return 1;
 		}
-		ne = plan_setting_ends(ps.end, remote);
+		ne = sweep_end_sides(ps.end, remote);
 		for (unsigned e = 0; e < ne; e++)
 			if (sweep_check_set(sw, ps.d, remote[e], ps.value))
 				return 1;

@@ -208,7 +208,7 @@ int plan_sweep_knobs(struct plan *pl, const struct test_params *p,
 
 		if (rc)
 			return rc;
-		ne[j] = plan_setting_ends(ax[j].end, remote);
+		ne[j] = sweep_end_sides(ax[j].end, remote);
 		for (unsigned e = 0; e < ne[j]; e++)
 			if ((k[j][e] = knob_of(pl, d, remote[e])) < 0)
 				return err_set(err, -EINVAL, "more than %d knobs", PLAN_MAX_KNOBS);
