@@ -430,16 +430,18 @@ int plan_restore(struct plan *pl, knobs_txn_undo_cb cb, void *arg, char *err)
 		char found[KNOB_TEXT_MAX], e[ERR_MAX];
 		int r;
 
-		if (!strcmp(k->now, k->original))
-			continue;
-		/* The value the transaction found: undone, so the journal forgets it. */
+		/* The value the transaction found: undone, so the journal forgets
+		 * it and the knob is no longer held (also when a later step
+		 * already set it back). */
 		if (knobs_txn_has(pl->txn, k->d, &k->t, found, sizeof(found)) &&
 		    !strcmp(found, k->original)) {
 			r = knobs_txn_undo_one(pl->txn, k->d, &k->t, e);
 			if (!r)
 				memcpy(k->now, k->original, sizeof(k->now));
-		} else {
+		} else if (strcmp(k->now, k->original)) {
 			r = plan_knob_set(pl->txn, k, k->original, e);
+		} else {
+			continue;
 		}
 		if (r && !rc)
 			rc = err_set(err, -EIO, "put back %s on %s to %s: %s", k->d->name,

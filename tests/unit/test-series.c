@@ -213,6 +213,24 @@ static void test_apply_restore(const struct catalog *c)
 	plan_destroy(pl);
 	knobs_txn_free(txn);
 
+	/* Not its own transaction, the last step back at the original: released. */
+	txn = NULL;
+	pl = plan_new(c);
+	knobs_txn_begin(&txn, "test-series", 0, err);
+	plan_ab_set(pl, 0, d, false, "9", err);
+	plan_ab_build(pl, p, 3, 7, 0.05, err);
+	plan_begin(pl, &so, txn, false, err);
+	while ((s = plan_next(pl))) {
+		plan_apply(pl, s, err);
+		plan_step_done(pl, &o);
+	}
+	ok(plan_restore(pl, NULL, NULL, err) == 0 && knobs_txn_count(txn) == 0,
+	   "a knob back at its original leaves the transaction (%u held): %s", knobs_txn_count(txn), err);
+	reordering(c, now);
+	ok(!strcmp(now, before), "and has its original: %s", now);
+	plan_destroy(pl);
+	knobs_txn_free(txn);
+
 	/* The dashboard's: its transaction holds the user's edit (4) too. */
 	txn = NULL;
 	pl = plan_new(c);
