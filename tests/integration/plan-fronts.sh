@@ -50,6 +50,13 @@ SPEC="--a net.ipv4.tcp_reordering=$r0 --b net.ipv4.tcp_reordering=11 -n 3 --seed
 [ $? -eq 2 ] && grep -q "^tunetop ab: option --alpha 0.7: not a significance level; accepted: 0 < alpha <= 0.5" "$TMP/bad"
 check $? "tunetop ab --alpha 0.7 is refused, naming what is accepted" "$TMP/bad"
 
+# Sides that come to one setting there: refused before any run, by the
+# plan (plan_begin), in the same words from both front ends.
+SAME="options --a and --b come to the same settings here: the knobs already have the values asked for (net.ipv4.tcp_reordering on lab-a is $r0)"
+"$TUNETOP" ab --lab "$lab" --a "net.ipv4.tcp_reordering=$r0" --b "" >"$TMP/same" 2>&1
+[ $? -eq 2 ] && grep -qF "tunetop ab: $SAME" "$TMP/same"
+check $? "tunetop ab refuses sides that come to the same settings" "$TMP/same"
+
 # shellcheck disable=SC2086
 "$TUNETOP" ab --lab "$lab" -l 0.3 $SPEC >"$TMP/cli" 2>&1
 check $? "tunetop ab runs the plan" "$TMP/cli"
@@ -64,6 +71,12 @@ keys -l -- "--a net.ipv4.tcp_reordering=$r0 --b net.ipv4.tcp_reordering=11 --alp
 keys Enter
 wait_for "A/B: --alpha 0.7: not a significance level; accepted: 0 < alpha <= 0.5" 30
 ok $? "the dashboard refuses --alpha 0.7 with the CLI's words"
+keys Escape
+keys A C-u
+keys -l -- "--a net.ipv4.tcp_reordering=$r0 --b net.ipv4.tcp_reordering=$r0"
+keys Enter
+wait_for "$(printf '%s' "$SAME" | sed 's/[][().*]/\\&/g')" 30
+ok $? "the dashboard refuses them with the CLI's words"
 keys Escape
 keys A C-u
 keys -l -- "$SPEC"
