@@ -42,23 +42,6 @@ bool plan_active(const struct ui *u)
 	return u->plan != NULL;
 }
 
-/*
- * The MSS a size sweep plans around, from the newest run with a
- * connection: its sender's as tunetop sweep takes it (plan_sweep_mss,
- * the remote end's for --response); 0 when none.
- */
-static uint32_t newest_mss(const struct ui *u, bool response)
-{
-	for (unsigned i = u->model.nruns; i-- > 0;) {
-		const struct model_run *r = u->model.runs[i];
-		uint32_t mss = r->has_result ? plan_sweep_mss(&r->res, response) : 0;
-
-		if (mss)
-			return mss;
-	}
-	return 0;
-}
-
 /* What a sweep asks for: its kind and own arguments, from the prompt or a preset. */
 struct plan_args {
 	enum sweep_kind kind;
@@ -237,14 +220,10 @@ static int plan_sweep(struct ui *u, struct dash_plan *pl, const char *spec, char
 	pl->reverse = a.reverse;
 	if (a.reverse)
 		snprintf(pl->tab->reverse, sizeof(pl->tab->reverse), "%s", ctl_reverse_desc(u));
-	if (a.kind != SW_KNOB) {
-		uint32_t mss = a.mss ? a.mss : newest_mss(u, a.response);
-
-		if (sweep_policy_needs_mss(a.kind, a.list) && !mss)
-			return err_set(err, -EINVAL, "sweep size: the MSS comes from a run's connection: r first, or --mss N (or a list of sizes)");
-		return plan_sweep_build(pl->pl, a.kind, &base, a.response, a.list, mss, err) ?
+	/* Without --mss a size sweep plans the rest around its first point's. */
+	if (a.kind != SW_KNOB)
+		return plan_sweep_build(pl->pl, a.kind, &base, a.response, a.list, a.mss, err) ?
 		       -EINVAL : 0;
-	}
 	return plan_knobs(pl, &a, &base, err);
 }
 
@@ -359,8 +338,8 @@ static void plan_ab_moved(struct ui *u, const struct dash_plan *pl, char *buf, s
 		 c.n ? c.m[0].text : "nothing of the mechanisms compared");
 }
 
-/* The sweep's table on show from now on, its points named, none run yet. */
-static void plan_table_start(struct ui *u, struct dash_plan *pl)
+/* The table's points named, as the plan has them now (more after a size sweep's MSS). */
+static void plan_table_points(struct dash_plan *pl)
 {
 	struct plan_table *t = pl->tab;
 
@@ -374,8 +353,14 @@ static void plan_table_start(struct ui *u, struct dash_plan *pl)
 			snprintf(t->pt[i].knob[j], sizeof(t->pt[i].knob[j]), "%s",
 				 plan_step_value(pl->pl, s, j));
 	}
+}
+
+/* The sweep's table on show from now on, its points named, none run yet. */
+static void plan_table_start(struct ui *u, struct dash_plan *pl)
+{
+	plan_table_points(pl);
 	free(u->sweep);
-	u->sweep = t;
+	u->sweep = pl->tab;
 }
 
 /*
@@ -445,10 +430,13 @@ static void dash_end(struct ui *u)
 
 		for (unsigned i = 0; i < pl->pl->n; i++)
 			pt[i] = pl->pl->step[i].pt;
+		const char *note = pl->pl->step[0].note;
+
 		nc = plan_sweep_summary(pl->kind, pt, pl->pl->n, line, sizeof(line));
 		plan_table_cliffs(pl->tab, pt, pl->pl->n);
-		ui_status(u, nc ? STY_WARN : STY_GOOD, 60, "%s%s", line,
-			  pl->pl->stopped ? "; stopped early" : "");
+		/* Its first point's "no MSS" (the only note a step gets) said. */
+		ui_status(u, nc || note[0] ? STY_WARN : STY_GOOD, 60, "%s%s%s%s", line,
+			  pl->pl->stopped ? "; stopped early" : "", note[0] ? ": " : "", note);
 	}
 	plan_free(u);
 }
@@ -475,6 +463,42 @@ static void dash_next(struct ui *u)
 		plan_stop(pl->pl);
 	}
 	dash_end(u);
+}
+
+/*
+ * The plan in the history, in tunetop ab's and tunetop sweep's shapes:
+ * an A/B's sides, pairs, seed and alpha (its order can be repeated), a
+ * sweep's points, knobs, columns and MSS (sweep show, report).  Stored
+ * when it starts; a size sweep's again once its MSS planned the rest.
+ */
+static void plan_record(struct ui *u, struct dash_plan *pl)
+{
+	static const char *names[SWEEP_MAX_POINTS];
+	struct plan_sweep_record sr = {
+		.kind = pl->pl->skind, .test = pl->test,
+		.reverse = pl->reverse, .npoints = pl->pl->n, .points = names,
+		.nknobs = pl->nrk, .cols = pl->tab ? &pl->tab->cols : NULL, .mss = pl->pl->mss,
+		.response = pl->response, .front = "dashboard",
+		.preset = pl->tab && pl->tab->preset[0] ? pl->tab->preset : NULL,
+	};
+	struct store *st = NULL;
+	json_t *j;
+	char err[ERR_MAX], target[160];
+
+	ctl_target_text(u, target, sizeof(target));
+	sr.target = target;
+	memcpy(sr.knob, pl->rk, sizeof(sr.knob));
+	for (unsigned i = 0; i < pl->pl->n; i++)
+		names[i] = pl->pl->step[i].point;
+	j = pl->ab ? plan_ab_record_json(&pl->rec) : plan_sweep_record_json(&sr);
+	if (j && !ctl_no_db(u) && store_open(&st, ctl_db_path(u), err) == 0) {
+		if (!pl->sweep_id)
+			store_add_sweep(st, pl->ab ? "ab" : pl->kind, j, &pl->sweep_id, err);
+		else
+			store_set_sweep(st, pl->sweep_id, j, err);
+	}
+	store_close(st);
+	json_decref(j);
 }
 
 int plan_start(struct ui *u, const char *spec, bool ab, char *err)
@@ -513,33 +537,7 @@ int plan_start(struct ui *u, const char *spec, bool ab, char *err)
 	}
 	if (pl->tab)
 		plan_table_start(u, pl);
-	{
-		struct store *st = NULL;
-		/* In tunetop ab's and tunetop sweep's shapes: an A/B's sides,
-		 * pairs, seed and alpha (its order can be repeated), a sweep's
-		 * points, knobs and columns (sweep show, report). */
-		static const char *names[SWEEP_MAX_POINTS];
-		struct plan_sweep_record sr = {
-			.kind = pl->pl->skind, .test = pl->test,
-			.reverse = pl->reverse, .npoints = pl->pl->n, .points = names,
-			.nknobs = pl->nrk, .cols = pl->tab ? &pl->tab->cols : NULL, .mss = pl->pl->mss,
-			.response = pl->response, .front = "dashboard",
-			.preset = pl->tab && pl->tab->preset[0] ? pl->tab->preset : NULL,
-		};
-		json_t *j;
-		char e2[ERR_MAX], target[160];
-
-		ctl_target_text(u, target, sizeof(target));
-		sr.target = target;
-		memcpy(sr.knob, pl->rk, sizeof(sr.knob));
-		for (unsigned i = 0; i < pl->pl->n; i++)
-			names[i] = pl->pl->step[i].point;
-		j = ab ? plan_ab_record_json(&pl->rec) : plan_sweep_record_json(&sr);
-		if (j && !ctl_no_db(u) && store_open(&st, ctl_db_path(u), e2) == 0)
-			store_add_sweep(st, ab ? "ab" : pl->kind, j, &pl->sweep_id, e2);
-		store_close(st);
-		json_decref(j);
-	}
+	plan_record(u, pl);
 	u->plan = pl;
 	u->loop = false;
 	dash_next(u);
@@ -614,7 +612,11 @@ void plan_run_ended(struct ui *u, struct model_run *r)
 		o.tick_sd = pt.tick_sd;
 		o.res = r->has_result ? &r->res : NULL;
 		plan_table_point(pl->tab, s->i, r);
-		plan_step_done(pl->pl, &o);
+		/* A size sweep's first point: the rest around its MSS, in the table and record. */
+		if (plan_step_done(pl->pl, &o) & PLAN_EV_MSS) {
+			plan_table_points(pl);
+			plan_record(u, pl);
+		}
 	}
 	dash_next(u);
 }

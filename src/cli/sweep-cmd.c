@@ -369,10 +369,6 @@ static int sweep_setup(struct sweep *sw, int argc, char **argv)
 			test_type_name(t));
 		goto bad;
 	}
-	if (sweep_mss_needed(sw) && test_is_udp(t) && !sw->mss_given) {
-		err_set(err, 2, "size: UDP_RR has no MSS to find; accepted: --mss N with UDP_RR");
-		goto bad;
-	}
 	if (sw->reverse && sweep_reverse(&sw->o, err))
 		goto bad;
 	if (sw->kind == SW_KNOB || sw->o.nset) {
@@ -505,14 +501,18 @@ static void sweep_record(struct sweep *sw)
 {
 	struct store *st = NULL;
 	json_t *spec;
-	char err[ERR_MAX] = "";
+	char err[ERR_MAX] = "", target[160];
 	int ret;
 
 	if (sw->o.no_db)
 		return;
 	spec = sweep_out_spec_json(sw);
-	/* Which front end stored it, as the dashboard's say (plan_sweep_record). */
-	if (spec && json_object_set_new(spec, "front", json_string("tunetop sweep")))
+	/* Which front end stored it, as the dashboard's say (plan_sweep_record),
+	 * and its target as every record names it (plan_target_text), also
+	 * when a size sweep's first run has described it meanwhile. */
+	plan_target_text(&sw->o.so, target, sizeof(target));
+	if (spec && (json_object_set_new(spec, "front", json_string("tunetop sweep")) ||
+		     json_object_set_new(spec, "target", json_string(target))))
 		json_decref(spec), spec = NULL;
 	ret = spec ? store_open(&st, sw->o.db_path[0] ? sw->o.db_path : NULL, err) :
 		     err_set(err, -ENOMEM, "out of memory");

@@ -182,6 +182,8 @@ int plan_sweep_build(struct plan *pl, enum sweep_kind kind, const struct test_pa
 	snprintf(pl->list, sizeof(pl->list), "%s", list ? list : "");
 	pl->mss_wait = sweep_policy_needs_mss(kind, list && *list ? list : NULL) && !mss;
 	pl->mss = sweep_policy_needs_mss(kind, list && *list ? list : NULL) ? mss : 0;
+	if (pl->mss_wait && test_is_udp(p->type))
+		return err_set(err, -EINVAL, "size: UDP_RR has no MSS to find; accepted: --mss N with UDP_RR");
 	/* Without an MSS a size sweep plans its first point only. */
 	if (sweep_policy_plan(kind, list && *list ? list : NULL, mss, v, PLAN_MAX_STEPS, &n, err))
 		return -EDOM;

@@ -97,7 +97,8 @@ int plan_ab_build(struct plan *pl, const struct test_params p[2], unsigned pairs
  * ("" or NULL the default) planned by sweep_policy_plan around mss; a
  * size sweep that needs an MSS and has none plans its first point, and
  * the rest once that point's connection says its MSS (plan_step_done,
- * PLAN_EV_MSS).  -EDOM with err for a list or range it cannot plan,
+ * PLAN_EV_MSS; UDP_RR has no MSS to find, so it needs mss).  -EDOM
+ * with err for a list or range it cannot plan,
  * -EINVAL for a point the test refuses or too many.
  */
 int plan_sweep_build(struct plan *pl, enum sweep_kind kind, const struct test_params *p,

@@ -118,6 +118,15 @@ same_sweep() {
 same_sweep burst 0,1
 # A size sweep's own list (issue 26): planned by the engine for both.
 same_sweep size 1,1448,4345
+# A range with --response and no --mss: both plan the rest around the
+# first point's MSS (the remote end's, the sender of responses), and the
+# dashboard's first point is stored with its sweep like the others.
+same_sweep size 1..3000 --response
+dsw=$(last_of size)
+npts=$(python3 -c 'import json,sqlite3,sys; print(len(json.loads(sqlite3.connect(sys.argv[1]).execute("select spec from sweeps where id = ?", (sys.argv[2],)).fetchone()[0])["points"]))' "$TUNETOP_DB" "$dsw")
+nruns=$(sqlite3 "$TUNETOP_DB" "select count(*) from runs where sweep_id = $dsw" 2>/dev/null)
+[ "$npts" -gt 3 ] && [ "$nruns" = "$npts" ]
+check $? "the dashboard's size sweep stored every point's run with it ($nruns runs, $npts points)"
 
 "$TUNETOP" sweep show "$dash_id" >"$TMP/show" 2>&1 &&
 	grep -q "^A/B $dash_id (dashboard): 3 pairs in random order (seed 4242), alpha 0.1$" "$TMP/show" &&

@@ -137,6 +137,18 @@ static void test_mss_planning(const struct catalog *c)
 	plan_destroy(pl);
 
 	pl = plan_new(c);
+	p.type = TEST_UDP_RR;
+	ok(plan_sweep_build(pl, SW_SIZE, &p, false, NULL, 0, err) == -EINVAL &&
+	   !strcmp(err, "size: UDP_RR has no MSS to find; accepted: --mss N with UDP_RR"),
+	   "UDP_RR has no MSS to wait for: %s", err);
+	plan_destroy(pl);
+	pl = plan_new(c);
+	ok(plan_sweep_build(pl, SW_SIZE, &p, false, NULL, 1472, err) == 0 && pl->n > 2 &&
+	   !pl->mss_wait, "with --mss it plans every point (%s)", err);
+	plan_destroy(pl);
+	p.type = TEST_TCP_RR;
+
+	pl = plan_new(c);
 	ok(plan_sweep_build(pl, SW_SIZE, &p, false, "1,1448,4345", 0, err) == 0 && pl->n == 3 &&
 	   !pl->mss_wait, "a list of sizes needs no MSS (%s)", err);
 	plan_destroy(pl);
