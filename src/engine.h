@@ -26,6 +26,7 @@
 #include "knobs/txn.h"
 #include "lab/lab.h"
 #include "plan/plan.h"
+#include "plan/series.h"
 #include "proto/auth.h"
 #include "proto/msg.h"
 #include "proto/netserver.h"

@@ -520,17 +520,21 @@ double ctl_time_left(const struct ui *u)
 	return left < 0 ? 0 : left;
 }
 
-int ui_knob_plan_check(const struct ui *u, unsigned k, int e, const char *text, char *err)
+const char *ctl_end_refusal(const struct ui *u, bool remote)
 {
-	struct knob_target t;
+	return end_refusal(u, remote ? END_R : END_L);
+}
 
-	if (k >= u->nknobs || e < 0 || e >= END_N)
-		return err_set(err, -EINVAL, "knob %u: no such knob", k);
-	if (!end_writable(u, e))
-		return err_set(err, -EPERM, "%s on the remote end: %s", u->knobs[k].d->name,
-			       end_refusal(u, e));
-	knob_target_of(u, e, &t);
-	return knobs_plan_check(u->cat, u->knobs[k].d, &t, &text, 1, NULL, err);
+const struct session_opts *ctl_knob_opts(const struct ui *u)
+{
+	const struct ctl *c = u->ctl;
+
+	return &c->rq.so;
+}
+
+struct knobs_txn *ctl_txn(struct ui *u)
+{
+	return ((struct ctl *)u->ctl)->txn;
 }
 
 int ui_knob_edit(struct ui *u, unsigned k, int e, const char *text)

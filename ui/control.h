@@ -78,6 +78,12 @@ int ctl_run_doc(struct ui *u, struct model_run *r, const struct model_run *keep)
 
 /* The target as a plan's record names it (plan_target_text, tunetop sweep's words). */
 void ctl_target_text(const struct ui *u, char *buf, size_t len);
+/* Why the remote (or local) end's knobs cannot change from here, or NULL. */
+const char *ctl_end_refusal(const struct ui *u, bool remote);
+/* Where the dashboard's knobs live (target_knob_target of these), a plan's too. */
+const struct session_opts *ctl_knob_opts(const struct ui *u);
+/* The dashboard's knob transaction: its edits and its plans' changes. */
+struct knobs_txn *ctl_txn(struct ui *u);
 /* What a reversed run does against this target (target_reverse_desc). */
 const char *ctl_reverse_desc(const struct ui *u);
 /* -c, -C as the dashboard was started with. */

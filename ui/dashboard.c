@@ -382,7 +382,7 @@ static void command_set(struct ui *u, const char *args)
 	}
 	for (unsigned i = 0; i < n; i++) {
 		bool remote[2];
-		unsigned k = 0, ne = plan_setting_ends(s[i].end, remote);
+		unsigned k = 0, ne = sweep_end_sides(s[i].end, remote);
 
 		while (k < u->nknobs && u->knobs[k].d != s[i].d)
 			k++;

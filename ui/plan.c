@@ -11,51 +11,28 @@
 #include "control.h"
 #include "plan.h"
 
-#define PLAN_MAX_KNOBS 8
-
-/* One knob setting of a point: catalog index, end, value. */
-struct step_knob {
-	unsigned idx;
-	int end;
-	char value[KNOB_TEXT_MAX];
-};
-
-struct plan_step {
-	char point[64];			/* "size=4345", "rx-usecs=15", "a", "b" */
-	struct test_params p;
-	unsigned nk;
-	struct step_knob k[PLAN_MAX_KNOBS];
-	struct sweep_policy_pt fig;	/* its rate and noise once run (rate NAN until) */
-	unsigned run_id;		/* its run in the model; 0 not run */
-};
-
-struct plan {
+/*
+ * A plan of the dashboard: the engine's (struct plan: its steps, knobs,
+ * MSS, order and verdict) and what the dashboard keeps of it.
+ */
+struct dash_plan {
+	struct plan *pl;
 	bool ab;
-	uint64_t seed;			/* an A/B's order seed (plan_ab_seed or --seed) */
-	double alpha;			/* an A/B's significance level (--alpha) */
 	struct plan_ab_record rec;	/* an A/B as the history keeps it, tunetop ab's shape */
 	char kind[16];
 	int64_t sweep_id;
-	unsigned n, next;		/* steps, and the next to run */
-	struct plan_step steps[SWEEP_MAX_POINTS];
-	/* Every knob the plan touches, with its value before the plan. */
-	unsigned ntouched;
-	struct step_knob before[2 * PLAN_MAX_KNOBS];
-	bool cancelled;
 	struct test_params p0;		/* the test before the plan, given back after */
 	bool lcpu, rcpu;		/* -c / -C for its runs' documents (its columns) */
 	bool reverse;			/* --reverse: every run turned around (target_reverse) */
 	struct plan_table *tab;		/* a sweep's table (u->sweep once started); NULL for A/B */
 	/* A sweep as the history keeps it, tunetop sweep's shape (plan_sweep_record). */
-	enum sweep_kind skind;
 	bool response;
-	uint32_t mss;			/* a size sweep's, 0 for the others */
 	char test[256];			/* params_text of the test its points start from */
 	struct plan_sweep_knob rk[4];	/* a knob sweep's knobs, one an end */
 	unsigned nrk;
 };
 
-static struct plan *plan_of(const struct ui *u)
+static struct dash_plan *plan_of(const struct ui *u)
 {
 	return u->plan;
 }
@@ -63,110 +40,6 @@ static struct plan *plan_of(const struct ui *u)
 bool plan_active(const struct ui *u)
 {
 	return u->plan != NULL;
-}
-
-/*
- * A setting the engine read (plan_setting_parse, as tunetop's --set,
- * sweeps and ab take it) into knob settings at k[*n..max), one an end
- * (both: two); -EINVAL with err.
- */
-static int add_setting(struct ui *u, const struct plan_setting *ps, struct step_knob *k,
-		       unsigned max, unsigned *n, char *err)
-{
-	bool remote[2];
-	unsigned idx, ne;
-
-	for (idx = 0; idx < u->nknobs && u->knobs[idx].d != ps->d; idx++)
-		;
-	if (idx == u->nknobs)
-		return err_set(err, -EINVAL, "%s: not a knob of the knobs panel", ps->d->name);
-	ne = plan_setting_ends(ps->end, remote);
-	for (unsigned e = 0; e < ne; e++) {
-		if (*n == max)
-			return err_set(err, -EINVAL, "at most %u knobs a point or side", max);
-		k[*n].idx = idx;
-		k[*n].end = remote[e] ? END_R : END_L;
-		snprintf(k[*n].value, sizeof(k[*n].value), "%s", ps->value);
-		(*n)++;
-	}
-	return 0;
-}
-
-/* "[local:|remote:|both:]NAME=VALUE" into knob settings (add_setting); -EINVAL with err. */
-static int parse_setting(struct ui *u, const char *spec, struct step_knob *k, unsigned max,
-			 unsigned *n, char *err)
-{
-	struct plan_setting ps;
-
-	if (plan_setting_parse(u->cat, spec, &ps, err))
-		return -EINVAL;
-	return add_setting(u, &ps, k, max, n, err);
-}
-
-/* Remember a knob's value before the plan, once. */
-static void touch(struct ui *u, struct plan *pl, const struct step_knob *k)
-{
-	const struct knob_value *v = &u->knobs[k->idx].v[k->end];
-
-	for (unsigned i = 0; i < pl->ntouched; i++)
-		if (pl->before[i].idx == k->idx && pl->before[i].end == k->end)
-			return;
-	if (pl->ntouched < 2 * PLAN_MAX_KNOBS && v->present) {
-		pl->before[pl->ntouched] = *k;
-		snprintf(pl->before[pl->ntouched].value, KNOB_TEXT_MAX, "%s", v->text);
-		pl->ntouched++;
-	}
-}
-
-/*
- * The MSS a size sweep plans around, from the newest run with a
- * connection: its sender's as tunetop sweep takes it (plan_sweep_mss,
- * the remote end's for --response); 0 when none.
- */
-static uint32_t newest_mss(const struct ui *u, bool response)
-{
-	for (unsigned i = u->model.nruns; i-- > 0;) {
-		const struct model_run *r = u->model.runs[i];
-		uint32_t mss = r->has_result ? plan_sweep_mss(&r->res, response) : 0;
-
-		if (mss)
-			return mss;
-	}
-	return 0;
-}
-
-static struct plan_step *add_step(struct plan *pl, const struct test_params *p)
-{
-	struct plan_step *s;
-
-	if (pl->n == SWEEP_MAX_POINTS)
-		return NULL;
-	s = &pl->steps[pl->n++];
-	memset(s, 0, sizeof(*s));
-	s->p = *p;
-	s->fig = (struct sweep_policy_pt){ .point = s->point, .rate = NAN, .ci = NAN,
-					   .tick_sd = NAN };
-	return s;
-}
-
-static int too_many(char *err)
-{
-	return err_set(err, -EINVAL, "at most %d runs in one sweep or A/B", SWEEP_MAX_POINTS);
-}
-
-/* A knob sweep point's setting of one knob: value on end (both: each end alike). */
-static int knob_step(struct ui *u, struct plan *pl, struct plan_step *s,
-		     enum sweep_end end, const char *name, const char *value, char *err)
-{
-	char spec1[200];
-	unsigned from = s->nk;
-
-	snprintf(spec1, sizeof(spec1), "%s%s=%s", sweep_end_prefix(end), name, value);
-	if (parse_setting(u, spec1, s->k, PLAN_MAX_KNOBS, &s->nk, err))
-		return -EINVAL;
-	for (unsigned i = from; i < s->nk; i++)
-		touch(u, pl, &s->k[i]);
-	return 0;
 }
 
 /* What a sweep asks for: its kind and own arguments, from the prompt or a preset. */
@@ -252,7 +125,7 @@ static int plan_preset(char **w, unsigned n, struct sweep_preset *p, char *err)
  * them) or the default for the test, then what they need turned on for
  * its runs (-c, -C, the capture).  0 or -EINVAL with err.
  */
-static int plan_columns(struct ui *u, struct plan *pl, const char *columns,
+static int plan_columns(struct ui *u, struct dash_plan *pl, const char *columns,
 			struct test_params *base, char *err)
 {
 	struct plan_table *t = pl->tab;
@@ -271,18 +144,16 @@ static int plan_columns(struct ui *u, struct plan *pl, const char *columns,
 
 /*
  * A knob sweep's points: one knob or two crossed, planned by the engine
- * (sweep_knob_plan) as tunetop sweep plans them; two get a column each
+ * (plan_sweep_knobs) as tunetop sweep plans them; two get a column each
  * in the table.  -EINVAL with err.
  */
-static int plan_knobs(struct ui *u, struct plan *pl, const struct plan_args *a,
+static int plan_knobs(struct dash_plan *pl, const struct plan_args *a,
 		      const struct test_params *base, char *err)
 {
-	static struct sweep_knob_pt kp[SWEEP_MAX_POINTS];
 	static char name[2][KNOB_NAME_MAX + 8], buf[2][512];
 	static const char *values[2][SWEEP_MAX_POINTS];
 	struct sweep_knob_axis ax[2];
 	struct plan_table *t = pl->tab;
-	unsigned n = 0;
 
 	for (unsigned j = 0; j < a->nknob; j++) {
 		const char *body = sweep_knob_end(a->knob[j], &ax[j].end);
@@ -293,11 +164,11 @@ static int plan_knobs(struct ui *u, struct plan *pl, const struct plan_args *a,
 		ax[j].name = name[j];
 		ax[j].values = values[j];
 	}
-	if (sweep_knob_plan(ax, a->nknob, kp, SWEEP_MAX_POINTS, &n, err))
+	if (plan_sweep_knobs(pl->pl, base, ax, a->nknob, err))
 		return -EINVAL;
 	for (unsigned j = 0; j < a->nknob; j++) {
 		bool remote[2];
-		unsigned ne = plan_setting_ends(ax[j].end, remote);
+		unsigned ne = sweep_end_sides(ax[j].end, remote);
 
 		for (unsigned e = 0; e < ne && pl->nrk < 4; e++)
 			pl->rk[pl->nrk++] = (struct plan_sweep_knob){ .name = name[j],
@@ -312,28 +183,17 @@ static int plan_knobs(struct ui *u, struct plan *pl, const struct plan_args *a,
 				 ax[j].end == SWEEP_END_REMOTE ? "remote:" : "",
 				 strrchr(name[j], '.') ? strrchr(name[j], '.') + 1 : name[j]);
 	}
-	for (unsigned i = 0; i < n; i++) {
-		struct plan_step *s = add_step(pl, base);
-
-		if (!s)
-			return too_many(err);
-		for (unsigned j = 0; j < a->nknob; j++)
-			if (knob_step(u, pl, s, ax[j].end, name[j], values[j][kp[i].ki[j]], err))
-				return -EINVAL;
-		snprintf(s->point, sizeof(s->point), "%s", kp[i].name);
-	}
 	return 0;
 }
 
 /* The points of a sweep spec ("KIND ARGS" or "preset NAME"); -EINVAL with err. */
-static int plan_sweep(struct ui *u, struct plan *pl, const char *spec, char *err)
+static int plan_sweep(struct ui *u, struct dash_plan *pl, const char *spec, char *err)
 {
 	static struct sweep_preset preset;
 	char copy[256], *w[SWEEP_PRESET_WORDS], *save = NULL, *tok;
-	uint64_t list[SWEEP_MAX_POINTS];
 	struct test_params base = u->p;
 	struct plan_args a;
-	unsigned n = 0, nw = 0;
+	unsigned nw = 0;
 
 	snprintf(copy, sizeof(copy), "%s", spec);
 	for (tok = strtok_r(copy, " \t", &save); tok && nw < SWEEP_PRESET_WORDS;
@@ -355,33 +215,16 @@ static int plan_sweep(struct ui *u, struct plan *pl, const char *spec, char *err
 			       pl->kind, a.kind == SW_SEND ? "stream" : "request/response");
 	if (plan_columns(u, pl, a.columns, &base, err))
 		return -EINVAL;
-	pl->skind = a.kind;
 	pl->response = a.response;
 	params_text(&base, pl->test, sizeof(pl->test));
 	pl->reverse = a.reverse;
 	if (a.reverse)
 		snprintf(pl->tab->reverse, sizeof(pl->tab->reverse), "%s", ctl_reverse_desc(u));
-	if (a.kind != SW_KNOB) {
-		uint32_t mss = a.mss ? a.mss : newest_mss(u, a.response);
-
-		if (sweep_policy_needs_mss(a.kind, a.list) && !mss)
-			return err_set(err, -EINVAL, "sweep size: the MSS comes from a run's connection: r first, or --mss N (or a list of sizes)");
-		if (sweep_policy_needs_mss(a.kind, a.list))
-			pl->mss = mss;
-		if (sweep_policy_plan(a.kind, a.list, mss, list, SWEEP_MAX_POINTS, &n, err))
-			return -EINVAL;
-		for (unsigned i = 0; i < n; i++) {
-			struct plan_step *s = add_step(pl, &base);
-
-			if (!s)
-				return too_many(err);
-			if (sweep_policy_point_params(a.kind, a.response, list[i], &s->p, err))
-				return -EINVAL;
-			sweep_policy_point_name(a.kind, a.response, list[i], s->point, sizeof(s->point));
-		}
-		return 0;
-	}
-	return plan_knobs(u, pl, &a, &base, err);
+	/* Without --mss a size sweep plans the rest around its first point's. */
+	if (a.kind != SW_KNOB)
+		return plan_sweep_build(pl->pl, a.kind, &base, a.response, a.list, a.mss, err) ?
+		       -EINVAL : 0;
+	return plan_knobs(pl, &a, &base, err);
 }
 
 /*
@@ -390,17 +233,17 @@ static int plan_sweep(struct ui *u, struct plan *pl, const char *spec, char *err
  * it, shown in the header and stored with the A/B), judged at alpha
  * (plan_alpha_parse, as tunetop ab takes it); -EINVAL with err.
  */
-static int plan_ab(struct ui *u, struct plan *pl, const char *spec, char *err)
+static int plan_ab(struct ui *u, struct dash_plan *pl, const char *spec, char *err)
 {
 	char copy[400], *w, *save = NULL, *side[2] = { NULL, NULL };
-	struct step_knob set[2][PLAN_MAX_KNOBS];
-	unsigned nset[2] = { 0, 0 }, pairs = 5;
-	int order[50];
+	struct test_params p[2] = { u->p, u->p };
+	unsigned pairs = 5;
+	uint64_t seed = 0;
+	double alpha = PLAN_AB_ALPHA;
 	bool seeded = false;
 
 	snprintf(copy, sizeof(copy), "%s", spec);
 	snprintf(pl->kind, sizeof(pl->kind), "ab");
-	pl->alpha = PLAN_AB_ALPHA;
 	for (w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
 		uint64_t v;
 
@@ -412,14 +255,14 @@ static int plan_ab(struct ui *u, struct plan *pl, const char *spec, char *err)
 		}
 		if (!strcmp(w, "--seed") && (w = strtok_r(NULL, " ", &save)) &&
 		    !parse_uint(w, 0, INT64_MAX, &v)) {
-			pl->seed = v;
+			seed = v;
 			seeded = true;
 			continue;
 		}
 		if (!strcmp(w, "--alpha")) {
 			char e[ERR_MAX];
 
-			if (plan_alpha_parse(strtok_r(NULL, " ", &save), &pl->alpha, e))
+			if (plan_alpha_parse(strtok_r(NULL, " ", &save), &alpha, e))
 				return err_set(err, -EINVAL, "A/B: %s", e);
 			continue;
 		}
@@ -427,7 +270,7 @@ static int plan_ab(struct ui *u, struct plan *pl, const char *spec, char *err)
 			       "SPEC " PLAN_SETTING_ACCEPTS "[,...]");
 	}
 	for (int s = 0; s < 2; s++) {
-		struct plan_setting ps[PLAN_MAX_KNOBS];
+		struct plan_setting ps[PLAN_AB_REC_ITEMS];
 		unsigned n;
 		int test;
 
@@ -435,84 +278,34 @@ static int plan_ab(struct ui *u, struct plan *pl, const char *spec, char *err)
 			return err_set(err, -EINVAL, "A/B: --a and --b are both needed (\"\" not here: "
 				       "give the value the knob has)");
 		/* A side as tunetop ab reads it (plan_side_parse). */
-		if (plan_side_parse(u->cat, side[s], ps, PLAN_MAX_KNOBS, &n, &test, err))
+		if (plan_side_parse(u->cat, side[s], ps, PLAN_AB_REC_ITEMS / 2, &n, &test, err))
 			return -EINVAL;
 		if (test >= 0)
 			return err_set(err, -EINVAL, "A/B: --%c %.40s: a side's test options are not here; accepted: the test on show (t changes it) for both sides",
 				       'a' + s, side[s] + test);
-		for (unsigned i = 0; i < n; i++)
-			if (add_setting(u, &ps[i], set[s], PLAN_MAX_KNOBS, &nset[s], err))
-				return -EINVAL;
-		for (unsigned i = 0; i < nset[s]; i++) {
-			char t[PLAN_AB_REC_TEXT];
+		for (unsigned i = 0; i < n; i++) {
+			bool remote[2];
+			unsigned ne = sweep_end_sides(ps[i].end, remote);
 
-			touch(u, pl, &set[s][i]);
-			plan_setting_text(u->knobs[set[s][i].idx].d, set[s][i].end == END_R,
-					  set[s][i].value, t, sizeof(t));
-			if (plan_ab_record_add(&pl->rec, s, t, err))
-				return -EINVAL;
+			for (unsigned e = 0; e < ne; e++) {
+				char t[PLAN_AB_REC_TEXT];
+
+				if (plan_ab_set(pl->pl, s, ps[i].d, remote[e], ps[i].value, err))
+					return -EINVAL;
+				plan_setting_text(ps[i].d, remote[e], ps[i].value, t, sizeof(t));
+				if (plan_ab_record_add(&pl->rec, s, t, err))
+					return -EINVAL;
+			}
 		}
 	}
 	pl->ab = true;
 	if (!seeded)
-		pl->seed = plan_ab_seed();
+		seed = plan_ab_seed();
 	pl->rec.pairs = pairs;
-	pl->rec.seed = pl->seed;
-	pl->rec.alpha = pl->alpha;
+	pl->rec.seed = seed;
+	pl->rec.alpha = alpha;
 	snprintf(pl->rec.front, sizeof(pl->rec.front), "dashboard");
-	plan_ab_order(pl->seed, pairs, order);
-	for (unsigned i = 0; i < pairs; i++) {
-		int first = order[i];
-
-		for (int k = 0; k < 2; k++) {
-			int s = k ? !first : first;
-			struct plan_step *st = add_step(pl, &u->p);
-
-			if (!st)
-				return too_many(err);
-			snprintf(st->point, sizeof(st->point), "%c", 'a' + s);
-			st->nk = nset[s];
-			memcpy(st->k, set[s], sizeof(set[s]));
-		}
-	}
-	return 0;
-}
-
-/*
- * Set touched knob b to want, unless it has it already: an edit to the
- * value a knob has would hold it in the dashboard's transaction (a held
- * knob no other tunetop may change) with nothing changed.
- */
-static int plan_knob_to(struct ui *u, const struct step_knob *b, const char *want)
-{
-	if (u->knobs[b->idx].v[b->end].present && !strcmp(u->knobs[b->idx].v[b->end].text, want))
-		return 0;
-	return ui_knob_edit(u, b->idx, b->end, want) ? -EIO : 0;
-}
-
-/* Set a step's knobs: its own, and every other touched knob to its value before. */
-static int plan_apply(struct ui *u, struct plan *pl, const struct plan_step *s)
-{
-	for (unsigned i = 0; i < pl->ntouched; i++) {
-		const struct step_knob *b = &pl->before[i];
-		const char *want = b->value;
-
-		for (unsigned k = 0; k < s->nk; k++)
-			if (s->k[k].idx == b->idx && s->k[k].end == b->end)
-				want = s->k[k].value;
-		if (plan_knob_to(u, b, want))
-			return -EIO;
-	}
-	return 0;
-}
-
-/* Each step's side (0 A, 1 B) and rate (NAN until it ran to its end). */
-static void plan_ab_runs(const struct plan *pl, int *sides, double *rate)
-{
-	for (unsigned i = 0; i < pl->n; i++) {
-		sides[i] = pl->steps[i].point[0] == 'b';
-		rate[i] = pl->steps[i].fig.rate;
-	}
+	return plan_ab_build(pl->pl, p, pairs, seed, alpha, err) ? -EINVAL : 0;
 }
 
 /*
@@ -521,18 +314,15 @@ static void plan_ab_runs(const struct plan *pl, int *sides, double *rate)
  * then shows B beside A with the whole list (docs/why.md).  Into buf:
  * "; moved (run 3 -> run 6, the median of each): ...", or why not.
  */
-static void plan_ab_moved(struct ui *u, const struct plan *pl, char *buf, size_t len)
+static void plan_ab_moved(struct ui *u, const struct dash_plan *pl, char *buf, size_t len)
 {
 	struct model_run *run[2] = { NULL, NULL };
-	int sides[SWEEP_MAX_POINTS];
-	double rate[SWEEP_MAX_POINTS];
 	struct why_change c;
 
-	plan_ab_runs(pl, sides, rate);
 	for (int side = 0; side < 2; side++) {
-		int k = plan_ab_median(sides, rate, pl->n, side);
+		int k = plan_ab_median_step(pl->pl, side);
 
-		run[side] = k < 0 ? NULL : model_by_id(&u->model, pl->steps[k].run_id);
+		run[side] = k < 0 ? NULL : model_by_id(&u->model, (unsigned)pl->pl->step[k].run_id);
 	}
 	buf[0] = '\0';
 	if (!run[0] || !run[1])
@@ -548,21 +338,29 @@ static void plan_ab_moved(struct ui *u, const struct plan *pl, char *buf, size_t
 		 c.n ? c.m[0].text : "nothing of the mechanisms compared");
 }
 
-/* The sweep's table on show from now on, its points named, none run yet. */
-static void plan_table_start(struct ui *u, struct plan *pl)
+/* The table's points named, as the plan has them now (more after a size sweep's MSS). */
+static void plan_table_points(struct dash_plan *pl)
 {
 	struct plan_table *t = pl->tab;
 
-	t->n = pl->n;
-	for (unsigned i = 0; i < pl->n; i++) {
-		snprintf(t->pt[i].point, sizeof(t->pt[i].point), "%s", pl->steps[i].point);
-		/* Two crossed knobs: each one's value (its first end's) in its column. */
-		for (unsigned j = 0; j < t->nknob && j < pl->steps[i].nk; j++)
+	t->n = pl->pl->n;
+	for (unsigned i = 0; i < t->n; i++) {
+		const struct plan_step *s = &pl->pl->step[i];
+
+		snprintf(t->pt[i].point, sizeof(t->pt[i].point), "%s", s->point);
+		/* Two crossed knobs, one end each: each one's value in its column. */
+		for (unsigned j = 0; j < t->nknob && j < pl->pl->nknobs; j++)
 			snprintf(t->pt[i].knob[j], sizeof(t->pt[i].knob[j]), "%s",
-				 pl->steps[i].k[j].value);
+				 plan_step_value(pl->pl, s, j));
 	}
+}
+
+/* The sweep's table on show from now on, its points named, none run yet. */
+static void plan_table_start(struct ui *u, struct dash_plan *pl)
+{
+	plan_table_points(pl);
 	free(u->sweep);
-	u->sweep = t;
+	u->sweep = pl->tab;
 }
 
 /*
@@ -596,64 +394,116 @@ static void plan_table_cliffs(struct plan_table *t, const struct sweep_policy_pt
 	}
 }
 
-/* Start the next point, or finish. */
-static void plan_next(struct ui *u)
+/*
+ * Where a plan ends (done, or stopped): the test and the knobs back
+ * (plan_restore), then the verdict or the cliffs in the status line.
+ */
+static void dash_end(struct ui *u)
 {
-	struct plan *pl = plan_of(u);
+	struct dash_plan *pl = plan_of(u);
+	char err[ERR_MAX];
 
-	while (pl->next < pl->n && !pl->cancelled) {
-		struct plan_step *s = &pl->steps[pl->next];
-
-		if (plan_apply(u, pl, s) == 0) {
-			u->p = s->p;
-			if (ctl_run_point(u, pl->ab ? "ab" : "sweep", pl->sweep_id, s->point,
-					  pl->lcpu, pl->rcpu, pl->reverse) == 0)
-				return;
-		}
-		pl->cancelled = true;
-	}
-	/* Done (or stopped): the test and the knobs back, then the summary. */
 	u->p = pl->p0;
-	for (unsigned i = 0; i < pl->ntouched; i++)
-		plan_knob_to(u, &pl->before[i], pl->before[i].value);
+	if (plan_restore(pl->pl, NULL, NULL, err))
+		ui_status(u, STY_WARN, 15, "%s (tunetop restore will retry)", err);
+	ctl_read_knobs(u);
 	if (pl->ab) {
-		int sides[SWEEP_MAX_POINTS];
-		double rate[SWEEP_MAX_POINTS];
 		unsigned na, nb;
 		struct ab_result r;
 		char moved[320];
 
-		plan_ab_runs(pl, sides, rate);
 		plan_ab_moved(u, pl, moved, sizeof(moved));
 		/* The rate judged as tunetop ab judges it: its alpha, resamples and seed. */
-		if (plan_ab_judge(sides, rate, pl->n, pl->alpha, pl->seed, PLAN_AB_RATE, &r, &na,
-				  &nb) == 0)
+		if (plan_ab_verdict(pl->pl, PLAN_AB_RATE, &r, &na, &nb) == 0)
 			ui_status(u, r.significant ? STY_GOOD : STY_NORMAL, 60,
 				  "A/B done: B vs A rate %s (%s; seed %llu, alpha %g; n=%u+%u, medians %.6g / %.6g)%s%s",
-				  r.verdict, r.significant ? "real" : r.why, (unsigned long long)pl->seed,
-				  pl->alpha, na, nb, r.median_a, r.median_b,
-				  pl->cancelled ? "; stopped early" : "", moved);
+				  r.verdict, r.significant ? "real" : r.why,
+				  (unsigned long long)pl->pl->seed, pl->pl->alpha, na, nb, r.median_a,
+				  r.median_b, pl->pl->stopped ? "; stopped early" : "", moved);
 		else
 			ui_status(u, STY_WARN, 30, "A/B: too few runs to compare (%u+%u, seed %llu)",
-				  na, nb, (unsigned long long)pl->seed);
+				  na, nb, (unsigned long long)pl->pl->seed);
 	} else {
 		struct sweep_policy_pt pt[SWEEP_MAX_POINTS];
 		char line[256];
 		unsigned nc;
 
-		for (unsigned i = 0; i < pl->n; i++)
-			pt[i] = pl->steps[i].fig;
-		nc = plan_sweep_summary(pl->kind, pt, pl->n, line, sizeof(line));
-		plan_table_cliffs(pl->tab, pt, pl->n);
-		ui_status(u, nc ? STY_WARN : STY_GOOD, 60, "%s%s", line,
-			  pl->cancelled ? "; stopped early" : "");
+		for (unsigned i = 0; i < pl->pl->n; i++)
+			pt[i] = pl->pl->step[i].pt;
+		const char *note = pl->pl->step[0].note;
+
+		nc = plan_sweep_summary(pl->kind, pt, pl->pl->n, line, sizeof(line));
+		plan_table_cliffs(pl->tab, pt, pl->pl->n);
+		/* Its first point's "no MSS" (the only note a step gets) said. */
+		ui_status(u, nc || note[0] ? STY_WARN : STY_GOOD, 60, "%s%s%s%s", line,
+			  pl->pl->stopped ? "; stopped early" : "", note[0] ? ": " : "", note);
 	}
 	plan_free(u);
 }
 
+/* Start the plan's next step (its knobs set by plan_apply), or end it. */
+static void dash_next(struct ui *u)
+{
+	struct dash_plan *pl = plan_of(u);
+	struct plan_step *s;
+
+	while ((s = plan_next(pl->pl))) {
+		char err[ERR_MAX];
+		int rc = plan_apply(pl->pl, s, err);
+
+		ctl_read_knobs(u);
+		if (rc) {
+			ui_status(u, STY_WARN, 15, "%s: %s", s->point, err);
+		} else {
+			u->p = s->p;
+			if (ctl_run_point(u, pl->ab ? "ab" : "sweep", pl->sweep_id, s->point,
+					  pl->lcpu, pl->rcpu, pl->reverse) == 0)
+				return;
+		}
+		plan_stop(pl->pl);
+	}
+	dash_end(u);
+}
+
+/*
+ * The plan in the history, in tunetop ab's and tunetop sweep's shapes:
+ * an A/B's sides, pairs, seed and alpha (its order can be repeated), a
+ * sweep's points, knobs, columns and MSS (sweep show, report).  Stored
+ * when it starts; a size sweep's again once its MSS planned the rest.
+ */
+static void plan_record(struct ui *u, struct dash_plan *pl)
+{
+	static const char *names[SWEEP_MAX_POINTS];
+	struct plan_sweep_record sr = {
+		.kind = pl->pl->skind, .test = pl->test,
+		.reverse = pl->reverse, .npoints = pl->pl->n, .points = names,
+		.nknobs = pl->nrk, .cols = pl->tab ? &pl->tab->cols : NULL, .mss = pl->pl->mss,
+		.response = pl->response, .front = "dashboard",
+		.preset = pl->tab && pl->tab->preset[0] ? pl->tab->preset : NULL,
+	};
+	struct store *st = NULL;
+	json_t *j;
+	char err[ERR_MAX], target[160];
+
+	ctl_target_text(u, target, sizeof(target));
+	sr.target = target;
+	memcpy(sr.knob, pl->rk, sizeof(sr.knob));
+	for (unsigned i = 0; i < pl->pl->n; i++)
+		names[i] = pl->pl->step[i].point;
+	j = pl->ab ? plan_ab_record_json(&pl->rec) : plan_sweep_record_json(&sr);
+	if (j && !ctl_no_db(u) && store_open(&st, ctl_db_path(u), err) == 0) {
+		if (!pl->sweep_id)
+			store_add_sweep(st, pl->ab ? "ab" : pl->kind, j, &pl->sweep_id, err);
+		else
+			store_set_sweep(st, pl->sweep_id, j, err);
+	}
+	store_close(st);
+	json_decref(j);
+}
+
 int plan_start(struct ui *u, const char *spec, bool ab, char *err)
 {
-	struct plan *pl;
+	struct dash_plan *pl;
 	int rc;
 
 	if (u->plan || u->state != UI_IDLE)
@@ -662,72 +512,52 @@ int plan_start(struct ui *u, const char *spec, bool ab, char *err)
 	if (!pl)
 		return err_set(err, -ENOMEM, "out of memory");
 	pl->p0 = u->p;
-	if (!ab && !(pl->tab = calloc(1, sizeof(*pl->tab)))) {
+	pl->pl = plan_new(u->cat);
+	if (!pl->pl || (!ab && !(pl->tab = calloc(1, sizeof(*pl->tab))))) {
+		plan_destroy(pl->pl);
 		free(pl);
 		return err_set(err, -ENOMEM, "out of memory");
 	}
 	rc = ab ? plan_ab(u, pl, spec, err) : plan_sweep(u, pl, spec, err);
-	if (!rc && !pl->n)
+	if (!rc && !pl->pl->n)
 		rc = err_set(err, -EINVAL, "nothing to run");
-	/* Every knob the plan sets, checked on its end before the first point. */
-	for (unsigned i = 0; !rc && i < pl->n; i++)
-		for (unsigned k = 0; !rc && k < pl->steps[i].nk; k++)
-			rc = ui_knob_plan_check(u, pl->steps[i].k[k].idx, pl->steps[i].k[k].end,
-						pl->steps[i].k[k].value, err);
+	/* A remote end the dashboard cannot change, then every knob the plan
+	 * sets checked on its end and its original read (plan_begin). */
+	for (unsigned k = 0; !rc && k < pl->pl->nknobs; k++)
+		if (pl->pl->knob[k].remote && ctl_end_refusal(u, true))
+			rc = err_set(err, -EPERM, "%s on the remote end: %s",
+				     pl->pl->knob[k].k.d->name, ctl_end_refusal(u, true));
+	if (!rc)
+		rc = plan_begin(pl->pl, ctl_knob_opts(u), ctl_txn(u), false, err);
 	if (rc) {
+		plan_destroy(pl->pl);
 		free(pl->tab);
 		free(pl);
 		return rc;
 	}
 	if (pl->tab)
 		plan_table_start(u, pl);
-	{
-		struct store *st = NULL;
-		/* In tunetop ab's and tunetop sweep's shapes: an A/B's sides,
-		 * pairs, seed and alpha (its order can be repeated), a sweep's
-		 * points, knobs and columns (sweep show, report). */
-		static const char *names[SWEEP_MAX_POINTS];
-		struct plan_sweep_record sr = {
-			.kind = pl->skind, .test = pl->test,
-			.reverse = pl->reverse, .npoints = pl->n, .points = names,
-			.nknobs = pl->nrk, .cols = pl->tab ? &pl->tab->cols : NULL, .mss = pl->mss,
-			.response = pl->response, .front = "dashboard",
-			.preset = pl->tab && pl->tab->preset[0] ? pl->tab->preset : NULL,
-		};
-		json_t *j;
-		char e2[ERR_MAX], target[160];
-
-		ctl_target_text(u, target, sizeof(target));
-		sr.target = target;
-		memcpy(sr.knob, pl->rk, sizeof(sr.knob));
-		for (unsigned i = 0; i < pl->n; i++)
-			names[i] = pl->steps[i].point;
-		j = ab ? plan_ab_record_json(&pl->rec) : plan_sweep_record_json(&sr);
-		if (j && !ctl_no_db(u) && store_open(&st, ctl_db_path(u), e2) == 0)
-			store_add_sweep(st, ab ? "ab" : pl->kind, j, &pl->sweep_id, e2);
-		store_close(st);
-		json_decref(j);
-	}
+	plan_record(u, pl);
 	u->plan = pl;
 	u->loop = false;
-	plan_next(u);
+	dash_next(u);
 	return 0;
 }
 
 const char *plan_progress(const struct ui *u, char *buf, unsigned len)
 {
-	const struct plan *pl = plan_of(u);
+	const struct dash_plan *pl = plan_of(u);
 	unsigned i;
 
 	buf[0] = '\0';
 	if (!pl)
 		return buf;
-	i = pl->next < pl->n ? pl->next : pl->n - 1;
+	i = pl->pl->next < pl->pl->n ? pl->pl->next : pl->pl->n - 1;
 	if (pl->ab)
-		snprintf(buf, len, "A/B %u/%u %s seed %llu", i + 1, pl->n, pl->steps[i].point,
-			 (unsigned long long)pl->seed);
+		snprintf(buf, len, "A/B %u/%u %s seed %llu", i + 1, pl->pl->n, pl->pl->step[i].point,
+			 (unsigned long long)pl->pl->seed);
 	else
-		snprintf(buf, len, "sweep %u/%u %s%s", i + 1, pl->n, pl->steps[i].point,
+		snprintf(buf, len, "sweep %u/%u %s%s", i + 1, pl->pl->n, pl->pl->step[i].point,
 			 pl->reverse ? " reversed" : "");
 	return buf;
 }
@@ -762,36 +592,50 @@ unsigned plan_sweep_summary(const char *kind, struct sweep_policy_pt *pt, unsign
 
 void plan_run_ended(struct ui *u, struct model_run *r)
 {
-	struct plan *pl = plan_of(u);
+	struct dash_plan *pl = plan_of(u);
 
 	if (!pl)
 		return;
-	if (pl->next < pl->n) {
-		snprintf(r->point, sizeof(r->point), "%s", pl->steps[pl->next].point);
-		pl->steps[pl->next].run_id = r->id;
-		if (r->state == MS_DONE)
-			plan_point_of_run(r, &pl->steps[pl->next].fig);
-		plan_table_point(pl->tab, pl->next, r);
-		if (r->state == MS_STOPPED)
-			pl->cancelled = true;
-		pl->next++;
+	/* The step in flight (also when the plan was stopped meanwhile). */
+	if (pl->pl->next < pl->pl->n) {
+		struct plan_step *s = &pl->pl->step[pl->pl->next];
+		struct plan_outcome o = { .failed = r->state == MS_FAILED,
+					  .cut = r->state == MS_STOPPED, .run_id = r->id };
+		struct sweep_policy_pt pt;
+
+		snprintf(r->point, sizeof(r->point), "%s", s->point);
+		plan_point_of_run(r, &pt);
+		for (unsigned m = 0; m < PLAN_FIGS; m++)
+			o.fig[m] = NAN;
+		o.fig[PLAN_AB_RATE] = pt.rate;
+		o.ci = pt.ci;
+		o.tick_sd = pt.tick_sd;
+		o.res = r->has_result ? &r->res : NULL;
+		plan_table_point(pl->tab, s->i, r);
+		/* A size sweep's first point: the rest around its MSS, in the table and record. */
+		if (plan_step_done(pl->pl, &o) & PLAN_EV_MSS) {
+			plan_table_points(pl);
+			plan_record(u, pl);
+		}
 	}
-	plan_next(u);
+	dash_next(u);
 }
 
 void plan_cancel(struct ui *u)
 {
-	struct plan *pl = plan_of(u);
+	struct dash_plan *pl = plan_of(u);
 
 	if (pl)
-		pl->cancelled = true;
+		plan_stop(pl->pl);
 }
 
 void plan_free(struct ui *u)
 {
-	struct plan *pl = plan_of(u);
+	struct dash_plan *pl = plan_of(u);
 
 	/* Its table stays on show (u->sweep) after the sweep. */
+	if (pl)
+		plan_destroy(pl->pl);
 	free(pl);
 	u->plan = NULL;
 }

@@ -138,11 +138,6 @@ extern const struct panel_ops panel_rate, panel_segments, panel_buffers,
  */
 int ui_knob_edit(struct ui *u, unsigned knob, int end, const char *text);
 
-/*
- * Before a plan's first point: whether the knob can take text on that end
- * (knobs_plan_check: value, end, and read there).  0, or -errno with err.
- */
-int ui_knob_plan_check(const struct ui *u, unsigned knob, int end, const char *text, char *err);
 int ui_knob_toggle(struct ui *u, unsigned knob, int end);
 void ui_knob_unpend(struct ui *u, unsigned knob, int end);
 

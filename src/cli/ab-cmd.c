@@ -181,7 +181,7 @@ static int ab_parse_side(const struct catalog *cat, const struct run_opts *o, in
 	side->n = 0;
 	for (unsigned i = 0; i < n; i++) {
 		bool remote[2];
-		unsigned ne = plan_setting_ends(ps[i].end, remote);
+		unsigned ne = sweep_end_sides(ps[i].end, remote);
 
 		for (unsigned k = 0; k < ne; k++) {
 			struct ab_item *it = &side->item[side->n];
@@ -267,19 +267,6 @@ static struct ab_knob *ab_knob_of(struct ab_state *st, const struct knob_def *d,
 	return k;
 }
 
-/* Whether a and b (canonical texts, NULL: the original) are one setting of d. */
-static bool ab_same_value(const struct knob_def *d, const char *a, const char *b)
-{
-	struct knob_value va, vb;
-	char e[ERR_MAX];
-
-	if (!a || !b)
-		return !a && !b;
-	if (knob_parse_value(d, a, &va, e) || knob_parse_value(d, b, &vb, e))
-		return !strcmp(a, b);
-	return knob_value_equal(d, &va, &vb);
-}
-
 /* The union of both sides' knobs; 2 with err when A and B ask for the same. */
 static int ab_union(struct ab_state *st, char *err)
 {
@@ -293,7 +280,7 @@ static int ab_union(struct ab_state *st, char *err)
 			ab_knob_of(st, it->d, it->remote)->val[s] = it->v.text;
 		}
 	for (unsigned i = 0; i < st->nknobs; i++)
-		if (!ab_same_value(st->knob[i].k.d, st->knob[i].val[0], st->knob[i].val[1]))
+		if (!plan_value_same(st->knob[i].k.d, st->knob[i].val[0], st->knob[i].val[1]))
 			same = false;
 	if (same && !st->tests_differ)
 		return err_set(err, 2, "options --a \"%s\" and --b \"%s\" ask for the same settings; accepted: two knob sets (or test options) that differ (either may be \"\", the knobs as they are)",
@@ -302,65 +289,50 @@ static int ab_union(struct ab_state *st, char *err)
 }
 
 /*
- * Check every knob on its end as a sweep's are (plan_knob_begin: each
- * value the sides ask for, then the knob read there) and keep its
- * original.  0, or 2 with err for a value that end refuses (read-only
- * there), 1 when the end lacks the knob or it could not be read.
+ * The A/B as the engine's plan (struct plan): each side's settings, its
+ * test, the pairs in the order of the seed.  0, or 2 with err.
  */
-static int ab_originals(struct ab_state *st, const struct catalog *cat, char *err)
+static int ab_plan(struct ab_state *st, const struct catalog *cat, char *err)
 {
-	bool differ = false;
+	struct test_params p[2] = { st->side[0].p, st->side[1].p };
+	char e[ERR_MAX];
 
-	for (unsigned i = 0; i < st->nknobs; i++) {
-		struct ab_knob *k = &st->knob[i];
-		const char *want[2];
-		unsigned n = 0;
-		int rc;
+	st->pl = plan_new(cat);
+	if (!st->pl)
+		return err_set(err, 2, "out of memory");
+	for (int s = 0; s < 2; s++)
+		for (unsigned i = 0; i < st->side[s].n; i++) {
+			const struct ab_item *it = &st->side[s].item[i];
 
-		run_knob_target(&st->o, k->remote, &k->k.t);
-		for (int j = 0; j < 2; j++)
-			if (k->val[j])
-				want[n++] = k->val[j];
-		rc = plan_knob_begin(cat, &k->k, want, n, err);
-		if (rc == -EINVAL || rc == -ERANGE || rc == -EROFS || rc == -EACCES) {
-			size_t l = strlen(err);
-
-			snprintf(err + l, ERR_MAX - l, "; accepted: a knob that can change there");
-			return 2;
+			if (plan_ab_set(st->pl, s, it->d, it->remote, it->v.text, e))
+				return err_set(err, 2, "option %s: %s", side_opts[s], e);
 		}
-		if (rc)
-			return 1;
-	}
-	for (unsigned i = 0; i < st->nknobs; i++) {
-		struct ab_knob *k = &st->knob[i];
-		const char *a = k->val[0] ? k->val[0] : k->k.original;
-		const char *b = k->val[1] ? k->val[1] : k->k.original;
-
-		if (!ab_same_value(k->k.d, a, b))
-			differ = true;
-	}
-	if (!differ && !st->tests_differ) {
-		const struct ab_knob *k = &st->knob[0];
-
-		return err_set(err, 2, "options --a and --b come to the same settings here: the knobs already have the values asked for (%s on %s is %s); accepted: two knob sets that differ from each other",
-			       k->k.d->name, knobs_side_name(&k->k.t), k->k.original);
-	}
+	if (plan_ab_build(st->pl, p, st->pairs, st->seed, st->alpha, e))
+		return err_set(err, 2, "%s", e);
 	return 0;
 }
 
-/* Set every knob to side s's value (its original where s names none). */
-static int ab_apply(struct ab_state *st, int s, char *err)
+/*
+ * Check every knob on its end (plan_begin: each value the sides ask for,
+ * then the knob read there) and keep its original for the report.  0, or
+ * 2 with err for a value that end refuses (read-only there) or sides that
+ * come to the same settings, 1 when the end lacks the knob or it could
+ * not be read.
+ */
+static int ab_originals(struct ab_state *st, char *err)
 {
-	for (unsigned i = 0; i < st->nknobs; i++) {
-		struct ab_knob *k = &st->knob[i];
-		const char *want = k->val[s] ? k->val[s] : k->k.original;
-		char e[ERR_MAX];
-		int rc = plan_knob_set(st->txn, &k->k, want, e);
+	int rc = plan_begin(st->pl, &st->o.so, st->txn, true, err);
 
-		if (rc)
-			return err_set(err, rc, "%s: set %s on %s to %s: %s", side_names[s],
-				       k->k.d->name, knobs_side_name(&k->k.t), want, e);
+	if (rc == -EINVAL || rc == -ERANGE || rc == -EROFS || rc == -EACCES) {
+		size_t l = strlen(err);
+
+		snprintf(err + l, ERR_MAX - l, "; accepted: a knob that can change there");
+		return 2;
 	}
+	if (rc)
+		return rc == -EALREADY ? 2 : 1;
+	for (unsigned i = 0; i < st->nknobs && i < st->pl->nknobs; i++)
+		st->knob[i].k = st->pl->knob[i].k;
 	return 0;
 }
 
@@ -381,11 +353,9 @@ static void ab_undo_cb(const struct knob_def *d, const struct knob_target *t,
 /* Put back every knob a side changed, newest first; 0, or 1 when one failed. */
 static int ab_restore(struct ab_state *st, FILE *f)
 {
-	int rc = knobs_txn_undo(st->txn, ab_undo_cb, f) ? 1 : 0;
+	char err[ERR_MAX];
 
-	for (unsigned i = 0; i < st->nknobs; i++)
-		memcpy(st->knob[i].k.now, st->knob[i].k.original, sizeof(st->knob[i].k.now));
-	return rc;
+	return plan_restore(st->pl, ab_undo_cb, f, err) ? 1 : 0;
 }
 
 /* Signals that arrived outside a run, counted into c->signals. */
@@ -449,29 +419,13 @@ static void ab_progress(const struct ab_state *st, FILE *f, unsigned pair, int f
 	fflush(f);
 }
 
-/* Each run's side and figure of metric m; NAN for a run not counted (failed, cut short). */
-static void ab_counted(const struct ab_state *st, int m, int *side, double *fig)
-{
-	for (unsigned i = 0; i < st->nruns; i++) {
-		const struct ab_run *r = &st->run[i];
-
-		side[i] = r->side;
-		fig[i] = r->failed || r->cut ? NAN : r->fig[m];
-	}
-}
-
-/* Compare A with B for every metric over the counted runs. */
+/* Compare A with B for every metric over the counted runs (the plan's verdict). */
 static void ab_compare_all(struct ab_state *st)
 {
-	int side[2 * AB_MAX_PAIRS];
-	double fig[2 * AB_MAX_PAIRS];
-
 	for (int m = 0; m < AB_M_COUNT; m++) {
 		unsigned na, nb;
 
-		ab_counted(st, m, side, fig);
-		st->cmp_rc[m] = plan_ab_judge(side, fig, st->nruns, st->alpha, st->seed, (unsigned)m,
-					      &st->res[m], &na, &nb);
+		st->cmp_rc[m] = plan_ab_verdict(st->pl, (unsigned)m, &st->res[m], &na, &nb);
 		st->measured[m] = na || nb;
 	}
 }
@@ -483,8 +437,6 @@ static void ab_compare_all(struct ab_state *st)
  */
 static void ab_what_moved(struct ab_state *st)
 {
-	int sides[2 * AB_MAX_PAIRS];
-	double thr[2 * AB_MAX_PAIRS];
 	struct store_run r[2];
 	struct store *s = NULL;
 	char err[ERR_MAX];
@@ -492,16 +444,15 @@ static void ab_what_moved(struct ab_state *st)
 
 	st->has_moved = false;
 	st->moved_id[0] = st->moved_id[1] = 0;
-	ab_counted(st, AB_M_THR, sides, thr);
 	for (int side = 0; side < 2; side++) {
-		int k = plan_ab_median(sides, thr, st->nruns, side);
+		int k = plan_ab_median_step(st->pl, side);
 
 		if (k < 0) {
 			snprintf(st->moved_na, sizeof(st->moved_na), "no run of %s was counted",
 				 side_names[side]);
 			return;
 		}
-		st->moved_id[side] = st->run[k].id;
+		st->moved_id[side] = st->pl->step[k].run_id;
 	}
 	if (!st->moved_id[0] || !st->moved_id[1]) {
 		snprintf(st->moved_na, sizeof(st->moved_na), "the runs were not stored%s",
@@ -609,39 +560,42 @@ static int ab_check_run_opts(const struct run_opts *o, char *err)
 	return 0;
 }
 
-/* Run the pairs; stops at a failure or a signal. */
+/* Run the plan's steps pair by pair; stops at a failure or a signal. */
 static void ab_loop(struct ab_state *st, struct run_ctx *c, FILE *prog)
 {
 	static struct run_summary sum;
-	int order[AB_MAX_PAIRS];
 	bool stop = false;
 
-	plan_ab_order(st->seed, st->pairs, order);
 	for (unsigned i = 0; i < st->pairs && !stop; i++) {
-		int first = order[i];
+		int first = st->pl->step[2 * i].side;
 		unsigned from = st->nruns, counted = 0;
 
 		for (int k = 0; k < 2 && !stop; k++) {
-			int s = k ? !first : first;
+			struct plan_step *ps = plan_next(st->pl);
+			struct plan_outcome out = { .ci = NAN, .tick_sd = NAN };
 			struct ab_run *r;
 			unsigned sig0;
 			char err[ERR_MAX];
-			int ret;
+			int ret, s;
 
+			if (!ps)
+				break;
+			s = ps->side;
 			ab_take_signals(c);
 			if (c->signals) {
 				st->interrupted = true;
 				stop = true;
 				break;
 			}
-			if (ab_apply(st, s, err)) {
-				snprintf(st->failure, sizeof(st->failure), "%s", err);
+			if (plan_apply(st->pl, ps, err)) {
+				snprintf(st->failure, sizeof(st->failure), "%s: %.*s", side_names[s],
+					 ERR_MAX - 4, err);
 				st->failed = true;
 				stop = true;
 				break;
 			}
 			sig0 = c->signals;
-			st->o.so.p = st->side[s].p;
+			st->o.so.p = ps->p;
 			ret = run_iterate(c, &sum);
 			r = &st->run[st->nruns++];
 			memset(r, 0, sizeof(*r));
@@ -661,6 +615,12 @@ static void ab_loop(struct ab_state *st, struct run_ctx *c, FILE *prog)
 				st->store_failed = true;
 			}
 			run_summary_free(&sum);
+			out.failed = r->failed;
+			out.cut = r->cut;
+			out.run_id = r->id;
+			for (int m = 0; m < PLAN_FIGS; m++)
+				out.fig[m] = m < AB_M_COUNT ? r->fig[m] : NAN;
+			plan_step_done(st->pl, &out);
 			if (r->failed) {
 				st->failed = true;
 				snprintf(st->failure, sizeof(st->failure), "pair %u, %s: %s", i + 1,
@@ -720,8 +680,11 @@ int ab_main(int argc, char **argv)
 		ret = ab_side_tests(&st, rargc, rargv, err);
 	if (!ret)
 		ret = ab_union(&st, err);
+	if (!ret)
+		ret = ab_plan(&st, cat, err);
 	if (ret) {
 		fprintf(stderr, "tunetop ab: %s\n", err);
+		plan_destroy(st.pl);
 		catalog_free(cat);
 		return 2;
 	}
@@ -729,18 +692,21 @@ int ab_main(int argc, char **argv)
 	prog = json ? stderr : stdout;
 	st.utf8 = ab_report_utf8();
 	if (run_ctx_open(&c, &st.o, "tunetop ab")) {
+		plan_destroy(st.pl);
 		catalog_free(cat);
 		return 1;
 	}
 	if (run_txn_begin(&c, "tunetop ab", &st.txn)) {
+		plan_destroy(st.pl);
 		run_ctx_close(&c);
 		catalog_free(cat);
 		return 1;
 	}
-	ret = ab_originals(&st, cat, err);
+	ret = ab_originals(&st, err);
 	if (ret) {
 		fprintf(stderr, "tunetop ab: %s\n", err);
 		knobs_txn_free(st.txn);
+		plan_destroy(st.pl);
 		run_ctx_close(&c);
 		catalog_free(cat);
 		return ret;
@@ -796,6 +762,7 @@ int ab_main(int argc, char **argv)
 			       (long long)st.ab_id, stored);
 	}
 	fflush(stdout);
+	plan_destroy(st.pl);
 	run_ctx_close(&c);
 	catalog_free(cat);
 	if (c.signals >= 2)

@@ -67,6 +67,7 @@ struct ab_state {
 	double alpha;
 	struct ab_knob knob[AB_MAX_KNOBS];
 	unsigned nknobs;
+	struct plan *pl;		/* its steps, knobs and verdict (src/plan/series.h) */
 	struct knobs_txn *txn;		/* every knob a side changes */
 	struct ab_run run[2 * AB_MAX_PAIRS];
 	unsigned nruns;

@@ -108,9 +108,8 @@ void run_knob_target(const struct run_opts *o, bool remote, struct knob_target *
 	target_knob_target(&o->so, remote, t);
 }
 
-/* Report one knob put back (or not) by run_undo_knobs. */
-static void run_undo_cb(const struct knob_def *d, const struct knob_target *t,
-			const char *was, const char *found, int rc, const char *err, void *arg)
+void run_undo_say(const struct knob_def *d, const struct knob_target *t,
+		  const char *was, const char *found, int rc, const char *err, void *arg)
 {
 	const char *who = arg;
 
@@ -122,7 +121,7 @@ static void run_undo_cb(const struct knob_def *d, const struct knob_target *t,
 
 int run_undo_knobs(struct knobs_txn *x, const char *who)
 {
-	return knobs_txn_undo(x, run_undo_cb, (void *)who) ? 1 : 0;
+	return knobs_txn_undo(x, run_undo_say, (void *)who) ? 1 : 0;
 }
 
 /* Whether a signal is waiting on the signalfd (a ^C while --wait waits). */
@@ -166,7 +165,7 @@ int run_set_knobs(const struct run_opts *o, const struct catalog *cat, struct kn
 	}
 	for (unsigned i = 0; i < o->nset; i++) {
 		bool remote[2];
-		unsigned ne = plan_setting_ends(s[i].end, remote);
+		unsigned ne = sweep_end_sides(s[i].end, remote);
 
 		for (unsigned e = 0; e < ne; e++) {
 			struct knob_value cur, after;

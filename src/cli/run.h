@@ -68,6 +68,9 @@ int run_set_knobs(const struct run_opts *o, const struct catalog *cat, struct kn
 		  const char *who, const char *note, bool human);
 /* Put back what x changed, newest first, naming each failure; 0, or 1. */
 int run_undo_knobs(struct knobs_txn *x, const char *who);
+/* A knobs_txn_undo_cb that names a knob not put back on stderr, arg the program ("tunetop sweep"). */
+void run_undo_say(const struct knob_def *d, const struct knob_target *t, const char *was,
+		  const char *found, int rc, const char *err, void *arg);
 
 /* Run the test as the options say and print it; returns the exit status. */
 int run_main(int argc, char **argv);

@@ -203,30 +203,60 @@ static int sweep_check_knob(const struct sweep *sw, const char *name, bool remot
 	return 0;
 }
 
-/* A point's test parameters, checked as a server would.  0 or 2 with err. */
-static int sweep_point_params(const struct sweep *sw, uint64_t v, struct test_params *p,
-			      char *err)
+/* The table's points for the plan's steps from the first not yet there. */
+static void sweep_points_sync(struct sweep *sw)
 {
-	*p = sw->o.so.p;
-	return sweep_policy_point_params(sw->kind, sw->response, v, p, err) ? 2 : 0;
+	for (; sw->npt < sw->pl->n; sw->npt++) {
+		const struct plan_step *ps = &sw->pl->step[sw->npt];
+		struct sweep_point *p = &sw->pt[sw->npt];
+
+		memset(p, 0, sizeof(*p));
+		p->value = ps->value;
+		memcpy(p->ki, ps->ki, sizeof(p->ki));
+		snprintf(p->name, sizeof(p->name), "%s", ps->point);
+	}
 }
 
-/* Add the points of a numeric sweep for values v[0..n-1]. */
-static int sweep_add_values(struct sweep *sw, const uint64_t *v, unsigned n, char *err)
+/*
+ * The sweep as the engine's plan (struct plan): a numeric kind's points
+ * (sweep_policy_plan; a size sweep without --mss its first point only),
+ * a knob sweep's one knob or two crossed (sweep_knob_plan).  0 or 2 with
+ * err.
+ */
+static int sweep_plan(struct sweep *sw, char *err)
 {
-	for (unsigned i = 0; i < n; i++) {
-		struct sweep_point *p = &sw->pt[sw->npt];
-		struct test_params tp;
+	char why[ERR_MAX];
+	int rc;
 
-		if (sw->npt == SWEEP_MAX_POINTS)
-			return err_set(err, 2, "sweep: more than %d points", SWEEP_MAX_POINTS);
-		if (sweep_point_params(sw, v[i], &tp, err))
-			return 2;
-		memset(p, 0, sizeof(*p));
-		p->value = v[i];
-		sweep_policy_point_name(sw->kind, sw->response, v[i], p->name, sizeof(p->name));
-		sw->npt++;
+	sw->pl = plan_new(sw->cat);
+	if (!sw->pl)
+		return err_set(err, 2, "out of memory");
+	if (sw->kind == SW_KNOB) {
+		struct sweep_knob_axis ax[2];
+		unsigned nax = sw->both ? 1 : sw->nknobs;
+
+		for (unsigned j = 0; j < nax; j++)
+			ax[j] = (struct sweep_knob_axis){
+				.name = sw->knob[j].d->name,
+				.end = sw->both ? SWEEP_END_BOTH : sw->knob[j].remote ?
+				       SWEEP_END_REMOTE : SWEEP_END_LOCAL,
+				.values = sw->knob[j].values, .n = sw->knob[j].n,
+			};
+		rc = plan_sweep_knobs(sw->pl, &sw->o.so.p, ax, nax, err);
+	} else {
+		rc = plan_sweep_build(sw->pl, sw->kind, &sw->o.so.p, sw->response,
+				      sw->list_given ? sw->list_text : NULL,
+				      sw->mss_given ? sw->mss : 0, why);
+		/* A list the policy cannot plan is named by its kind (but size's). */
+		if (rc == -EDOM)
+			err_set(err, 2, "%s%s%s", sw->kind == SW_SIZE ? "" : sweep_policy_kind_name(sw->kind),
+				sw->kind == SW_SIZE ? "" : " ", why);
+		else if (rc)
+			err_set(err, 2, "%s", why);
 	}
+	if (rc)
+		return 2;
+	sweep_points_sync(sw);
 	return 0;
 }
 
@@ -270,8 +300,6 @@ static int sweep_setup(struct sweep *sw, int argc, char **argv)
 {
 	char *rargv[256 + 3];
 	char err[ERR_MAX] = "";
-	uint64_t v[SWEEP_MAX_POINTS];
-	unsigned n = 0;
 	int next = 2, rargc = 0, ret;
 	enum test_type t;
 
@@ -341,10 +369,6 @@ static int sweep_setup(struct sweep *sw, int argc, char **argv)
 			test_type_name(t));
 		goto bad;
 	}
-	if (sweep_mss_needed(sw) && test_is_udp(t) && !sw->mss_given) {
-		err_set(err, 2, "size: UDP_RR has no MSS to find; accepted: --mss N with UDP_RR");
-		goto bad;
-	}
 	if (sw->reverse && sweep_reverse(&sw->o, err))
 		goto bad;
 	if (sw->kind == SW_KNOB || sw->o.nset) {
@@ -364,7 +388,7 @@ static int sweep_setup(struct sweep *sw, int argc, char **argv)
 			err_set(err, 2, "option --set %s", why);
 			goto bad;
 		}
-		ne = plan_setting_ends(ps.end, remote);
+		ne = sweep_end_sides(ps.end, remote);
 		for (unsigned e = 0; e < ne; e++) {
 			if (remote[e] && options_remote_knobs_refusal(&sw->o)) {
 				err_set(err, 2, "option --set %s: %s", sw->o.set[i],
@@ -392,47 +416,7 @@ static int sweep_setup(struct sweep *sw, int argc, char **argv)
 				goto bad;
 		}
 	}
-	switch (sw->kind) {
-	case SW_SIZE:
-	case SW_BURST:
-	case SW_SEND:
-		/* A size sweep without --mss plans its first point only. */
-		if (sweep_policy_plan(sw->kind, sw->list_given ? sw->list_text : NULL,
-				      sw->mss_given ? sw->mss : 0, v, SWEEP_MAX_POINTS, &n, err)) {
-			char why[ERR_MAX];
-
-			snprintf(why, sizeof(why), "%s", err);
-			err_set(err, 2, "%s%s%s", sw->kind == SW_SIZE ? "" : sweep_policy_kind_name(sw->kind),
-				sw->kind == SW_SIZE ? "" : " ", why);
-			goto bad;
-		}
-		break;
-	case SW_KNOB: {
-		/* The engine's plan (sweep_knob_plan), as the dashboard's. */
-		static struct sweep_knob_pt kp[SWEEP_MAX_POINTS];
-		struct sweep_knob_axis ax[2];
-		unsigned nax = sw->both ? 1 : sw->nknobs;
-
-		for (unsigned j = 0; j < nax; j++)
-			ax[j] = (struct sweep_knob_axis){
-				.name = sw->knob[j].d->name,
-				.end = sw->both ? SWEEP_END_BOTH : sw->knob[j].remote ?
-				       SWEEP_END_REMOTE : SWEEP_END_LOCAL,
-				.values = sw->knob[j].values, .n = sw->knob[j].n,
-			};
-		if (sweep_knob_plan(ax, nax, kp, SWEEP_MAX_POINTS, &n, err))
-			goto bad;
-		for (unsigned i = 0; i < n; i++) {
-			struct sweep_point *p = &sw->pt[sw->npt++];
-
-			memset(p, 0, sizeof(*p));
-			memcpy(p->ki, kp[i].ki, sizeof(p->ki));
-			snprintf(p->name, sizeof(p->name), "%s", kp[i].name);
-		}
-		return 0;
-	}
-	}
-	if (!sweep_add_values(sw, v, n, err))
+	if (!sweep_plan(sw, err))
 		return 0;
 bad:
 	fprintf(stderr, WHO ": %s\n", err);
@@ -449,20 +433,19 @@ static void sweep_take_signals(struct run_ctx *c)
 }
 
 /*
- * Check that the knob can take every value it will get on its end
- * (plan_knob_begin, as tunetop ab's), keeping where it lives and its
- * value before the sweep.  0, or 1 printed.
+ * Check that a --set knob can take its value on its end (plan_knob_begin,
+ * as the plan's own knobs are checked).  0, or 1 printed.
  */
-static int sweep_read_original(struct sweep *sw, struct plan_knob *ch,
-			       const struct knob_def *d, bool remote,
-			       const char *const *values, unsigned n)
+static int sweep_check_set(struct sweep *sw, const struct knob_def *d, bool remote,
+			   const char *value)
 {
+	struct plan_knob ch;
 	char err[ERR_MAX] = "";
 
-	memset(ch, 0, sizeof(*ch));
-	ch->d = d;
-	run_knob_target(&sw->o, remote, &ch->t);
-	if (plan_knob_begin(sw->cat, ch, values, n, err)) {
+	memset(&ch, 0, sizeof(ch));
+	ch.d = d;
+	run_knob_target(&sw->o, remote, &ch.t);
+	if (plan_knob_begin(sw->cat, &ch, &value, 1, err)) {
 		fprintf(stderr, WHO ": %s\n", err);
 		return 1;
 	}
@@ -472,26 +455,31 @@ static int sweep_read_original(struct sweep *sw, struct plan_knob *ch,
 /* Put back every knob the sweep changed (--set too), newest first. */
 static void sweep_restore(struct sweep *sw)
 {
-	if (run_undo_knobs(sw->txn, WHO))
+	char err[ERR_MAX];
+
+	if (plan_restore(sw->pl, run_undo_say, (void *)WHO, err))
 		sw->restore_failed = true;
 }
 
 /*
- * Before the first point: every knob the sweep sets (swept and --set)
- * checked on its end, the originals read; then --set applied.  0, or 1
- * printed.
+ * Before the first point: every knob the sweep sets checked on its end,
+ * the originals read (plan_begin, and each --set); then --set applied.
+ * 0, or 1 printed.
  */
 static int sweep_knobs_begin(struct sweep *sw)
 {
-	for (unsigned j = 0; j < sw->nknobs; j++)
-		if (sweep_read_original(sw, &sw->knob[j].ch, sw->knob[j].d, sw->knob[j].remote,
-					sw->knob[j].values, sw->knob[j].n))
-			return 1;
+	char err[ERR_MAX] = "";
+
+	if (run_txn_begin(&sw->c, WHO, &sw->txn))
+		return 1;
+	if (plan_begin(sw->pl, &sw->o.so, sw->txn, true, err)) {
+		fprintf(stderr, WHO ": %s\n", err);
+		return 1;
+	}
+	for (unsigned j = 0; j < sw->nknobs && j < sw->pl->nknobs; j++)
+		sw->knob[j].ch = sw->pl->knob[j].k;
 	for (unsigned i = 0; i < sw->o.nset; i++) {
 		struct plan_setting ps;
-		struct plan_knob ch;
-		char err[ERR_MAX];
-		const char *v = ps.value;
 		bool remote[2];
 		unsigned ne;
 
@@ -499,50 +487,13 @@ static int sweep_knobs_begin(struct sweep *sw)
 			fprintf(stderr, WHO ": --set %s\n", err);
 			return 1;
 		}
-		ne = plan_setting_ends(ps.end, remote);
+		ne = sweep_end_sides(ps.end, remote);
 		for (unsigned e = 0; e < ne; e++)
-			if (sweep_read_original(sw, &ch, ps.d, remote[e], &v, 1))
+			if (sweep_check_set(sw, ps.d, remote[e], ps.value))
 				return 1;
 	}
-	if (run_txn_begin(&sw->c, WHO, &sw->txn))
-		return 1;
 	return run_set_knobs(&sw->o, sw->cat, sw->txn, WHO, " (--set, for the whole sweep)",
 			     sw->o.fmt == OUT_HUMAN) ? 1 : 0;
-}
-
-/* Make point p's setting: its test parameter or its knob values.  0 or -errno with err. */
-static int sweep_apply(struct sweep *sw, const struct sweep_point *p, char *err)
-{
-	struct test_params *tp = &sw->o.so.p;
-
-	switch (sw->kind) {
-	case SW_SIZE:
-		if (sw->response)
-			tp->resp_size = (uint32_t)p->value;
-		else
-			tp->req_size = (uint32_t)p->value;
-		return 0;
-	case SW_BURST:
-		tp->burst = (uint32_t)p->value;
-		return 0;
-	case SW_SEND:
-		tp->send_size = (uint32_t)p->value;
-		return 0;
-	case SW_KNOB:
-		for (unsigned j = 0; j < sw->nknobs; j++) {
-			struct sweep_knob *k = &sw->knob[j];
-			char why[ERR_MAX];
-			int ret;
-
-			ret = knobs_txn_set(sw->txn, k->d, &k->ch.t, k->values[p->ki[j]], NULL,
-					    NULL, why);
-			if (ret)
-				return err_set(err, ret, "set %s on %s: %s", k->d->name,
-					       knobs_side_name(&k->ch.t), why);
-		}
-		return 0;
-	}
-	return 0;
 }
 
 /* Make the sweep's record; on failure the sweep goes on unstored. */
@@ -550,14 +501,18 @@ static void sweep_record(struct sweep *sw)
 {
 	struct store *st = NULL;
 	json_t *spec;
-	char err[ERR_MAX] = "";
+	char err[ERR_MAX] = "", target[160];
 	int ret;
 
 	if (sw->o.no_db)
 		return;
 	spec = sweep_out_spec_json(sw);
-	/* Which front end stored it, as the dashboard's say (plan_sweep_record). */
-	if (spec && json_object_set_new(spec, "front", json_string("tunetop sweep")))
+	/* Which front end stored it, as the dashboard's say (plan_sweep_record),
+	 * and its target as every record names it (plan_target_text), also
+	 * when a size sweep's first run has described it meanwhile. */
+	plan_target_text(&sw->o.so, target, sizeof(target));
+	if (spec && (json_object_set_new(spec, "front", json_string("tunetop sweep")) ||
+		     json_object_set_new(spec, "target", json_string(target))))
 		json_decref(spec), spec = NULL;
 	ret = spec ? store_open(&st, sw->o.db_path[0] ? sw->o.db_path : NULL, err) :
 		     err_set(err, -ENOMEM, "out of memory");
@@ -571,26 +526,33 @@ static void sweep_record(struct sweep *sw)
 	}
 }
 
-/* Run point i and keep its figures; false when the sweep must stop. */
-static bool sweep_point(struct sweep *sw, unsigned i)
+/* Run the plan's step ps and keep its figures; the plan stops where the sweep must. */
+static void sweep_point(struct sweep *sw, struct plan_step *ps)
 {
 	static struct run_summary sum;
-	struct sweep_point *p = &sw->pt[i];
+	struct sweep_point *p = &sw->pt[ps->i];
+	struct plan_outcome out = { .ci = NAN, .tick_sd = NAN };
 	char err[ERR_MAX] = "";
-	bool human = sw->o.fmt == OUT_HUMAN;
+	bool human = sw->o.fmt == OUT_HUMAN, waited = sw->pl->mss_wait;
+	unsigned ev;
 
+	for (int m = 0; m < PLAN_FIGS; m++)
+		out.fig[m] = NAN;
 	p->thr = p->ci = p->p50 = p->p99 = p->lcpu = p->rcpu = p->tick_sd = NAN;
 	p->ran = true;
-	sw->nrun = i + 1;
-	if (sweep_apply(sw, p, err)) {
+	sw->nrun = ps->i + 1;
+	if (plan_apply(sw->pl, ps, err)) {
 		p->failed = true;
 		snprintf(p->failure, sizeof(p->failure), "%s", err);
+		out.failed = true;
+		plan_step_done(sw->pl, &out);
 		if (human) {
 			sweep_out_row(sw, p);
 			printf("\n");
 		}
-		return true;
+		return;
 	}
+	sw->o.so.p = ps->p;
 	run_iterate(&sw->c, &sum);
 	if (sum.iterations) {
 		json_t *doc = output_result_json(&sw->o, &sum);
@@ -622,25 +584,21 @@ static bool sweep_point(struct sweep *sw, unsigned i)
 			sw->target_of_run = true;
 		}
 	}
-	if (sweep_mss_needed(sw) && i == 0 && !sw->mss_given) {
-		uint64_t v[SWEEP_MAX_POINTS];
-		unsigned n = 0;
-
-		sw->mss = sum.failed ? 0 : plan_sweep_mss(&sum.res, sw->response);
-		/* The plan around that MSS, its first point (1 byte) run already. */
-		if (sw->mss && sweep_policy_plan(SW_SIZE, sw->list_given ? sw->list_text : NULL,
-						 sw->mss, v, SWEEP_MAX_POINTS, &n, err))
-			n = 0;
-		if (n > 1 && sweep_add_values(sw, v + 1, n - 1, err)) {
-			fprintf(stderr, WHO ": %s\n", err);
-			n = 0;
-		}
-		if (!sw->mss && !sum.failed) {
+	out.failed = sum.failed;
+	out.res = &sum.res;
+	out.fig[PLAN_AB_RATE] = p->thr;
+	out.ci = p->ci;
+	out.tick_sd = p->tick_sd;
+	/* A size sweep's first point: the rest planned around its MSS. */
+	ev = plan_step_done(sw->pl, &out);
+	if (waited) {
+		sw->mss = sw->pl->mss;
+		sweep_points_sync(sw);
+		if (ps->failed && !p->failed) {
 			p->failed = true;
-			snprintf(p->failure, sizeof(p->failure),
-				 "the connection reported no MSS (give --mss N)");
+			snprintf(p->failure, sizeof(p->failure), "%s", ps->note);
 		}
-		if (human && sw->mss)
+		if (human && (ev & PLAN_EV_MSS))
 			printf("# MSS %u (the first point's connection): %u points\n", sw->mss,
 			       sw->npt);
 		sweep_record(sw);
@@ -648,6 +606,7 @@ static bool sweep_point(struct sweep *sw, unsigned i)
 	if (sum.iterations && run_store(&sw->c, &sum, "sweep", sw->sweep_id, p->name,
 						 &p->run_id, NULL))
 		p->run_id = 0;
+	ps->run_id = p->run_id;
 	run_summary_free(&sum);
 	if (human) {
 		sweep_out_row(sw, p);
@@ -659,7 +618,8 @@ static bool sweep_point(struct sweep *sw, unsigned i)
 	/* A tunetopd that cannot be reached fails every later point the same way. */
 	if (p->failed && strstr(p->failure, "connect to tunetopd"))
 		sw->unreachable = true;
-	return !sw->interrupted && !sw->unreachable && !(sweep_mss_needed(sw) && !sw->mss);
+	if (sw->interrupted || sw->unreachable)
+		plan_stop(sw->pl);
 }
 
 /* The sweep after its options: target, knobs, points, output, restore. */
@@ -671,8 +631,10 @@ static int sweep_run(struct sweep *sw)
 		return 1;
 	sw->ctx_open = true;
 	/* The engine turns the run around (target_reverse). */
-	if (sw->reverse)
+	if (sw->reverse) {
 		target_reverse(&sw->o.so);
+		plan_rebase(sw->pl, &sw->o.so.p);
+	}
 	plan_target_text(&sw->o.so, sw->target, sizeof(sw->target));
 	if (sweep_knobs_begin(sw)) {
 		sweep_restore(sw);
@@ -680,25 +642,18 @@ static int sweep_run(struct sweep *sw)
 		run_ctx_close(&sw->c);
 		return 1;
 	}
-	if (sw->o.fmt == OUT_HUMAN) {
-		struct test_params first = sw->o.so.p;
-		char err[ERR_MAX];
-
-		/* The test as its first point runs it. */
-		if (sw->kind != SW_KNOB)
-			sweep_point_params(sw, sw->pt[0].value, &first, err);
-		sweep_out_header(sw, &first);
-	}
+	/* The test as its first point runs it. */
+	if (sw->o.fmt == OUT_HUMAN)
+		sweep_out_header(sw, &sw->pl->step[0].p);
 	if (!sweep_mss_needed(sw) || sw->mss_given)
 		sweep_record(sw);
-	for (unsigned i = 0; i < sw->npt; i++) {
+	for (struct plan_step *ps; (ps = plan_next(sw->pl));) {
 		sweep_take_signals(&sw->c);
 		if (sw->c.signals) {
 			sw->interrupted = true;
 			break;
 		}
-		if (!sweep_point(sw, i))
-			break;
+		sweep_point(sw, ps);
 	}
 	sweep_take_signals(&sw->c);
 	if (sw->c.signals)
@@ -768,11 +723,13 @@ int sweep_main(int argc, char **argv)
 	}
 	ret = sweep_setup(&sw, argc, argv);
 	if (ret) {
+		plan_destroy(sw.pl);
 		catalog_free(sw.cat);
 		return ret < 0 ? 0 : ret;
 	}
 	ret = sweep_run(&sw);
 	sweep_out_free(&sw);
+	plan_destroy(sw.pl);
 	catalog_free(sw.cat);
 	return ret;
 }

@@ -68,6 +68,7 @@ struct sweep {
 	struct run_ctx c;
 	bool ctx_open;
 	struct catalog *cat;
+	struct plan *pl;		/* its steps and knobs (src/plan/series.h) */
 	struct knobs_txn *txn;		/* every knob the sweep changes (--set too) */
 	struct sweep_point pt[SWEEP_MAX_POINTS];
 	unsigned npt, nrun;

@@ -103,17 +103,6 @@ int plan_side_parse(const struct catalog *c, const char *spec, struct plan_setti
 	}
 }
 
-unsigned plan_setting_ends(enum sweep_end end, bool remote[2])
-{
-	if (end == SWEEP_END_BOTH) {
-		remote[0] = false;
-		remote[1] = true;
-		return 2;
-	}
-	remote[0] = end == SWEEP_END_REMOTE;
-	return 1;
-}
-
 int plan_alpha_parse(const char *text, double *alpha, char *err)
 {
 	double a;

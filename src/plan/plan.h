@@ -87,13 +87,6 @@ int plan_knob_begin(const struct catalog *c, struct plan_knob *k, const char *co
 int plan_knob_set(struct knobs_txn *txn, struct plan_knob *k, const char *want, char *err);
 
 /*
- * The ends a setting of end is made on, as remote flags into remote[]:
- * local: one (false), remote: one (true), both: two (false, true).
- * Returns how many.
- */
-unsigned plan_setting_ends(enum sweep_end end, bool remote[2]);
-
-/*
  * The A/B verdict's parameters, the CLI's and the dashboard's
  * (docs/sweeps.md, "A/B"): significance level by default, bootstrap
  * resamples.

@@ -174,13 +174,28 @@ int sweep_knob_plan(const struct sweep_knob_axis *ax, unsigned nax, struct sweep
 }
 
 /* The prefix of each end, as a knob spec writes it. */
-static const char *const sweep_end_prefixes[] = {
-	[SWEEP_END_LOCAL] = "local:", [SWEEP_END_REMOTE] = "remote:", [SWEEP_END_BOTH] = "both:",
+/* Each end of a setting: its prefix and the ends it is made on (remote flags). */
+static const struct {
+	const char *prefix;
+	unsigned n;
+	bool remote[2];
+} sweep_ends[] = {
+	[SWEEP_END_LOCAL] = { "local:", 1, { false } },
+	[SWEEP_END_REMOTE] = { "remote:", 1, { true } },
+	[SWEEP_END_BOTH] = { "both:", 2, { false, true } },
 };
 
 const char *sweep_end_prefix(enum sweep_end end)
 {
-	return (unsigned)end <= SWEEP_END_BOTH ? sweep_end_prefixes[end] : "";
+	return (unsigned)end <= SWEEP_END_BOTH ? sweep_ends[end].prefix : "";
+}
+
+unsigned sweep_end_sides(enum sweep_end end, bool remote[2])
+{
+	if ((unsigned)end > SWEEP_END_BOTH)
+		end = SWEEP_END_LOCAL;
+	memcpy(remote, sweep_ends[end].remote, sizeof(sweep_ends[end].remote));
+	return sweep_ends[end].n;
 }
 
 /* Which end a knob spec names; the rest of the spec is returned. */
@@ -188,9 +203,9 @@ const char *sweep_knob_end(const char *spec, enum sweep_end *end)
 {
 	*end = SWEEP_END_LOCAL;
 	for (unsigned i = SWEEP_END_LOCAL; i <= SWEEP_END_BOTH; i++) {
-		size_t len = strlen(sweep_end_prefixes[i]);
+		size_t len = strlen(sweep_ends[i].prefix);
 
-		if (!strncmp(spec, sweep_end_prefixes[i], len)) {
+		if (!strncmp(spec, sweep_ends[i].prefix, len)) {
 			*end = (enum sweep_end)i;
 			return spec + len;
 		}

@@ -31,6 +31,12 @@ enum sweep_end { SWEEP_END_LOCAL, SWEEP_END_REMOTE, SWEEP_END_BOTH };
 const char *sweep_knob_end(const char *spec, enum sweep_end *end);
 /* The prefix sweep_knob_end() reads for end: "local:", "remote:", "both:". */
 const char *sweep_end_prefix(enum sweep_end end);
+/*
+ * The ends a setting of end is made on, as remote flags into remote[]
+ * (the same table as the prefixes): local: one (false), remote: one
+ * (true), both: two (false, true).  Returns how many.
+ */
+unsigned sweep_end_sides(enum sweep_end end, bool remote[2]);
 
 /*
  * The point of a one-knob sweep as every front end names it (and the

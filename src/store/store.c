@@ -750,6 +750,31 @@ int store_add_sweep(struct store *s, const char *kind, const json_t *spec,
 	return rc;
 }
 
+int store_set_sweep(struct store *s, int64_t id, const json_t *spec, char *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	rc = store_tx_begin(s, "set sweep", err);
+	if (rc)
+		return rc;
+	rc = store_prepare(s, "UPDATE sweeps SET spec = ?2 WHERE id = ?1", &st, "set sweep",
+			   err);
+	if (rc)
+		return store_tx_end(s, rc, "set sweep", err);
+	sqlite3_bind_int64(st, 1, id);
+	if (bind_json(st, 2, spec ? spec : json_null())) {
+		rc = err_set(err, -ENOMEM, "%s: set sweep: out of memory", s->path);
+	} else {
+		rc = sqlite3_step(st);
+		rc = rc == SQLITE_DONE ? 0 : store_fail(s, rc, "set sweep", err);
+	}
+	sqlite3_finalize(st);
+	if (!rc && !sqlite3_changes(s->db))
+		rc = err_set(err, -ENOENT, "%s: no such sweep %lld", s->path, (long long)id);
+	return store_tx_end(s, rc, "set sweep", err);
+}
+
 /* Read a sweep's kind and spec back. */
 int store_get_sweep(struct store *s, int64_t id, char *kind, size_t klen,
 		    json_t **spec, char *err)

@@ -166,6 +166,11 @@ int store_id_named(struct store *s, const char *name, bool sweeps, int64_t *id, 
 /* A sweep or an A/B comparison: kind "size", "burst", "knob", "send-size", "ab". */
 int store_add_sweep(struct store *s, const char *kind, const json_t *spec, int64_t *id,
 		    char *err);
+/*
+ * Sweep id's spec replaced: a sweep whose points were planned after its
+ * first run (a size sweep around that run's MSS).  0, -ENOENT, or -errno.
+ */
+int store_set_sweep(struct store *s, int64_t id, const json_t *spec, char *err);
 /* Its kind and spec (a new reference). */
 int store_get_sweep(struct store *s, int64_t id, char *kind, size_t klen, json_t **spec,
 		    char *err);

@@ -237,11 +237,13 @@ ip -n "$lab-b" route add 198.18.0.1/32 dev veth-b advmss 500
 keys r
 wait_for_head "RUNNING" 50
 wait_for_head "run [0-9]+ done" 80
+# The points follow the first point's connection (size 1), as tunetop
+# sweep's: the header shows their count from the second point on.
 mss_sweep() {	# mss_sweep ARGS POINTS: the sweep's header shows POINTS, then stop it
 	keys S C-u
 	keys -l -- "$1"
 	keys Enter
-	wait_for "sweep 1/$2 " 50
+	wait_for "sweep 2/$2 " 200
 	r=$?
 	keys s
 	wait_for "sweep size done" 80

@@ -50,6 +50,13 @@ SPEC="--a net.ipv4.tcp_reordering=$r0 --b net.ipv4.tcp_reordering=11 -n 3 --seed
 [ $? -eq 2 ] && grep -q "^tunetop ab: option --alpha 0.7: not a significance level; accepted: 0 < alpha <= 0.5" "$TMP/bad"
 check $? "tunetop ab --alpha 0.7 is refused, naming what is accepted" "$TMP/bad"
 
+# Sides that come to one setting there: refused before any run, by the
+# plan (plan_begin), in the same words from both front ends.
+SAME="options --a and --b come to the same settings here: the knobs already have the values asked for (net.ipv4.tcp_reordering on lab-a is $r0)"
+"$TUNETOP" ab --lab "$lab" --a "net.ipv4.tcp_reordering=$r0" --b "" >"$TMP/same" 2>&1
+[ $? -eq 2 ] && grep -qF "tunetop ab: $SAME" "$TMP/same"
+check $? "tunetop ab refuses sides that come to the same settings" "$TMP/same"
+
 # shellcheck disable=SC2086
 "$TUNETOP" ab --lab "$lab" -l 0.3 $SPEC >"$TMP/cli" 2>&1
 check $? "tunetop ab runs the plan" "$TMP/cli"
@@ -64,6 +71,12 @@ keys -l -- "--a net.ipv4.tcp_reordering=$r0 --b net.ipv4.tcp_reordering=11 --alp
 keys Enter
 wait_for "A/B: --alpha 0.7: not a significance level; accepted: 0 < alpha <= 0.5" 30
 ok $? "the dashboard refuses --alpha 0.7 with the CLI's words"
+keys Escape
+keys A C-u
+keys -l -- "--a net.ipv4.tcp_reordering=$r0 --b net.ipv4.tcp_reordering=$r0"
+keys Enter
+wait_for "$(printf '%s' "$SAME" | sed 's/[][().*]/\\&/g')" 30
+ok $? "the dashboard refuses them with the CLI's words"
 keys Escape
 keys A C-u
 keys -l -- "$SPEC"
@@ -105,6 +118,15 @@ same_sweep() {
 same_sweep burst 0,1
 # A size sweep's own list (issue 26): planned by the engine for both.
 same_sweep size 1,1448,4345
+# A range with --response and no --mss: both plan the rest around the
+# first point's MSS (the remote end's, the sender of responses), and the
+# dashboard's first point is stored with its sweep like the others.
+same_sweep size 1..3000 --response
+dsw=$(last_of size)
+npts=$(python3 -c 'import json,sqlite3,sys; print(len(json.loads(sqlite3.connect(sys.argv[1]).execute("select spec from sweeps where id = ?", (sys.argv[2],)).fetchone()[0])["points"]))' "$TUNETOP_DB" "$dsw")
+nruns=$(sqlite3 "$TUNETOP_DB" "select count(*) from runs where sweep_id = $dsw" 2>/dev/null)
+[ "$npts" -gt 3 ] && [ "$nruns" = "$npts" ]
+check $? "the dashboard's size sweep stored every point's run with it ($nruns runs, $npts points)"
 
 "$TUNETOP" sweep show "$dash_id" >"$TMP/show" 2>&1 &&
 	grep -q "^A/B $dash_id (dashboard): 3 pairs in random order (seed 4242), alpha 0.1$" "$TMP/show" &&

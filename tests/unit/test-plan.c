@@ -115,9 +115,9 @@ static void test_ends(void)
 {
 	bool r[2] = { true, true };
 
-	ok(plan_setting_ends(SWEEP_END_LOCAL, r) == 1 && !r[0], "local: one end, local");
-	ok(plan_setting_ends(SWEEP_END_REMOTE, r) == 1 && r[0], "remote: one end, remote");
-	ok(plan_setting_ends(SWEEP_END_BOTH, r) == 2 && !r[0] && r[1], "both: local then remote");
+	ok(sweep_end_sides(SWEEP_END_LOCAL, r) == 1 && !r[0], "local: one end, local");
+	ok(sweep_end_sides(SWEEP_END_REMOTE, r) == 1 && r[0], "remote: one end, remote");
+	ok(sweep_end_sides(SWEEP_END_BOTH, r) == 2 && !r[0] && r[1], "both: local then remote");
 }
 
 /* The seed is short, the order repeats with it, the verdict is the CLI's. */

@@ -509,6 +509,15 @@ static void sweeps_round_trip(void)
 		   !strcmp(kind, "knob") && json_equal(got, spec),
 	   "get_sweep_returns_kind_and_spec");
 	json_decref(got);
+	got = NULL;
+	json_object_set_new(spec, "mss", json_integer(1448));
+	ok(store_set_sweep(s, id, spec, err) == 0 &&
+		   store_get_sweep(s, id, kind, sizeof(kind), &got, err) == 0 &&
+		   json_equal(got, spec),
+	   "set_sweep_replaces_its_spec (%s)", err);
+	json_decref(got);
+	ok(store_set_sweep(s, id + 1, spec, err) == -ENOENT,
+	   "set_missing_sweep_is_enoent (%s)", err);
 	ok(store_get_sweep(s, id + 1, kind, sizeof(kind), &got, err) ==
 			   -ENOENT &&
 		   !got && strstr(err, "no such sweep"),
