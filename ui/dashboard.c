@@ -15,6 +15,7 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
+#include "compare.h"
 #include "control.h"
 #include "dashboard.h"
 #include "plan.h"
@@ -203,7 +204,9 @@ static void draw_header(struct dash *d)
 		x += grid_printf(&d->header, x, 0, STY_PENDING, 0, " %s ",
 				 plan_progress(u, prog, sizeof(prog)));
 	}
-	if (u->compare)
+	if (u->compare_note[0] && u->compare == u->compare_for)
+		x += grid_printf(&d->header, x, 0, STY_WARN, 0, " %s ", u->compare_note);
+	else if (u->compare)
 		x += grid_printf(&d->header, x, 0, STY_GHOST, 0, " vs run %s ",
 				 model_run_name(u->compare, name, sizeof(name)));
 	x += grid_printf(&d->header, x, 0, STY_MAIN, 0, " %s ",
@@ -306,6 +309,9 @@ static void frame(struct dash *d)
 		term_flush(&d->t);
 		return;
 	}
+	if (compare_follow(u))
+		for (unsigned i = 0; i < u->npanels; i++)
+			u->panels[i].dirty = true;
 	if (d->help) {
 		draw_help(d);
 		term_paint(&d->t, &d->overlay, 0, 0);
@@ -520,6 +526,7 @@ static int do_action(struct dash *d, enum action a)
 	case A_COMPARE: {
 		struct model_run *b = NULL;
 
+		u->compare_note[0] = '\0';
 		if (u->compare) {
 			u->compare = NULL;
 			return UK_REDRAW;

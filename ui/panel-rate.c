@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "compare.h"
 #include "plot.h"
 #include "ui.h"
 
@@ -31,58 +32,51 @@ static double rate_now(const struct model_run *r)
 	return r->nticks ? r->ticks[r->nticks - 1].rate : NAN;
 }
 
-/* A run's -i confidence half-width, as the runs panel reads it; NAN none. */
-static double rate_ci(const struct model_run *r)
-{
-	if (isfinite(r->rate_ci) || !r->doc)
-		return r->rate_ci;
-	return store_result_ci(r->doc);
-}
-
 /*
  * The change from the compared run: while the run goes, its percent,
- * faint; once it ended, the verdict rule's word standing out and the
- * change (the runs panel below says why); another test is not compared.
+ * faint; once it ended, the verdict of the pair (compare_why(): the
+ * engine's rule with the history, as the runs panel and `runs diff` say
+ * it), its word standing out, the change and the noise band as room
+ * allows; another test is not compared.
  */
-static void rate_verdict(struct grid *g, int x, int y, int w, const struct model_run *r,
-			 const struct model_run *ghost, double now)
+static void rate_verdict(struct ui *u, struct grid *g, int x, int y, int w, struct model_run *r,
+			 struct model_run *ghost, double now)
 {
 	double gr = model_run_rate(ghost);
-	struct verdict_in in;
-	struct verdict v;
+	const struct compare_pair *cp;
 	char pct[48];
 	int n;
 
-	if (ghost->p.type != r->p.type) {
+	if (!compare_like(ghost, r)) {
 		snprintf(pct, sizeof(pct), " (%s: not compared)", test_type_name(ghost->p.type));
 		panel_text_whole(g, x, y, w, pct, STY_DIM);
 		return;
 	}
 	if (!isfinite(gr) || gr <= 0 || !isfinite(now))
 		return;
-	if (r->state == MS_RUNNING || !r->has_result) {
+	if (!isfinite(model_run_rate(r)) || compare_why(u, ghost, r, &cp)) {
 		snprintf(pct, sizeof(pct), " (%+.1f %%)", (now - gr) / gr * 100);
 		panel_text_whole(g, x, y, w, pct, STY_GHOST);
 		return;
 	}
-	verdict_in_init(&in, true);
-	in.a = gr;
-	in.b = now;
-	in.ci_a = rate_ci(ghost);
-	in.ci_b = rate_ci(r);
-	verdict_judge(&in, &v);
-	snprintf(pct, sizeof(pct), " %+.1f %%", v.delta_pct);
 	/* never cut: the word and its change, else the word alone, else nothing */
-	n = (int)strlen(verdict_word_text(v.word)) + 1;
+	n = (int)strlen(verdict_word_text(cp->c.verdict.word)) + 1;
 	if (n > w)
 		return;
-	grid_printf(g, x, y, panel_verdict_style(v.word), w, " %s", verdict_word_text(v.word));
-	panel_text_whole(g, x + n, y, w - n, pct, STY_NORMAL);
+	grid_printf(g, x, y, panel_verdict_style(cp->c.verdict.word), w, " %s",
+		    verdict_word_text(cp->c.verdict.word));
+	if (!isfinite(cp->c.change_pct))
+		return;
+	snprintf(pct, sizeof(pct), " %+.1f %%", cp->c.change_pct);
+	n += panel_text_whole(g, x + n, y, w - n, pct, STY_NORMAL);
+	snprintf(pct, sizeof(pct), " (noise %+.1f..%+.1f %%)", cp->c.verdict.lo_pct,
+		 cp->c.verdict.hi_pct);
+	panel_text_whole(g, x + n, y, w - n, pct, STY_DIM);
 }
 
 /* "now 12.3k trans/s  p50 75.0 us  p99 130 us   vs run 2: 11.9k (+3.4 %)" */
-static void rate_line(struct grid *g, int x, int y, int w, const struct model_run *r,
-		      const struct model_run *ghost)
+static void rate_line(struct ui *u, struct grid *g, int x, int y, int w, struct model_run *r,
+		      struct model_run *ghost)
 {
 	bool rr = test_is_rr(r->p.type);
 	const char *unit = units_rate(r->p.type)->label;
@@ -111,7 +105,7 @@ static void rate_line(struct grid *g, int x, int y, int w, const struct model_ru
 		model_run_name(ghost, id, sizeof(id));
 		n += grid_printf(g, x + n, y, STY_GHOST, w - n, "   %s run %s: %s",
 				 ghost->baseline ? "baseline" : "vs", id, plot_si(gr, a, sizeof(a)));
-		rate_verdict(g, x + n, y, w - n, r, ghost, now);
+		rate_verdict(u, g, x + n, y, w - n, r, ghost, now);
 	}
 }
 
@@ -153,7 +147,7 @@ static int why_line(struct grid *g, int x, int y, int w, const struct model_run 
 
 static void rate_draw(struct ui *u, struct panel *p)
 {
-	const struct model_run *r = u->cur, *ghost;
+	struct model_run *r = u->cur, *ghost;
 	struct plot_series s[2];
 	struct plot_opts o = {
 		.xmin = 0, .xmax = NAN, .ymin = NAN, .ymax = NAN, .ymin_zero = true,
@@ -170,7 +164,7 @@ static void rate_draw(struct ui *u, struct panel *p)
 	}
 	rr = test_is_rr(r->p.type);
 	ghost = u->compare ? u->compare : model_ghost(&u->model, r);
-	rate_line(&p->g, ix, iy, iw, r, ghost);
+	rate_line(u, &p->g, ix, iy, iw, r, ghost);
 	if (r->state == MS_FAILED)
 		grid_text(&p->g, ix, iy + 1, r->failure, STY_WARN, iw);
 	else if (ih >= RATE_WHY_MIN_H)

@@ -59,6 +59,10 @@ struct ui {
 	struct model model;
 	struct model_run *cur;		/* the run on show (running or newest) */
 	struct model_run *compare;	/* the run shown beside it, or NULL */
+	/* Why compare changed by itself (compare.c: like with like), for
+	 * the header while compare is still compare_for; "" none. */
+	char compare_note[128];
+	struct model_run *compare_for;
 	enum ui_run_state state;
 	bool loop;			/* rerun when a run ends (demos) */
 	double run_started;		/* monotonic seconds of the current run's start */

@@ -675,16 +675,26 @@ static void test_runs_why(void)
 	   "runs: the selected baseline has nothing to be compared with");
 	panel_runs.key(&u, &pn, TERM_KEY_DOWN);
 	draw();
-	y = find_row("why 2 vs 1: BETTER +300.0 % (noise -65..+184 %), rate 1k -> 4k");
+	y = find_row("why 2 vs 1: BETTER +300.0 % (noise -64.8..+184.4 %), rate 1k -> 4k");
 	if (!ok(y > 0, "runs: the selection moved to run 2: its change from its baseline, BETTER beyond the prior noise"))
 		printf("# row: %s\n", find_row("why 2 vs 1") >= 0 ? row : "(none)");
 	ok(y > 0 && find_row(" beyond the prior run-to-run noise (docs/why.md)") == y + 1 &&
 		   find_row("4k: beyond") < 0,
 	   "runs: the verdict's reason, too long for the row, on a row of its own, not cut");
-	ok(y > 0 && find_row("knobs: remote gro off -> on") == y + 2,
-	   "runs: then the knobs that differ, on one line");
+	ok(y > 0 && find_row("changed: remote gro off -> on") == y + 2,
+	   "runs: then what changed (test options, knobs), on one line");
 	ok(y > 0 && find_row("1. transactions in flight (rate x latency): 1.00 -> 8.00 (+700 %)") == y + 3,
 	   "runs: then the mechanisms that moved, largest first");
+	/* A test option changed too: listed before the knobs (a new pair:
+	 * run 2's ids change, so it is judged anew). */
+	r2->p.burst = 7;
+	r2->db_id = 3;
+	u.compare = r1;
+	draw();
+	u.compare = NULL;
+	if (!ok(find_row("changed: -b 0 -> 7, remote gro off -> on") > 0,
+		"runs: a test option that differs is listed beside the knobs"))
+		printf("# row: %s\n", find_row("changed:") >= 0 ? row : "(none)");
 	json_decref(d1);
 	json_decref(d2);
 	model_free(&u.model);
