@@ -12,6 +12,7 @@
 #include "compare.h"
 #include "control.h"
 #include "plan.h"
+#include "results.h"
 #include "ui.h"
 
 /* A figure, or n/a. */
@@ -507,6 +508,13 @@ static int runs_key(struct ui *u, struct panel *p, int key)
 			ui_status(u, STY_NORMAL, 4, "run %s beside run %s", a, b);
 		return UK_REDRAW;
 	}
+	if (key == 'v') {
+		char err[ERR_MAX];
+
+		if (results_open_run(u, r->db_id, err))
+			ui_status(u, STY_WARN, 8, "v: %s", err);
+		return UK_REDRAW;
+	}
 	if (key == 'o') {
 		if (u->state != UI_IDLE) {
 			ui_status(u, STY_WARN, 4, "a run is in flight: o shows another when it ends");
@@ -527,5 +535,5 @@ const struct panel_ops panel_runs = {
 	.key = runs_key,
 	.min_w = 40,
 	.min_h = 5,
-	.help = "Up/Down select (what moved: below), Enter compare with the run on show, o show it (then b makes it the baseline)",
+	.help = "Up/Down select (what moved: below), Enter compare with the run on show, o show it (then b makes it the baseline), v the results of its sweep or A/B",
 };

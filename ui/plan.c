@@ -10,6 +10,7 @@
 
 #include "control.h"
 #include "plan.h"
+#include "results.h"
 
 #define PLAN_MAX_KNOBS 8
 
@@ -648,6 +649,7 @@ static void plan_next(struct ui *u)
 		ui_status(u, nc ? STY_WARN : STY_GOOD, 60, "%s%s", line,
 			  pl->cancelled ? "; stopped early" : "");
 	}
+	results_open_plan(u, pl->sweep_id);
 	plan_free(u);
 }
 

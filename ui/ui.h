@@ -99,6 +99,7 @@ struct ui {
 
 	void *ctl;			/* control.c's state */
 	void *plan;			/* plan.c's sweep or A/B in progress, or NULL */
+	void *results;			/* results.c's sweep or A/B on show, or NULL */
 	struct plan_table *sweep;	/* the newest sweep's table (plan.h), or NULL */
 };
 
