@@ -483,10 +483,11 @@ static void draw_sweep(struct results *rs, struct grid *g, int x, int y, int w, 
 	n = grid_printf(g, x + o.ylabel_w, y + ph, STY_AXIS, w - o.ylabel_w, "%s", lo);
 	snprintf(curve, sizeof(curve), "%s%s", rs->kind,
 		 rs->ncurves > 1 ? " (a line per first knob's value)" : "");
-	if ((int)strlen(curve) + 4 < w - o.ylabel_w - n - (int)strlen(hi))
+	if ((int)strlen(curve) + 5 < w - o.ylabel_w - n - (int)strlen(hi))
 		grid_text(g, x + o.ylabel_w + (w - o.ylabel_w - (int)strlen(curve)) / 2, y + ph,
 			  curve, STY_DIM, (int)strlen(curve));
-	grid_text(g, x + w - (int)strlen(hi), y + ph, hi, STY_AXIS, (int)strlen(hi));
+	/* a cell short of the border: a figure against it would read as cut */
+	grid_text(g, x + w - 1 - (int)strlen(hi), y + ph, hi, STY_AXIS, (int)strlen(hi));
 	draw_cursor_line(rs, g, x, y + ph + 1, w);
 }
 
