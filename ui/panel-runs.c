@@ -153,37 +153,37 @@ static void changed_row(struct grid *g, int x, int y, int w, const struct compar
  * (model_compared(): the run beside the one on show, else its ghost):
  * the rate against the noise, then the largest mechanisms, in rows lines.
  * The selected run is the cursor's while the panel has the focus, else
- * the run on show.
+ * the run on show.  Returns the rows it used.
  */
-static void why_rows(struct ui *u, struct panel *p, int x, int y, int w, int rows)
+static int why_rows(struct ui *u, struct panel *p, int x, int y, int w, int rows)
 {
 	struct model_run *sel = panel_focused(u, p) ? model_at(&u->model, (unsigned)p->cursor) : u->cur;
 	struct model_run *cmp = model_compared(&u->model, sel, u->cur, u->compare);
 	char ia[16], ib[16], s1[16], s2[16], s3[48], why[VERDICT_REASON_MAX + 2];
 	const struct compare_pair *cp;
 	const struct why_change *c;
-	int n, rc;
+	int n, rc, y0 = y;
 
 	if (!sel)
-		return;
+		return 0;
 	model_run_name(sel, ib, sizeof(ib));
 	if (!cmp) {
 		grid_printf(&p->g, x, y, STY_DIM, w, "why: no earlier run of %s to compare run %s with",
 			    test_type_name(sel->p.type), ib);
-		return;
+		return 1;
 	}
 	model_run_name(cmp, ia, sizeof(ia));
 	rc = compare_why(u, cmp, sel, &cp);
 	if (rc == -EAGAIN) {
 		grid_printf(&p->g, x, y, STY_DIM, w, "why %s vs %s: once both have ended", ib, ia);
-		return;
+		return 1;
 	}
 	if (rc) {
 		const struct model_run *na = cmp->doc ? sel : cmp;
 
 		grid_printf(&p->g, x, y, STY_DIM, w, "why %s vs %s: n/a, run %s: %s", ib, ia,
 			    na == sel ? ib : ia, na->doc_na);
-		return;
+		return 1;
 	}
 	c = &cp->c;
 	n = grid_printf(&p->g, x, y, STY_TITLE, w, "why %s vs %s:", ib, ia);
@@ -218,11 +218,14 @@ static void why_rows(struct ui *u, struct panel *p, int x, int y, int w, int row
 		y++;
 		rows--;
 	}
-	if (!c->n && rows > 1)
+	if (!c->n && rows > 1) {
 		grid_text(&p->g, x + 1, y + 1, "moved: nothing of the mechanisms compared", STY_DIM,
 			  w - 1);
-	for (int i = 0; i + 1 < rows && i < (int)c->n; i++)
-		grid_printf(&p->g, x + 1, y + 1 + i, STY_NORMAL, w - 1, "%d. %s", i + 1, c->m[i].text);
+		y++;
+	}
+	for (int i = 0; i + 1 < rows && i < (int)c->n; i++, y++)
+		grid_printf(&p->g, x + 1, y + 1, STY_NORMAL, w - 1, "%d. %s", i + 1, c->m[i].text);
+	return y - y0 + 1;
 }
 
 /*
@@ -438,6 +441,17 @@ static void runs_draw(struct ui *u, struct panel *p)
 	if (lh - th < 2)
 		th = 0;
 	lh -= th;
+	/* What moved at the bottom; rows it leaves unused go to a list
+	 * that needs them (drawn again in the rows it used: it is cached). */
+	if (wr) {
+		int used = why_rows(u, p, ix, iy + ih - wr, iw, wr);
+
+		if (used < wr && (int)m->nruns > lh) {
+			grid_fill(&p->g, ix, iy + ih - wr, iw, wr, " ", STY_NORMAL);
+			lh += wr - used;
+			why_rows(u, p, ix, iy + ih - used, iw, used);
+		}
+	}
 	/* The id column as wide as the widest history id on the list. */
 	for (unsigned i = 0; i < m->nruns; i++) {
 		char id[24];
@@ -471,8 +485,6 @@ static void runs_draw(struct ui *u, struct panel *p)
 		sweep_table_rows(&p->g, ix + 1, iy + 1 + lh, iw - 1, th, u->sweep);
 	if (u->compare && u->cur && lh + th < ih - 1 - wr)
 		compare_rows(&p->g, ix, iy + 1 + lh + th, iw, ih - 1 - lh - th - wr, u->cur, u->compare);
-	if (wr)
-		why_rows(u, p, ix, iy + ih - wr, iw, wr);
 }
 
 static int runs_key(struct ui *u, struct panel *p, int key)

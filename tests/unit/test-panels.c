@@ -714,6 +714,25 @@ static void test_runs_why(void)
 	draw();
 	ok(find_row("why s2 vs s1: n/a, run s1: not kept, not stored (--no-db)") > 0,
 	   "runs: runs without documents and no history say why nothing moved");
+	/* Ten runs in a panel of 8 rows inside (100x30's): the why line takes
+	 * one row, the rows it leaves go to the list (it showed 3 runs). */
+	for (int i = 3; i <= 10; i++) {
+		struct model_run *r = model_begin(&m, &tp, "lab: test");
+
+		model_end(&m, r, 0, NULL, NULL);
+		r->rate = 1000;
+		u.cur = r;
+	}
+	u.model = m;
+	panel_at(&panel_runs, 100, 10, true);
+	draw();
+	y = find_row("why: no earlier run of TCP_RR to compare run s1 with");
+	if (!ok(y == 8 && find_row("Bs1 ") == 2 && find_row(" s6 ") == 7,
+		"runs: a one-row why leaves its other rows to the list (6 runs shown, why at row %d)", y))
+		for (int i = 0; i < pn.g.h; i++) {
+			grid_row_text(&pn.g, i, row, sizeof(row));
+			printf("# %s\n", row);
+		}
 	model_free(&u.model);
 	u.model = tmp;
 	u.cur = NULL;
