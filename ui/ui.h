@@ -116,6 +116,14 @@ void ui_prompt(struct ui *u, const char *question, const char *initial,
 
 /* Draw the border and title of p into its grid; returns the inner area. */
 void panel_frame(struct ui *u, struct panel *p, int *ix, int *iy, int *iw, int *ih);
+/*
+ * "27 coalescing settings: not supported by veth": n settings, knob k
+ * among them, n/a on end e (END_L, END_R; -1 both) because the driver has
+ * no coalescing at all (ethtool_coalesce_unsupported_by()); NULL when
+ * that is not why.  The knobs and interrupts panels fold them so.
+ */
+const char *panel_coalesce_na(const struct ui *u, unsigned k, int e, unsigned n, char *buf,
+			      size_t len);
 /* True when p has the focus. */
 bool panel_focused(const struct ui *u, const struct panel *p);
 /* A verdict's word stands out (verdict.h): red WORSE, green BETTER, plain

@@ -217,8 +217,9 @@ static void make_knobs(void)
 		defs[i].type = i == 0 || i == 2 ? KNOB_INT : KNOB_BOOL;
 		snprintf(defs[i].unit, sizeof(defs[i].unit), "%s", i == 0 || i == 2 ? "us" : "");
 		knobs[i].d = &defs[i];
+		/* as ethtool-coalesce.c says it of a driver without coalescing */
 		snprintf(knobs[i].v[END_R].reason, sizeof(knobs[i].v[END_R].reason),
-			 "veth0: coalescing not supported");
+			 "veth: coalescing not supported (Operation not supported)");
 	}
 	knobs[0].v[END_L] = (struct knob_value){ .present = true, .text = "16", .num = { 16 } };
 	snprintf(knobs[0].original[END_L], KNOB_TEXT_MAX, "16");
@@ -507,9 +508,9 @@ static void test_interrupts(struct model *m)
 	ok(y > 0 && y < yr && find_col(y, "n/a not supported by the driver") > 0,
 	   "interrupts: a knob the driver lacks is n/a with its reason");
 	ok(find_row("gro") < 0, "interrupts: knobs of other groups are left out");
-	y = find_row("coalescing settings n/a");
-	ok(y > yr && find_row("coalescing not supported") == y + 1,
-	   "interrupts: an end without coalescing says so once, how many, with the reason");
+	y = find_row("3 coalescing settings: not supported by veth");
+	ok(y > yr && find_row("Operation not supported") < 0,
+	   "interrupts: an end without coalescing says so once, how many, and its driver");
 	y = find_row("irq/s");
 	ok(y > 0 && y < yr && find_col(y, "13.9k") > 0, "interrupts: the local interrupt rate");
 	ok(y > 0 && row_has_style(y, find_col(y, "13.9k") + 5, STY_LOCAL),
@@ -631,6 +632,13 @@ static void test_knobs_fold(void)
 		   strstr(u.status, "folded line of coalescing"),
 	   "knobs: / on a folded knob says where it went (%s)", u.status);
 	ok(panel_knobs_find(&u, &pn, "gro"), "knobs: / finds a knob shown");
+	/* Both ends without coalescing (veth): the driver named, once. */
+	for (int i = 0; i < 3; i++)
+		knobs[i].v[END_L] = knobs[i].v[END_R];
+	draw();
+	ok(find_row(" 3 coalescing settings: not supported by veth ") > 0 &&
+		   find_row("Operation") < 0,
+	   "knobs: a device without coalescing folds to how many and its driver");
 	u.knobs = NULL;
 	u.nknobs = 0;
 }
