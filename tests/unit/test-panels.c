@@ -420,6 +420,22 @@ static void test_segments_many_sizes(struct model *m)
 	draw();
 	ok(find_row("43440") > 0 && find_row("more sizes") > find_row("43440"),
 	   "segments: the largest size, seen once among 500 commoner ones, is shown above the rest's count");
+	/* Zoomed (a tall column): the largest sizes, one per 4 rows, all shown. */
+	seg_capture_free(r->cap[END_L]);
+	seghist_init(&cap.dir[CAP_OUT]);
+	for (uint32_t s = 1; s <= 500; s++)
+		seghist_add_n(&cap.dir[CAP_OUT], s, 10);
+	for (uint32_t k = 20; k <= 30; k++)
+		seghist_add_n(&cap.dir[CAP_OUT], k * MSS, 1);
+	r->cap[END_L] = seg_capture_dup(&cap);
+	seghist_free(&cap.dir[CAP_OUT]);
+	panel_at(&panel_segments, 100, 30, true);
+	draw();
+	if (!ok(find_row("43440") > 0 && find_row("41992") > 0 && find_row("40544") > 0 &&
+		    find_row("39096") > 0 && find_row("more sizes") > find_row("43440"),
+		"segments: a tall column keeps the largest sizes in view (30, 29, 28, 27 x MSS)"))
+		dump();
+	panel_at(&panel_segments, 60, 16, true);
 	panel_at(&panel_segments, 200, 60, true);
 	us = draw_us();
 	printf("# segments 200x60, 60002 sizes: %.0f us per draw\n", us);
