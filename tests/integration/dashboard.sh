@@ -114,7 +114,7 @@ ok $? "c compares run 2 with the baseline run 1, knobs that differ named"
 screen | grep -q "vs run 1"
 ok $? "the header says which run is compared"
 # What moved (docs/why.md): from the compared run to the one on show.
-wait_for "why 2 vs 1: (WORSE|BETTER|~|can't tell) [-+][0-9.]+ % \(noise [-+][0-9]+\.\.[-+][0-9]+ %\)(, rate [0-9.]+[kMG]? -> [0-9.]+[kMG]?)? *│" 30
+wait_for "why 2 vs 1: (WORSE|BETTER|~|can't tell) [-+][0-9.]+ % \(noise [-+][0-9.]+\.\.[-+][0-9.]+ %\)(, rate [0-9.]+[kMG]? -> [0-9.]+[kMG]?)? *│" 30
 ok $? "the runs panel says what moved from run 1 to run 2: $(screen | grep -o 'why 2 vs 1: [^│]*' | head -1)"
 screen | grep -qE "│ +(1\. [A-Za-z][^│]*: [^│]+ -> [^│]+|moved: nothing of the mechanisms compared)"
 ok $? "with the mechanisms that moved, largest first: $(screen | grep -oE '│ +1\. [^│]*' | head -1)"
