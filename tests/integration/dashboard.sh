@@ -361,7 +361,8 @@ keys '?'
 wait_for "tunetop keys" 20 && screen | grep -q "focus the next panel" && screen | grep -q "Space toggle"
 ok $? "? shows the keys, global and the panels' own"
 keys Escape
-wait_for "┌ Rate " 20
+# the panels again, under the last sweep's results (they stay until Esc)
+wait_for "┌ (Rate|sweep [0-9]+ [a-z-]+:) " 20 && ! screen | grep -q "tunetop keys"
 ok $? "any key closes the help"
 
 # Resize small, then large.
