@@ -45,7 +45,9 @@ for i in 2 3 4 5; do
 done
 sleep 0.5
 screen >"$TMP/s5"
-hdr=$(sed -n "s/.*vs run 4: [^ ]* \(~\|BETTER\|WORSE\|can't tell\) \([+-][0-9.]* %\).*/\1 \2/p" "$TMP/s5" | head -1)
+# the header: "vs run 4: 52.8k ~ +6.6 %", "vs run 4 ~ +6.6 %" where narrow
+verdict_of() { sed -n "s/.*vs run 4\(: [^ ]*\)\? \(~\|BETTER\|WORSE\|can't tell\) \([+-][0-9.]* %\).*/\2 \3/p" | head -1; }
+hdr=$(verdict_of <"$TMP/s5")
 pan=$(sed -n "s/.*why 5 vs 4: \(.* %)\).*/\1/p" "$TMP/s5" | head -1)
 "$TUNETOP" runs diff 4 5 >"$TMP/diff45" 2>&1
 cli=$(sed -n 's/^Throughput A -> B: .*: \(.* %)\)$/\1/p' "$TMP/diff45")
@@ -57,6 +59,18 @@ ok $? "runs panel '$pan' says what runs diff 4 5 says: '$cli'"
 ok $? "the rate header's '$hdr' is the same word and change"
 echo "$reason" | grep -q "runs of this setup" && grep -qF "$reason" "$TMP/s5"
 ok $? "both judge with the history of the setup: '$reason'"
+# At every size the header says the same word and change (the latency,
+# then the compared run's rate give way to it), and no word is cut at a
+# panel's edge.
+sizes_verdict() {
+	[ "$1" = 200x60 ] && seen_words
+	h=$(screen | verdict_of)
+	cut_words >"$TMP/cut.v.$1"
+	[ "$h" = "$hdr" ] && [ ! -s "$TMP/cut.v.$1" ]
+	ok $? "$1: the header's verdict is '$h', no word cut at an edge"
+	[ -s "$TMP/cut.v.$1" ] && diag "$TMP/cut.v.$1"
+}
+sizes sizes_verdict
 
 # Like with like: compare on, then a test change.
 keys b
