@@ -15,9 +15,11 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
+#include "compare.h"
 #include "control.h"
 #include "dashboard.h"
 #include "plan.h"
+#include "results.h"
 #include "term.h"
 #include "ui.h"
 
@@ -54,7 +56,8 @@ static const struct keybind {
 	{ 'A', A_AB, "A/B: --a KNOB=V[,...] --b KNOB=V[,...] [-n N] [--seed S] [--alpha A]: interleaved runs and a verdict" },
 	{ '/', A_FIND, "find a knob by (part of) its name, from any panel: the Knobs panel shows it" },
 	{ ':', A_COMMAND, "command line, the batch syntax: set [local:|remote:|both:]NAME=V ...; "
-			  "run [options] [-- test options]; ab ...; sweep ... (as A and S)" },
+			  "run [options] [-- test options]; ab ...; sweep ... (as A and S); "
+			  "show [sweep|ab] ID|last: its plot or table" },
 	{ '?', A_HELP, "this help" },
 	{ K_F1, A_HELP, "this help" },
 	{ 12, A_REDRAW, "redraw the screen (Ctrl-L)" },
@@ -203,7 +206,9 @@ static void draw_header(struct dash *d)
 		x += grid_printf(&d->header, x, 0, STY_PENDING, 0, " %s ",
 				 plan_progress(u, prog, sizeof(prog)));
 	}
-	if (u->compare)
+	if (u->compare_note[0] && u->compare == u->compare_for)
+		x += grid_printf(&d->header, x, 0, STY_WARN, 0, " %s ", u->compare_note);
+	else if (u->compare)
 		x += grid_printf(&d->header, x, 0, STY_GHOST, 0, " vs run %s ",
 				 model_run_name(u->compare, name, sizeof(name)));
 	x += grid_printf(&d->header, x, 0, STY_MAIN, 0, " %s ",
@@ -285,6 +290,7 @@ static void draw_help(struct dash *d)
 		if (o->help)
 			help_entry(d, &row, o->name, STY_TITLE, o->help);
 	}
+	help_entry(d, &row, "results", STY_TITLE, results_help);
 	d->help_rows = row;
 	grid_box(g, 0, 0, g->w, g->h,
 		 row - d->help_top > g->h - 2 ? "tunetop keys (Down: more, other keys close)" :
@@ -306,6 +312,9 @@ static void frame(struct dash *d)
 		term_flush(&d->t);
 		return;
 	}
+	if (compare_follow(u))
+		for (unsigned i = 0; i < u->npanels; i++)
+			u->panels[i].dirty = true;
 	if (d->help) {
 		draw_help(d);
 		term_paint(&d->t, &d->overlay, 0, 0);
@@ -320,6 +329,13 @@ static void frame(struct dash *d)
 		p->ops->draw(u, p);
 		term_paint(&d->t, &p->g, p->x, p->y);
 		p->dirty = false;
+	}
+	if (results_shown(u)) {
+		int y;
+		struct grid *g = results_grid(u, d->t.w, d->t.h - 2, &y);
+
+		if (g)
+			term_paint(&d->t, g, 0, y);
 	}
 	draw_header(d);
 	term_paint(&d->t, &d->header, 0, 0);
@@ -401,9 +417,26 @@ static void command_set(struct ui *u, const char *args)
  * a line tried here is the line of a script (docs/tunetop.1, "Dashboard
  * keys").  Errors are one line in the status bar.
  */
+/* ":show [sweep|ab] ID": a stored sweep's plot or A/B's table (results.c). */
+static void command_show(struct ui *u, const char *rest)
+{
+	char err[ERR_MAX];
+
+	if (!strncmp(rest, "sweep", 5) || !strncmp(rest, "ab", 2))
+		rest += strcspn(rest, " \t");
+	rest += strspn(rest, " \t");
+	if (!*rest) {
+		ui_status(u, STY_WARN, 10, ":show: which? accepted: [sweep|ab] ID, last or last-N "
+			  "(tunetop runs shows the ids)");
+		return;
+	}
+	if (results_open_named(u, rest, err))
+		ui_status(u, STY_WARN, 15, ":show %s", err);
+}
+
 static void command_done(struct ui *u, const char *text, void *arg)
 {
-	static const char accepted[] = "accepted: set, run, ab, sweep (? shows how)";
+	static const char accepted[] = "accepted: set, run, ab, sweep, show (? shows how)";
 	char word[16], err[ERR_MAX];
 	const char *rest;
 	size_t n;
@@ -419,6 +452,10 @@ static void command_done(struct ui *u, const char *text, void *arg)
 	snprintf(word, sizeof(word), "%.*s", (int)(n < 15 ? n : 15), text);
 	if (!strcmp(word, "set")) {
 		command_set(u, rest);
+		return;
+	}
+	if (!strcmp(word, "show")) {
+		command_show(u, rest);
 		return;
 	}
 	if (strcmp(word, "run") && strcmp(word, "ab") && strcmp(word, "sweep")) {
@@ -520,6 +557,7 @@ static int do_action(struct dash *d, enum action a)
 	case A_COMPARE: {
 		struct model_run *b = NULL;
 
+		u->compare_note[0] = '\0';
 		if (u->compare) {
 			u->compare = NULL;
 			return UK_REDRAW;
@@ -629,6 +667,9 @@ static int handle_key(struct dash *d, int key)
 		d->help = false;
 		return UK_RELAYOUT;
 	}
+	r = results_key(u, key);
+	if (r)
+		return r;
 	if (fp->ops->key) {
 		r = fp->ops->key(u, fp, key);
 		if (r)
@@ -771,6 +812,7 @@ static void dash_free(struct dash *d)
 {
 	plan_free(&d->u);
 	plan_table_free(&d->u);
+	results_free(&d->u);
 	ctl_close(&d->u);
 	for (unsigned i = 0; d->u.panels && i < d->u.npanels; i++)
 		grid_free(&d->u.panels[i].g);

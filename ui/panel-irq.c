@@ -116,8 +116,15 @@ static void irq_knobs(struct grid *g, int x, int y, int w, int h,
 	if (!present) {
 		/* One line for a device without coalescing at all (veth, lo). */
 		const struct knob_value *v = &u->knobs[idx[0]].v[e];
-		char line[48];
+		char line[160];
 
+		/* "27 coalescing settings: not supported by veth" when that is
+		 * why, wrapped; else the count and the reason below it */
+		if (panel_coalesce_na(u, idx[0], e, n, line, sizeof(line)) &&
+		    ((int)strlen(line) <= w || h > 1)) {
+			grid_wrap(g, x, y, w, 0, h, STY_DIM, line);
+			return;
+		}
 		/* shortened by rule: the count goes when it does not fit */
 		snprintf(line, sizeof(line), "%u coalescing settings n/a", n);
 		grid_put(g, x, y, w, STY_DIM, (int)strlen(line) <= w ? line : "coalescing n/a");

@@ -205,11 +205,17 @@ static void knobs_draw(struct ui *u, struct panel *p)
 		}
 		if (r->kind == ROW_FOLD) {
 			size_t gl = strlen(r->group);
+			char fold[160];
 
-			/* "4 sysctls", "27 coalescing settings" */
-			grid_printf(&p->g, ix + 1, y, STY_DIM, iw - 1, "%u %s%s n/a on both ends: %s",
-				    r->nfold, r->group, gl && r->group[gl - 1] == 's' ? "" : " settings",
-				    u->knobs[r->idx].v[END_L].reason);
+			/* "27 coalescing settings: not supported by veth", else
+			 * "4 sysctls n/a on both ends: host-only: ..." */
+			if (panel_coalesce_na(u, r->idx, -1, r->nfold, fold, sizeof(fold)))
+				grid_text(&p->g, ix + 1, y, fold, STY_DIM, iw - 1);
+			else
+				grid_printf(&p->g, ix + 1, y, STY_DIM, iw - 1,
+					    "%u %s%s n/a on both ends: %s", r->nfold, r->group,
+					    gl && r->group[gl - 1] == 's' ? "" : " settings",
+					    u->knobs[r->idx].v[END_L].reason);
 			continue;
 		}
 		if (r->kind == ROW_TEST) {

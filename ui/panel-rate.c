@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "compare.h"
 #include "plot.h"
 #include "ui.h"
 
@@ -31,87 +32,105 @@ static double rate_now(const struct model_run *r)
 	return r->nticks ? r->ticks[r->nticks - 1].rate : NAN;
 }
 
-/* A run's -i confidence half-width, as the runs panel reads it; NAN none. */
-static double rate_ci(const struct model_run *r)
-{
-	if (isfinite(r->rate_ci) || !r->doc)
-		return r->rate_ci;
-	return store_result_ci(r->doc);
-}
-
 /*
  * The change from the compared run: while the run goes, its percent,
- * faint; once it ended, the verdict rule's word standing out and the
- * change (the runs panel below says why); another test is not compared.
+ * faint; once it ended, the verdict of the pair (compare_why(): the
+ * engine's rule with the history, as the runs panel and `runs diff` say
+ * it), its word standing out, the change and the noise band as room
+ * allows; another test is not compared.
  */
-static void rate_verdict(struct grid *g, int x, int y, int w, const struct model_run *r,
-			 const struct model_run *ghost, double now)
+static void rate_verdict(struct ui *u, struct grid *g, int x, int y, int w, struct model_run *r,
+			 struct model_run *ghost, double now)
 {
 	double gr = model_run_rate(ghost);
-	struct verdict_in in;
-	struct verdict v;
+	const struct compare_pair *cp;
 	char pct[48];
 	int n;
 
-	if (ghost->p.type != r->p.type) {
+	if (!compare_like(ghost, r)) {
 		snprintf(pct, sizeof(pct), " (%s: not compared)", test_type_name(ghost->p.type));
 		panel_text_whole(g, x, y, w, pct, STY_DIM);
 		return;
 	}
 	if (!isfinite(gr) || gr <= 0 || !isfinite(now))
 		return;
-	if (r->state == MS_RUNNING || !r->has_result) {
+	if (!isfinite(model_run_rate(r)) || compare_why(u, ghost, r, &cp)) {
 		snprintf(pct, sizeof(pct), " (%+.1f %%)", (now - gr) / gr * 100);
 		panel_text_whole(g, x, y, w, pct, STY_GHOST);
 		return;
 	}
-	verdict_in_init(&in, true);
-	in.a = gr;
-	in.b = now;
-	in.ci_a = rate_ci(ghost);
-	in.ci_b = rate_ci(r);
-	verdict_judge(&in, &v);
-	snprintf(pct, sizeof(pct), " %+.1f %%", v.delta_pct);
 	/* never cut: the word and its change, else the word alone, else nothing */
-	n = (int)strlen(verdict_word_text(v.word)) + 1;
+	n = (int)strlen(verdict_word_text(cp->c.verdict.word)) + 1;
 	if (n > w)
 		return;
-	grid_printf(g, x, y, panel_verdict_style(v.word), w, " %s", verdict_word_text(v.word));
-	panel_text_whole(g, x + n, y, w - n, pct, STY_NORMAL);
+	grid_printf(g, x, y, panel_verdict_style(cp->c.verdict.word), w, " %s",
+		    verdict_word_text(cp->c.verdict.word));
+	if (!isfinite(cp->c.change_pct))
+		return;
+	snprintf(pct, sizeof(pct), " %+.1f %%", cp->c.change_pct);
+	n += panel_text_whole(g, x + n, y, w - n, pct, STY_NORMAL);
+	snprintf(pct, sizeof(pct), " (noise %+.1f..%+.1f %%)", cp->c.verdict.lo_pct,
+		 cp->c.verdict.hi_pct);
+	panel_text_whole(g, x + n, y, w - n, pct, STY_DIM);
 }
 
-/* "now 12.3k trans/s  p50 75.0 us  p99 130 us   vs run 2: 11.9k (+3.4 %)" */
-static void rate_line(struct grid *g, int x, int y, int w, const struct model_run *r,
-		      const struct model_run *ghost)
+/* The cells the ended verdict's word and change take (rate_verdict()); 0 none. */
+static int rate_verdict_w(struct ui *u, struct model_run *r, struct model_run *ghost)
+{
+	const struct compare_pair *cp;
+	char pct[32];
+
+	if (!compare_like(ghost, r) || !isfinite(model_run_rate(r)) ||
+	    !isfinite(model_run_rate(ghost)) || compare_why(u, ghost, r, &cp))
+		return 0;
+	snprintf(pct, sizeof(pct), " %+.1f %%", cp->c.change_pct);
+	return 1 + (int)strlen(verdict_word_text(cp->c.verdict.word)) +
+	       (isfinite(cp->c.change_pct) ? (int)strlen(pct) : 0);
+}
+
+/*
+ * "now 12.3k trans/s  p50 75.0 us  p99 130 us   vs run 2: 11.9k (+3.4 %)";
+ * shortened by rule so the verdict of an ended run stays whole: p50 goes
+ * first, then p99 (the runs panel has it), then the compared run's rate.
+ */
+static void rate_line(struct ui *u, struct grid *g, int x, int y, int w, struct model_run *r,
+		      struct model_run *ghost)
 {
 	bool rr = test_is_rr(r->p.type);
 	const char *unit = units_rate(r->p.type)->label;
 	double now = rate_now(r);
-	char a[32], b[32], c[32];
-	int n;
+	char now_t[64], p50[32] = "", p99[32] = "", gh[64] = "", gs[48] = "", f[32], id[24];
+	char *drop[] = { p50, p99, gh };	/* the parts that can go, in this order */
+	int n, vw = ghost ? rate_verdict_w(u, r, ghost) : 0;
 
-	n = grid_printf(g, x, y, STY_MAIN, w, "%s %s %s", r->state == MS_RUNNING ? "now" : "run",
-			plot_si(now, a, sizeof(a)), unit);
+	snprintf(now_t, sizeof(now_t), "%s %s %s", r->state == MS_RUNNING ? "now" : "run",
+		 plot_si(now, f, sizeof(f)), unit);
 	if (rr && r->nticks) {
 		const struct model_tick *k = &r->ticks[r->nticks - 1];
-		double p50 = r->state == MS_RUNNING ? k->p50_us : r->p50_us;
-		double p99 = r->state == MS_RUNNING ? k->p99_us : r->p99_us;
 
 		if (w >= RATE_P50_MIN_W)
-			n += grid_printf(g, x + n, y, STY_BAND, w - n, "  p50 %s us",
-					 plot_si(p50, b, sizeof(b)));
-		n += grid_printf(g, x + n, y, STY_BAND, w - n, "  p99 %s us",
-				 plot_si(p99, c, sizeof(c)));
+			snprintf(p50, sizeof(p50), "  p50 %s us",
+				 plot_si(r->state == MS_RUNNING ? k->p50_us : r->p50_us, f, sizeof(f)));
+		snprintf(p99, sizeof(p99), "  p99 %s us",
+			 plot_si(r->state == MS_RUNNING ? k->p99_us : r->p99_us, f, sizeof(f)));
 	}
-	if (ghost && n < w) {
-		double gr = model_run_rate(ghost);
-
-		char id[24];
-
+	if (ghost) {
 		model_run_name(ghost, id, sizeof(id));
-		n += grid_printf(g, x + n, y, STY_GHOST, w - n, "   %s run %s: %s",
-				 ghost->baseline ? "baseline" : "vs", id, plot_si(gr, a, sizeof(a)));
-		rate_verdict(g, x + n, y, w - n, r, ghost, now);
+		snprintf(gs, sizeof(gs), "   %s run %s", ghost->baseline ? "baseline" : "vs", id);
+		snprintf(gh, sizeof(gh), "%s: %s", gs, plot_si(model_run_rate(ghost), f, sizeof(f)));
+	}
+	for (unsigned i = 0; vw && i < 3 && (int)(strlen(now_t) + strlen(p50) + strlen(p99) +
+						   strlen(gh)) + vw > w; i++)
+		if (drop[i] == gh)
+			snprintf(gh, sizeof(gh), "%s", gs);
+		else
+			drop[i][0] = '\0';
+	n = grid_put(g, x, y, w, STY_MAIN, now_t);
+	n += grid_put(g, x + n, y, w - n, STY_BAND, p50);
+	n += grid_put(g, x + n, y, w - n, STY_BAND, p99);
+	if (ghost && n < w) {
+		n += grid_put(g, x + n, y, w - n, STY_GHOST, gh);
+		rate_verdict(u, g, x + n, y, w - n, r, ghost, now);
 	}
 }
 
@@ -153,7 +172,7 @@ static int why_line(struct grid *g, int x, int y, int w, const struct model_run 
 
 static void rate_draw(struct ui *u, struct panel *p)
 {
-	const struct model_run *r = u->cur, *ghost;
+	struct model_run *r = u->cur, *ghost;
 	struct plot_series s[2];
 	struct plot_opts o = {
 		.xmin = 0, .xmax = NAN, .ymin = NAN, .ymax = NAN, .ymin_zero = true,
@@ -170,7 +189,7 @@ static void rate_draw(struct ui *u, struct panel *p)
 	}
 	rr = test_is_rr(r->p.type);
 	ghost = u->compare ? u->compare : model_ghost(&u->model, r);
-	rate_line(&p->g, ix, iy, iw, r, ghost);
+	rate_line(u, &p->g, ix, iy, iw, r, ghost);
 	if (r->state == MS_FAILED)
 		grid_text(&p->g, ix, iy + 1, r->failure, STY_WARN, iw);
 	else if (ih >= RATE_WHY_MIN_H)

@@ -9,8 +9,10 @@
 
 #include "plot.h"
 #include "term.h"
+#include "compare.h"
 #include "control.h"
 #include "plan.h"
+#include "results.h"
 #include "ui.h"
 
 /* A figure, or n/a. */
@@ -113,19 +115,23 @@ static int compare_rows(struct grid *g, int x, int y, int w, int h, const struct
 	return row;
 }
 
-/* "knobs: remote gro off -> on, local tso on -> off (+2)": the knobs that
- * differ (why_change()), as many as fit in w. */
-static void knob_row(struct grid *g, int x, int y, int w, const struct why_change *c)
+/* "changed: -S 8192 -> 65536, remote gro off -> on, local tso on -> off
+ * (+2)": the test options then the knobs that differ (why_change()), as
+ * many whole as fit in w. */
+static void changed_row(struct grid *g, int x, int y, int w, const struct compare_pair *cp)
 {
+	const struct why_change *c = &cp->c;
 	char line[512];
-	size_t len = (size_t)snprintf(line, sizeof(line), "knobs:");
+	size_t len = (size_t)snprintf(line, sizeof(line), "changed:");
 	unsigned i;
 
+	if (cp->options[0] && len + 1 + strlen(cp->options) <= (size_t)w)
+		len += (size_t)snprintf(line + len, sizeof(line) - len, " %s", cp->options);
 	for (i = 0; i < c->nknobs; i++) {
 		const struct why_knob_change *k = &c->k[i];
 		char one[160];
-		int n = snprintf(one, sizeof(one), "%s %s %s %s -> %s", i ? "," : "", k->end, k->name,
-				 k->a, k->b);
+		int n = snprintf(one, sizeof(one), "%s %s %s %s -> %s", len > 8 ? "," : "", k->end,
+				 k->name, k->a, k->b);
 
 		/* Room kept for " (+N)" when some must be left out. */
 		if (n < 0 || len + (size_t)n + (i + 1 < c->nknobs ? 6 : 0) > (size_t)w ||
@@ -139,37 +145,6 @@ static void knob_row(struct grid *g, int x, int y, int w, const struct why_chang
 	grid_text(g, x, y, line, STY_NORMAL, w);
 }
 
-/*
- * model_why_change(a, b), computed again only when the pair or one of
- * their documents changes: the panel redraws at every tick of a run,
- * while two ended runs compare the same until the selection moves.
- */
-static int why_cached(const struct model_run *a, const struct model_run *b, struct why_change *out)
-{
-	static struct {
-		const struct model_run *a, *b;
-		const json_t *da, *db;
-		int64_t ida, idb;	/* a freed run's address may come back */
-		struct why_change c;
-	} k;
-
-	if (k.a != a || k.b != b || k.da != a->doc || k.db != b->doc || k.ida != a->db_id ||
-	    k.idb != b->db_id) {
-		if (model_why_change(a, b, &k.c)) {
-			k.a = NULL;
-			return -ENOENT;
-		}
-		k.a = a;
-		k.b = b;
-		k.da = a->doc;
-		k.db = b->doc;
-		k.ida = a->db_id;
-		k.idb = b->db_id;
-	}
-	*out = k.c;
-	return 0;
-}
-
 /* Rows of what moved below the list (docs/why.md), when the panel has room. */
 #define WHY_ROWS 4
 
@@ -178,76 +153,79 @@ static int why_cached(const struct model_run *a, const struct model_run *b, stru
  * (model_compared(): the run beside the one on show, else its ghost):
  * the rate against the noise, then the largest mechanisms, in rows lines.
  * The selected run is the cursor's while the panel has the focus, else
- * the run on show.
+ * the run on show.  Returns the rows it used.
  */
-static void why_rows(struct ui *u, struct panel *p, int x, int y, int w, int rows)
+static int why_rows(struct ui *u, struct panel *p, int x, int y, int w, int rows)
 {
 	struct model_run *sel = panel_focused(u, p) ? model_at(&u->model, (unsigned)p->cursor) : u->cur;
 	struct model_run *cmp = model_compared(&u->model, sel, u->cur, u->compare);
 	char ia[16], ib[16], s1[16], s2[16], s3[48], why[VERDICT_REASON_MAX + 2];
-	struct why_change c;
-	int n, rc;
+	const struct compare_pair *cp;
+	const struct why_change *c;
+	int n, rc, y0 = y;
 
 	if (!sel)
-		return;
+		return 0;
 	model_run_name(sel, ib, sizeof(ib));
 	if (!cmp) {
 		grid_printf(&p->g, x, y, STY_DIM, w, "why: no earlier run of %s to compare run %s with",
 			    test_type_name(sel->p.type), ib);
-		return;
+		return 1;
 	}
 	model_run_name(cmp, ia, sizeof(ia));
-	rc = ctl_run_doc(u, cmp, sel);
-	if (!rc)
-		rc = ctl_run_doc(u, sel, cmp);
-	if (rc == -EAGAIN || (!rc && why_cached(cmp, sel, &c))) {
+	rc = compare_why(u, cmp, sel, &cp);
+	if (rc == -EAGAIN) {
 		grid_printf(&p->g, x, y, STY_DIM, w, "why %s vs %s: once both have ended", ib, ia);
-		return;
+		return 1;
 	}
 	if (rc) {
 		const struct model_run *na = cmp->doc ? sel : cmp;
 
 		grid_printf(&p->g, x, y, STY_DIM, w, "why %s vs %s: n/a, run %s: %s", ib, ia,
 			    na == sel ? ib : ia, na->doc_na);
-		return;
+		return 1;
 	}
+	c = &cp->c;
 	n = grid_printf(&p->g, x, y, STY_TITLE, w, "why %s vs %s:", ib, ia);
-	n += grid_printf(&p->g, x + n, y, panel_verdict_style(c.verdict.word), w - n, " %s",
-			 verdict_word_text(c.verdict.word));
+	n += grid_printf(&p->g, x + n, y, panel_verdict_style(c->verdict.word), w - n, " %s",
+			 verdict_word_text(c->verdict.word));
 	/* then as many whole parts as fit: the change, its band, the rates, why */
-	if (!c.unlike && isfinite(c.change_pct)) {
-		snprintf(s3, sizeof(s3), " %+.1f %%", c.change_pct);
+	if (!c->unlike && isfinite(c->change_pct)) {
+		snprintf(s3, sizeof(s3), " %+.1f %%", c->change_pct);
 		n += panel_text_whole(&p->g, x + n, y, w - n, s3, STY_NORMAL);
-		snprintf(s3, sizeof(s3), " (noise %+.0f..%+.0f %%)", c.verdict.lo_pct, c.verdict.hi_pct);
+		snprintf(s3, sizeof(s3), " (noise %+.1f..%+.1f %%)", c->verdict.lo_pct, c->verdict.hi_pct);
 		n += panel_text_whole(&p->g, x + n, y, w - n, s3, STY_NORMAL);
 	}
-	snprintf(s3, sizeof(s3), ", rate %s -> %s", fig(c.thr_a, s1, sizeof(s1)),
-		 fig(c.thr_b, s2, sizeof(s2)));
+	snprintf(s3, sizeof(s3), ", rate %s -> %s", fig(c->thr_a, s1, sizeof(s1)),
+		 fig(c->thr_b, s2, sizeof(s2)));
 	n += panel_text_whole(&p->g, x + n, y, w - n, s3, STY_NORMAL);
-	snprintf(why, sizeof(why), ": %s", c.verdict.reason);
+	snprintf(why, sizeof(why), ": %s", c->verdict.reason);
 	if (!panel_text_whole(&p->g, x + n, y, w - n, why, STY_NORMAL) && rows > 1 &&
-	    panel_text_whole(&p->g, x + 1, y + 1, w - 1, c.verdict.reason, STY_DIM)) {
+	    panel_text_whole(&p->g, x + 1, y + 1, w - 1, c->verdict.reason, STY_DIM)) {
 		/* the reason on a row of its own: it says what can tell */
 		y++;
 		rows--;
 	}
-	if (c.nknobs && rows > 1) {
-		/* The knobs that differ first, on one line: what the user changed. */
-		knob_row(&p->g, x + 1, y + 1, w - 1, &c);
+	if ((c->nknobs || cp->options[0]) && rows > 1) {
+		/* What the user changed first, on one line: test options, knobs. */
+		changed_row(&p->g, x + 1, y + 1, w - 1, cp);
 		y++;
 		rows--;
 	}
-	if (c.note[0] && rows > 1) {
+	if (c->note[0] && rows > 1) {
 		/* why nothing moved, or what could not be compared (why_change()) */
-		grid_printf(&p->g, x + 1, y + 1, STY_WARN, w - 1, "note: %s", c.note);
+		grid_printf(&p->g, x + 1, y + 1, STY_WARN, w - 1, "note: %s", c->note);
 		y++;
 		rows--;
 	}
-	if (!c.n && rows > 1)
+	if (!c->n && rows > 1) {
 		grid_text(&p->g, x + 1, y + 1, "moved: nothing of the mechanisms compared", STY_DIM,
 			  w - 1);
-	for (int i = 0; i + 1 < rows && i < (int)c.n; i++)
-		grid_printf(&p->g, x + 1, y + 1 + i, STY_NORMAL, w - 1, "%d. %s", i + 1, c.m[i].text);
+		y++;
+	}
+	for (int i = 0; i + 1 < rows && i < (int)c->n; i++, y++)
+		grid_printf(&p->g, x + 1, y + 1, STY_NORMAL, w - 1, "%d. %s", i + 1, c->m[i].text);
+	return y - y0 + 1;
 }
 
 /*
@@ -463,6 +441,17 @@ static void runs_draw(struct ui *u, struct panel *p)
 	if (lh - th < 2)
 		th = 0;
 	lh -= th;
+	/* What moved at the bottom; rows it leaves unused go to a list
+	 * that needs them (drawn again in the rows it used: it is cached). */
+	if (wr) {
+		int used = why_rows(u, p, ix, iy + ih - wr, iw, wr);
+
+		if (used < wr && (int)m->nruns > lh) {
+			grid_fill(&p->g, ix, iy + ih - wr, iw, wr, " ", STY_NORMAL);
+			lh += wr - used;
+			why_rows(u, p, ix, iy + ih - used, iw, used);
+		}
+	}
 	/* The id column as wide as the widest history id on the list. */
 	for (unsigned i = 0; i < m->nruns; i++) {
 		char id[24];
@@ -496,8 +485,6 @@ static void runs_draw(struct ui *u, struct panel *p)
 		sweep_table_rows(&p->g, ix + 1, iy + 1 + lh, iw - 1, th, u->sweep);
 	if (u->compare && u->cur && lh + th < ih - 1 - wr)
 		compare_rows(&p->g, ix, iy + 1 + lh + th, iw, ih - 1 - lh - th - wr, u->cur, u->compare);
-	if (wr)
-		why_rows(u, p, ix, iy + ih - wr, iw, wr);
 }
 
 static int runs_key(struct ui *u, struct panel *p, int key)
@@ -523,6 +510,7 @@ static int runs_key(struct ui *u, struct panel *p, int key)
 		char a[24] = "none", b[24];
 
 		u->compare = r == u->cur ? NULL : r;
+		u->compare_note[0] = '\0';
 		if (u->cur)
 			model_run_name(u->cur, a, sizeof(a));
 		model_run_name(r, b, sizeof(b));
@@ -530,6 +518,13 @@ static int runs_key(struct ui *u, struct panel *p, int key)
 			ui_status(u, STY_NORMAL, 4, "comparison off");
 		else
 			ui_status(u, STY_NORMAL, 4, "run %s beside run %s", a, b);
+		return UK_REDRAW;
+	}
+	if (key == 'v') {
+		char err[ERR_MAX];
+
+		if (results_open_run(u, r->db_id, err))
+			ui_status(u, STY_WARN, 8, "v: %s", err);
 		return UK_REDRAW;
 	}
 	if (key == 'o') {
@@ -552,5 +547,5 @@ const struct panel_ops panel_runs = {
 	.key = runs_key,
 	.min_w = 40,
 	.min_h = 5,
-	.help = "Up/Down select (what moved: below), Enter compare with the run on show, o show it (then b makes it the baseline)",
+	.help = "Up/Down select (what moved: below), Enter compare with the run on show, o show it (then b makes it the baseline), v the results of its sweep or A/B",
 };

@@ -177,30 +177,51 @@ static unsigned segs_commonest(const struct seghist *h, struct segs_pick *out,
 	return n;
 }
 
+/* Rows of a column per largest size kept in view (at least one). */
+#define SEGS_ROWS_PER_LARGEST 4
+
 /*
- * The largest size of h always among the n picks (sorted by size): a
+ * The largest sizes of h always among the n picks (sorted by size): a
  * capture of many sizes keeps its super-segments, the point of GRO and
- * TSO, in view rather than behind "+735 more sizes"; the least common
- * pick gives its row.  Returns the picks' number.
+ * TSO, in view rather than behind "+735 more sizes" -- the largest one
+ * in any column, one more per SEGS_ROWS_PER_LARGEST picks in a tall one
+ * (the zoomed panel); the least common other picks give their rows.
+ * Returns the picks' number.
  */
 static unsigned segs_keep_largest(const struct seghist *h, struct segs_pick *pick, unsigned n)
 {
-	uint32_t slots = h->cap ? h->cap : h->nbins;
-	struct segs_pick big = { 0, 0 };
-	unsigned least = 0;
+	uint32_t slots = h->cap ? h->cap : h->nbins, below = UINT32_MAX;
+	unsigned k = n / SEGS_ROWS_PER_LARGEST ? n / SEGS_ROWS_PER_LARGEST : 1;
 
 	if (!n || !h->bins)
 		return n;
-	for (uint32_t i = 0; i < slots; i++)
-		if (h->bins[i].count && h->bins[i].size >= big.size)
-			big = (struct segs_pick){ h->bins[i].size, h->bins[i].count };
-	if (!big.count || pick[n - 1].size == big.size)
-		return n;
-	for (unsigned i = 1; i < n; i++)
-		if (pick[i].count < pick[least].count)
-			least = i;
-	memmove(&pick[least], &pick[least + 1], (n - 1 - least) * sizeof(*pick));
-	pick[n - 1] = big;
+	for (unsigned j = 0; j < k; j++) {
+		struct segs_pick big = { 0, 0 };
+		unsigned least = n, i;
+
+		/* the next largest size below the ones kept */
+		for (uint32_t s = 0; s < slots; s++)
+			if (h->bins[s].count && h->bins[s].size < below && h->bins[s].size >= big.size)
+				big = (struct segs_pick){ h->bins[s].size, h->bins[s].count };
+		if (!big.count)
+			break;
+		below = big.size;
+		for (i = 0; i < n && pick[i].size != big.size; i++)
+			;
+		if (i < n)
+			continue;	/* among the commonest already */
+		/* the least common pick smaller than every size kept */
+		for (i = 0; i < n; i++)
+			if (pick[i].size < below && (least == n || pick[i].count < pick[least].count))
+				least = i;
+		if (least == n)
+			break;
+		memmove(&pick[least], &pick[least + 1], (n - 1 - least) * sizeof(*pick));
+		/* in order of size: the kept sizes are the largest, at the end */
+		for (i = n - 1; i > 0 && pick[i - 1].size > big.size; i--)
+			pick[i] = pick[i - 1];
+		pick[i] = big;
+	}
 	return n;
 }
 

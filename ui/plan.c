@@ -10,6 +10,7 @@
 
 #include "control.h"
 #include "plan.h"
+#include "results.h"
 
 /*
  * A plan of the dashboard: the engine's (struct plan: its steps, knobs,
@@ -438,6 +439,7 @@ static void dash_end(struct ui *u)
 		ui_status(u, nc || note[0] ? STY_WARN : STY_GOOD, 60, "%s%s%s%s", line,
 			  pl->pl->stopped ? "; stopped early" : "", note[0] ? ": " : "", note);
 	}
+	results_open_plan(u, pl->sweep_id);
 	plan_free(u);
 }
 

@@ -563,6 +563,26 @@ void plot_lines(struct grid *g, int x, int y, int w, int h,
 	}
 }
 
+bool plot_cell(struct grid *g, int x, int y, int w, int h, const struct plot_opts *o,
+	       double ymin, double ymax, double xv, double yv, int *cx, int *cy)
+{
+	struct canvas cv;
+	bool xaxis;
+	int lw, c, r, rt;
+
+	if (!canvas_layout(&cv, g, x, y, w, h, o, &lw, &xaxis) || !isfinite(xv) ||
+	    !isfinite(yv) || !(o->xmax > o->xmin) || !(ymax > ymin) || xv < o->xmin ||
+	    xv > o->xmax)
+		return false;
+	canvas_scale(&cv, o->xmin, o->xmax, ymin, ymax);
+	c = dot_col(&cv, xv);
+	r = dot_row(&cv, yv);
+	rt = cv.rows - 1 - r;
+	*cx = cv.px + (cv.utf8 ? c >> 1 : c);
+	*cy = cv.py + (cv.utf8 ? rt >> 2 : rt / ASCII_LEVELS);
+	return true;
+}
+
 void plot_band(struct grid *g, int x, int y, int w, int h, const double *xs,
 	       const double *lo, const double *hi, unsigned n, enum style st,
 	       const struct plot_opts *o)

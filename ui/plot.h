@@ -40,6 +40,15 @@ void plot_lines(struct grid *g, int x, int y, int w, int h,
 		double *ymin_out, double *ymax_out);
 
 /*
+ * The cell (*cx, *cy) where plot_lines() with the same rectangle and o
+ * (its x scale given: o->xmin < o->xmax) and the y scale it returned
+ * put the point (xv, yv): to mark a point of a plot (a cliff, a cursor).
+ * False when the point is outside the plot.
+ */
+bool plot_cell(struct grid *g, int x, int y, int w, int h, const struct plot_opts *o,
+	       double ymin, double ymax, double xv, double yv, int *cx, int *cy);
+
+/*
  * A band between lo[i] and hi[i] (e.g. p50..p99 latency), filled, at the
  * same x positions, on its own scale (o as for plot_lines).
  */

@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "ui.h"
 
@@ -52,6 +53,24 @@ int panel_text_whole(struct grid *g, int x, int y, int w, const char *s, enum st
 	if (cells > w)
 		return 0;
 	return grid_put(g, x, y, w, st, s);
+}
+
+const char *panel_coalesce_na(const struct ui *u, unsigned k, int e, unsigned n, char *buf,
+			      size_t len)
+{
+	char d[END_N][64];
+	bool na[END_N];
+
+	for (int i = 0; i < END_N; i++)
+		na[i] = ethtool_coalesce_unsupported_by(u->knobs[k].v[i].reason, d[i], sizeof(d[i]));
+	if ((e < 0 && !(na[END_L] && na[END_R])) || (e >= 0 && !na[e]))
+		return NULL;
+	if (e < 0 && strcmp(d[END_L], d[END_R]))
+		snprintf(buf, len, "%u coalescing settings: not supported by %s (local), %s (remote)", n,
+			 d[END_L], d[END_R]);
+	else
+		snprintf(buf, len, "%u coalescing settings: not supported by %s", n, d[e < 0 ? END_L : e]);
+	return buf;
 }
 
 bool panel_focused(const struct ui *u, const struct panel *p)

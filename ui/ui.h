@@ -59,6 +59,10 @@ struct ui {
 	struct model model;
 	struct model_run *cur;		/* the run on show (running or newest) */
 	struct model_run *compare;	/* the run shown beside it, or NULL */
+	/* Why compare changed by itself (compare.c: like with like), for
+	 * the header while compare is still compare_for; "" none. */
+	char compare_note[128];
+	struct model_run *compare_for;
 	enum ui_run_state state;
 	bool loop;			/* rerun when a run ends (demos) */
 	double run_started;		/* monotonic seconds of the current run's start */
@@ -95,6 +99,7 @@ struct ui {
 
 	void *ctl;			/* control.c's state */
 	void *plan;			/* plan.c's sweep or A/B in progress, or NULL */
+	void *results;			/* results.c's sweep or A/B on show, or NULL */
 	struct plan_table *sweep;	/* the newest sweep's table (plan.h), or NULL */
 };
 
@@ -111,6 +116,14 @@ void ui_prompt(struct ui *u, const char *question, const char *initial,
 
 /* Draw the border and title of p into its grid; returns the inner area. */
 void panel_frame(struct ui *u, struct panel *p, int *ix, int *iy, int *iw, int *ih);
+/*
+ * "27 coalescing settings: not supported by veth": n settings, knob k
+ * among them, n/a on end e (END_L, END_R; -1 both) because the driver has
+ * no coalescing at all (ethtool_coalesce_unsupported_by()); NULL when
+ * that is not why.  The knobs and interrupts panels fold them so.
+ */
+const char *panel_coalesce_na(const struct ui *u, unsigned k, int e, unsigned n, char *buf,
+			      size_t len);
 /* True when p has the focus. */
 bool panel_focused(const struct ui *u, const struct panel *p);
 /* A verdict's word stands out (verdict.h): red WORSE, green BETTER, plain

@@ -143,6 +143,9 @@ static void coalesce_from_ioctl(const struct ethtool_coalesce *ec,
 			}
 }
 
+/* What follows the driver in the reason of a driver without coalescing. */
+#define COALESCE_NA ": coalescing not supported ("
+
 /* A driver without coalescing: out n/a, the reason naming the driver. */
 static void coalesce_unsupported(const char *dev, const char *extack,
 				 struct ethtool_coalesce_params *out)
@@ -152,9 +155,18 @@ static void coalesce_unsupported(const char *dev, const char *extack,
 	coalesce_init(out);
 	out->supported = false;
 	ethtool_driver_label(dev, drv, sizeof(drv));
-	snprintf(out->reason, sizeof(out->reason),
-		 "%s: coalescing not supported (%s%s%s)", drv,
+	snprintf(out->reason, sizeof(out->reason), "%s" COALESCE_NA "%s%s%s)", drv,
 		 strerror(EOPNOTSUPP), extack[0] ? ": " : "", extack);
+}
+
+bool ethtool_coalesce_unsupported_by(const char *reason, char *drv, size_t len)
+{
+	const char *m = strstr(reason, COALESCE_NA);
+
+	if (!m || m == reason)
+		return false;
+	snprintf(drv, len, "%.*s", (int)(m - reason), reason);
+	return true;
 }
 
 int ethtool_coalesce_get_ioctl(const char *dev,

@@ -4,6 +4,7 @@
 #define TT_KNOB_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Where a knob lives and so which code reads and sets it. */
@@ -71,6 +72,15 @@ struct knob_value {
 	int64_t num[3];			/* KNOB_INT: num[0]; KNOB_BOOL: 0/1; KNOB_INT3: all three */
 	char reason[96];
 };
+
+/*
+ * The driver an n/a reason names as having no coalescing at all: "veth"
+ * of "veth: coalescing not supported (Operation not supported)", as
+ * ethtool-coalesce.c writes it; false for any other reason.  The panels
+ * fold such a device's settings into "27 coalescing settings: not
+ * supported by veth".
+ */
+bool ethtool_coalesce_unsupported_by(const char *reason, char *drv, size_t len);
 
 /* A bit per enum knob_type, for a backend's types (backend.h). */
 #define KNOB_TYPE_BIT(t) (1u << (t))

@@ -98,8 +98,16 @@ int plan_knob_set(struct knobs_txn *txn, struct plan_knob *k, const char *want, 
  * 0, or -EINVAL with err "--alpha TEXT: ...; accepted: ...".
  */
 int plan_alpha_parse(const char *text, double *alpha, char *err);
-/* The metric the dashboard's A/B judges, the CLI's first: the rate. */
-#define PLAN_AB_RATE 0
+/*
+ * The metrics of an A/B, in the order tunetop ab judges them: each has
+ * its own bootstrap seed from the A/B's (plan_ab_compare's m), so every
+ * front end that judges a stored A/B again gets the same intervals.  The
+ * dashboard's status line judges the rate, its results table each.
+ */
+enum plan_ab_metric {
+	PLAN_AB_RATE, PLAN_AB_P50, PLAN_AB_P99, PLAN_AB_LCPU, PLAN_AB_RCPU,
+	PLAN_AB_METRICS
+};
 
 /*
  * A seed for the order of an A/B's pairs when none is given: from the

@@ -16,36 +16,6 @@ db() {
 		"$TUNETOP_DB" "$1"
 }
 
-# cut_words: the lines of the screen holding a word cut at a panel's edge.
-# A panel's text is cut after a whole word with an ellipsis
-# (docs/HACKING.md, "Conventions"), so a word right against the right
-# border is either whole and fitting exactly, or cut there: it is taken
-# as whole only when the widest layout (200x60, checked first) shows it
-# with room after it ($TMP/words).  A time axis's last label ("10s│")
-# ends at the border by design.
-cut_words() {
-	screen >"$TMP/screen"
-	python3 - "$TMP/screen" "$TMP/words" <<'PY'
-import re, sys
-words = set(open(sys.argv[2]).read().split()) if len(sys.argv) > 2 else set()
-for n, line in enumerate(open(sys.argv[1]), 1):
-    for m in re.finditer(r"([^\s│┤┌┐└┘─]*[A-Za-z0-9])│", line):
-        w = m.group(1)
-        if re.fullmatch(r"[0-9.]+s", w) or w in words:
-            continue
-        print("%d: %r cut? %s" % (n, w, line.rstrip()))
-PY
-}
-
-# seen_words: the words of the screen with room after them, for cut_words.
-seen_words() {
-	screen | python3 -c '
-import re, sys
-for line in sys.stdin:
-    for m in re.finditer(r"([^\s│]+) ", line):
-        print(m.group(1))' >>"$TMP/words"
-}
-
 # sysctl_of SIDE NAME: a sysctl in the dashboard's lab.
 sysctl_of() {
 	ip netns exec "$lab-$1" sysctl -n "$2"

@@ -114,7 +114,7 @@ ok $? "c compares run 2 with the baseline run 1, knobs that differ named"
 screen | grep -q "vs run 1"
 ok $? "the header says which run is compared"
 # What moved (docs/why.md): from the compared run to the one on show.
-wait_for "why 2 vs 1: (WORSE|BETTER|~|can't tell) [-+][0-9.]+ % \(noise [-+][0-9]+\.\.[-+][0-9]+ %\)(, rate [0-9.]+[kMG]? -> [0-9.]+[kMG]?)? *│" 30
+wait_for "why 2 vs 1: (WORSE|BETTER|~|can't tell) [-+][0-9.]+ % \(noise [-+][0-9.]+\.\.[-+][0-9.]+ %\)(, rate [0-9.]+[kMG]? -> [0-9.]+[kMG]?)? *│" 30
 ok $? "the runs panel says what moved from run 1 to run 2: $(screen | grep -o 'why 2 vs 1: [^│]*' | head -1)"
 screen | grep -qE "│ +(1\. [A-Za-z][^│]*: [^│]+ -> [^│]+|moved: nothing of the mechanisms compared)"
 ok $? "with the mechanisms that moved, largest first: $(screen | grep -oE '│ +1\. [^│]*' | head -1)"
@@ -363,7 +363,8 @@ keys '?'
 wait_for "tunetop keys" 20 && screen | grep -q "focus the next panel" && screen | grep -q "Space toggle"
 ok $? "? shows the keys, global and the panels' own"
 keys Escape
-wait_for "┌ Rate " 20
+# the panels again, under the last sweep's results (they stay until Esc)
+wait_for "┌ (Rate|sweep [0-9]+ [a-z-]+:) " 20 && ! screen | grep -q "tunetop keys"
 ok $? "any key closes the help"
 
 # Resize small, then large.

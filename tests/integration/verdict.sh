@@ -143,12 +143,12 @@ if command -v tmux >/dev/null 2>&1; then
 			sleep 0.5
 			T capture-pane -p -t v >"$TMP/scr"
 		done
-		echo "$head" | grep -qE "run h?[0-9]+: [0-9.]+[kMG]?( (WORSE|BETTER|~|can't tell)( [-+][0-9.]+ %)?)? *│" &&
+		echo "$head" | grep -qE "run h?[0-9]+: [0-9.]+[kMG]?( (WORSE|BETTER|~|can't tell)( [-+][0-9.]+ %( \(noise [-+][0-9.]+\.\.[-+][0-9.]+ %\))?)?)? *│" &&
 			! echo "$head" | grep -qE "run h?[0-9]+: [0-9.]+[kMG]? (WORSE|BETTER|~|can't tell) [-+][0-9.]*│"
 		ok $? "$size: the header's verdict is whole: $(echo "$head" | grep -oE 'run h?[0-9]+: [^│]*')"
 		[ -n "$head" ] || sed -n '1,4s/^/# /p' "$TMP/scr"
 		why="$(grep -o "why $id2 vs $id1: [^│]*" "$TMP/scr" | head -1)"
-		echo "$why" | grep -qE "^why $id2 vs $id1: (WORSE|BETTER|~|can't tell)( [-+][0-9.]+ %( \(noise [-+][0-9]+\.\.[-+][0-9]+ %\)(, rate [0-9.]+[kMG]? -> [0-9.]+[kMG]?(: [^│]*[a-z)])?)?)?)? *$"
+		echo "$why" | grep -qE "^why $id2 vs $id1: (WORSE|BETTER|~|can't tell)( [-+][0-9.]+ %( \(noise [-+][0-9.]+\.\.[-+][0-9.]+ %\)(, rate [0-9.]+[kMG]? -> [0-9.]+[kMG]?(: [^│]*[a-z)])?)?)?)? *$"
 		ok $? "$size: the runs panel's why line is whole parts: $why"
 		T kill-server 2>/dev/null
 	done

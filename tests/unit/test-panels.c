@@ -217,8 +217,9 @@ static void make_knobs(void)
 		defs[i].type = i == 0 || i == 2 ? KNOB_INT : KNOB_BOOL;
 		snprintf(defs[i].unit, sizeof(defs[i].unit), "%s", i == 0 || i == 2 ? "us" : "");
 		knobs[i].d = &defs[i];
+		/* as ethtool-coalesce.c says it of a driver without coalescing */
 		snprintf(knobs[i].v[END_R].reason, sizeof(knobs[i].v[END_R].reason),
-			 "veth0: coalescing not supported");
+			 "veth: coalescing not supported (Operation not supported)");
 	}
 	knobs[0].v[END_L] = (struct knob_value){ .present = true, .text = "16", .num = { 16 } };
 	snprintf(knobs[0].original[END_L], KNOB_TEXT_MAX, "16");
@@ -419,6 +420,22 @@ static void test_segments_many_sizes(struct model *m)
 	draw();
 	ok(find_row("43440") > 0 && find_row("more sizes") > find_row("43440"),
 	   "segments: the largest size, seen once among 500 commoner ones, is shown above the rest's count");
+	/* Zoomed (a tall column): the largest sizes, one per 4 rows, all shown. */
+	seg_capture_free(r->cap[END_L]);
+	seghist_init(&cap.dir[CAP_OUT]);
+	for (uint32_t s = 1; s <= 500; s++)
+		seghist_add_n(&cap.dir[CAP_OUT], s, 10);
+	for (uint32_t k = 20; k <= 30; k++)
+		seghist_add_n(&cap.dir[CAP_OUT], k * MSS, 1);
+	r->cap[END_L] = seg_capture_dup(&cap);
+	seghist_free(&cap.dir[CAP_OUT]);
+	panel_at(&panel_segments, 100, 30, true);
+	draw();
+	if (!ok(find_row("43440") > 0 && find_row("41992") > 0 && find_row("40544") > 0 &&
+		    find_row("39096") > 0 && find_row("more sizes") > find_row("43440"),
+		"segments: a tall column keeps the largest sizes in view (30, 29, 28, 27 x MSS)"))
+		dump();
+	panel_at(&panel_segments, 60, 16, true);
 	panel_at(&panel_segments, 200, 60, true);
 	us = draw_us();
 	printf("# segments 200x60, 60002 sizes: %.0f us per draw\n", us);
@@ -507,9 +524,9 @@ static void test_interrupts(struct model *m)
 	ok(y > 0 && y < yr && find_col(y, "n/a not supported by the driver") > 0,
 	   "interrupts: a knob the driver lacks is n/a with its reason");
 	ok(find_row("gro") < 0, "interrupts: knobs of other groups are left out");
-	y = find_row("coalescing settings n/a");
-	ok(y > yr && find_row("coalescing not supported") == y + 1,
-	   "interrupts: an end without coalescing says so once, how many, with the reason");
+	y = find_row("3 coalescing settings: not supported by veth");
+	ok(y > yr && find_row("Operation not supported") < 0,
+	   "interrupts: an end without coalescing says so once, how many, and its driver");
 	y = find_row("irq/s");
 	ok(y > 0 && y < yr && find_col(y, "13.9k") > 0, "interrupts: the local interrupt rate");
 	ok(y > 0 && row_has_style(y, find_col(y, "13.9k") + 5, STY_LOCAL),
@@ -631,6 +648,13 @@ static void test_knobs_fold(void)
 		   strstr(u.status, "folded line of coalescing"),
 	   "knobs: / on a folded knob says where it went (%s)", u.status);
 	ok(panel_knobs_find(&u, &pn, "gro"), "knobs: / finds a knob shown");
+	/* Both ends without coalescing (veth): the driver named, once. */
+	for (int i = 0; i < 3; i++)
+		knobs[i].v[END_L] = knobs[i].v[END_R];
+	draw();
+	ok(find_row(" 3 coalescing settings: not supported by veth ") > 0 &&
+		   find_row("Operation") < 0,
+	   "knobs: a device without coalescing folds to how many and its driver");
 	u.knobs = NULL;
 	u.nknobs = 0;
 }
@@ -675,16 +699,26 @@ static void test_runs_why(void)
 	   "runs: the selected baseline has nothing to be compared with");
 	panel_runs.key(&u, &pn, TERM_KEY_DOWN);
 	draw();
-	y = find_row("why 2 vs 1: BETTER +300.0 % (noise -65..+184 %), rate 1k -> 4k");
+	y = find_row("why 2 vs 1: BETTER +300.0 % (noise -64.8..+184.4 %), rate 1k -> 4k");
 	if (!ok(y > 0, "runs: the selection moved to run 2: its change from its baseline, BETTER beyond the prior noise"))
 		printf("# row: %s\n", find_row("why 2 vs 1") >= 0 ? row : "(none)");
 	ok(y > 0 && find_row(" beyond the prior run-to-run noise (docs/why.md)") == y + 1 &&
 		   find_row("4k: beyond") < 0,
 	   "runs: the verdict's reason, too long for the row, on a row of its own, not cut");
-	ok(y > 0 && find_row("knobs: remote gro off -> on") == y + 2,
-	   "runs: then the knobs that differ, on one line");
+	ok(y > 0 && find_row("changed: remote gro off -> on") == y + 2,
+	   "runs: then what changed (test options, knobs), on one line");
 	ok(y > 0 && find_row("1. transactions in flight (rate x latency): 1.00 -> 8.00 (+700 %)") == y + 3,
 	   "runs: then the mechanisms that moved, largest first");
+	/* A test option changed too: listed before the knobs (a new pair:
+	 * run 2's ids change, so it is judged anew). */
+	r2->p.burst = 7;
+	r2->db_id = 3;
+	u.compare = r1;
+	draw();
+	u.compare = NULL;
+	if (!ok(find_row("changed: -b 0 -> 7, remote gro off -> on") > 0,
+		"runs: a test option that differs is listed beside the knobs"))
+		printf("# row: %s\n", find_row("changed:") >= 0 ? row : "(none)");
 	json_decref(d1);
 	json_decref(d2);
 	model_free(&u.model);
@@ -704,6 +738,25 @@ static void test_runs_why(void)
 	draw();
 	ok(find_row("why s2 vs s1: n/a, run s1: not kept, not stored (--no-db)") > 0,
 	   "runs: runs without documents and no history say why nothing moved");
+	/* Ten runs in a panel of 8 rows inside (100x30's): the why line takes
+	 * one row, the rows it leaves go to the list (it showed 3 runs). */
+	for (int i = 3; i <= 10; i++) {
+		struct model_run *r = model_begin(&m, &tp, "lab: test");
+
+		model_end(&m, r, 0, NULL, NULL);
+		r->rate = 1000;
+		u.cur = r;
+	}
+	u.model = m;
+	panel_at(&panel_runs, 100, 10, true);
+	draw();
+	y = find_row("why: no earlier run of TCP_RR to compare run s1 with");
+	if (!ok(y == 8 && find_row("Bs1 ") == 2 && find_row(" s6 ") == 7,
+		"runs: a one-row why leaves its other rows to the list (6 runs shown, why at row %d)", y))
+		for (int i = 0; i < pn.g.h; i++) {
+			grid_row_text(&pn.g, i, row, sizeof(row));
+			printf("# %s\n", row);
+		}
 	model_free(&u.model);
 	u.model = tmp;
 	u.cur = NULL;

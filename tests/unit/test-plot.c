@@ -823,6 +823,32 @@ static void time_render(void)
 	grid_free(&g);
 }
 
+/* plot_cell: a point's cell is where plot_lines drew its dot. */
+static void test_cell(void)
+{
+	struct grid g;
+	double xs[] = { 0, 5, 9 }, ys[] = { 0, 10, 5 }, ymin, ymax;
+	struct plot_opts o = { .xmin = 0, .xmax = 9, .ymin = 0, .ymax = 10, .ylabel_w = 3 };
+	struct plot_series s = { xs, ys, 3, STY_MAIN };
+	bool all = true;
+	int cx, cy;
+
+	grid_init(&g, 20, 6, true);
+	plot_lines(&g, 0, 0, 20, 6, &s, 1, &o, &ymin, &ymax);
+	for (int i = 0; i < 3; i++)
+		all &= plot_cell(&g, 0, 0, 20, 6, &o, ymin, ymax, xs[i], ys[i], &cx, &cy) &&
+		       braille(grid_at(&g, cx, cy)) != 0;
+	ok(all, "plot_cell: each point's cell holds the dots of its line");
+	/* x 5 of 0..9 over 17 cells of 2 dots: dot round(5 x 33 / 9) = 18, cell 3 + 9 */
+	all = plot_cell(&g, 0, 0, 20, 6, &o, ymin, ymax, 5, 10, &cx, &cy);
+	ok(all && cy == 0 && cx == 3 + 9,
+	   "plot_cell: the highest point is on the top row, at its column (%d, %d)", cx, cy);
+	ok(!plot_cell(&g, 0, 0, 20, 6, &o, ymin, ymax, 12, 5, &cx, &cy) &&
+		   !plot_cell(&g, 0, 0, 20, 6, &o, ymin, ymax, NAN, 5, &cx, &cy),
+	   "plot_cell: a point outside the x scale or n/a has no cell");
+	grid_free(&g);
+}
+
 int main(void)
 {
 	test_grid_text();
@@ -835,6 +861,7 @@ int main(void)
 	test_ascii_and_band();
 	test_hbars_spark();
 	test_si();
+	test_cell();
 	time_render();
 	return tap_done();
 }
