@@ -321,6 +321,10 @@ static int sweep_setup(struct sweep *sw, int argc, char **argv)
 	if (ret)
 		goto bad;
 	t = sw->o.so.p.type;
+	if (sw->o.netperf_mode) {
+		err_set(err, 2, "option --netperf: not for a sweep; accepted: tunetop run --netperf (netperf's output of one run)");
+		goto bad;
+	}
 	if (sw->o.fmt == OUT_JSON_STREAM) {
 		err_set(err, 2, "option --json-stream: not for a sweep; accepted: --json, -- -o/-O/-k LIST, or the table by default");
 		goto bad;
@@ -507,7 +511,7 @@ static int sweep_knobs_begin(struct sweep *sw)
 	if (run_txn_begin(&sw->c, WHO, &sw->txn))
 		return 1;
 	return run_set_knobs(&sw->o, sw->cat, sw->txn, WHO, " (--set, for the whole sweep)",
-			     sw->o.fmt == OUT_HUMAN) ? 1 : 0;
+			     sw->o.fmt == OUT_HUMAN ? stdout : NULL) ? 1 : 0;
 }
 
 /* Make point p's setting: its test parameter or its knob values.  0 or -errno with err. */
