@@ -488,6 +488,10 @@ static int opt_selectors(struct parse_state *st, char c, const char *val)
 	ret = set_format(st, fmt, name);
 	if (ret)
 		return ret;
+	if (o->netperf_mode && !val[strspn(val, " \t")]) {
+		selectors_netperf_default(o->so.p.type, o->local_cpu || o->remote_cpu, &o->sel);
+		return 0;
+	}
 	if (selectors_parse(val, c, o->so.p.type, st->i_given || st->I_given,
 			    &o->sel, st->err))
 		return 2;

@@ -248,6 +248,8 @@ enum sel_id {
 	SEL_SAMPLE_MS,
 	SEL_LIMIT,
 	SEL_FAILURE,
+	SEL_LOCAL_SOCKET_TOS,
+	SEL_REMOTE_SOCKET_TOS,
 	SEL_NIDS
 };
 
@@ -280,6 +282,10 @@ struct selector_list {
  */
 int selectors_parse(const char *list, char opt, enum test_type t,
 		    bool iterating, struct selector_list *out, char *err);
+
+/* netperf's default set of a bare -o/-k for test type t (cpu: -c or -C):
+ * netperf mode's, docs/netperf.md. */
+void selectors_netperf_default(enum test_type t, bool cpu, struct selector_list *out);
 
 /* The default set for test type t. */
 void selectors_default(enum test_type t, bool iterating,
