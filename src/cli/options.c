@@ -97,6 +97,7 @@ void options_usage(FILE *f)
 "  -s SND[,RCV]   local socket buffers (one value sets both)\n"
 "  -S SND[,RCV]   remote socket buffers\n"
 "  -n N           parallel flows (1-1024)\n"
+"  -e SECS        UDP_RR: a request unanswered SECS seconds is lost (500 ms)\n"
 "  -o [SEL,...]   CSV of output selectors (-o help lists them)\n"
 "  -O [SEL,...]   columns of output selectors\n"
 "  -k [SEL,...]   NAME=value lines of output selectors\n"

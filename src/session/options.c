@@ -21,14 +21,14 @@
  * optional one (attached, or the next word unless it starts with '-').
  */
 #define GLOBAL_SPEC "t:H:p:46l:T:cCD:i:I:P:v:w:F:f:h"
-#define TEST_SPEC "r:b:Dm:M:s:S:n:o::O::k::P:H:h"
+#define TEST_SPEC "r:b:Dm:M:s:S:n:o::O::k::P:H:e:h"
 
 #define SIZE_HINT "bytes, optionally with K/M/G (x1024) or k/m/g (x1000)"
 #define TYPES_HINT "TCP_RR, TCP_CRR, TCP_STREAM, TCP_MAERTS, UDP_RR, UDP_STREAM"
 #define ALL_OPTS_HINT "-t -H -p -4 -6 -l -T -c -C -D -i -I -P -v -w -F -f -h " \
 	"--json --json-stream --sample-ms --connect-timeout --netserver --lab --loopback " \
 	"--mtu --rate --set --keep --wait --key --capture --db --no-db --netperf --extras; after --: " \
-	"-r -b -D -m -M -s -S -n -o -O -k -H -h"
+	"-r -b -D -m -M -s -S -n -o -O -k -H -e -h"
 
 /* A sample tick no shorter or longer than this (params_validate agrees). */
 #define SAMPLE_MS_MIN 10
@@ -67,6 +67,7 @@ static const char *opt_hint(char c, bool test)
 		case 's': return "local send[,recv] socket buffer in " SIZE_HINT ", 1 byte to 1G";
 		case 'S': return "remote send[,recv] socket buffer in " SIZE_HINT ", 1 byte to 1G";
 		case 'n': return "1-1024 flows";
+		case 'e': return "seconds 1-3600 a UDP_RR request waits for its response before it is lost (netperf's receive timeout)";
 		case 'H': return "host[,family]: the data connections' host, as netperf's; the control host's (-H) here";
 		default: return "see tunetop run -h";
 		}
@@ -461,6 +462,9 @@ static const char *opt_misplaced(char c, enum test_type t)
 	case 'D':
 		return !test_is_udp(t) ? NULL :
 		       "TCP_NODELAY applies to TCP tests; accepted: with -t TCP_RR, TCP_CRR, TCP_STREAM or TCP_MAERTS";
+	case 'e':
+		return test_is_udp(t) && test_is_rr(t) ? NULL :
+		       "the receive timeout applies to UDP_RR; accepted: with -t UDP_RR";
 	default:
 		return NULL;
 	}
@@ -554,6 +558,13 @@ static int test_opt(struct parse_state *st, char c, const char *val)
 		return opt_sockbufs(st, c, val, &p->lsndbuf, &p->lrcvbuf);
 	case 'S':
 		return opt_sockbufs(st, c, val, &p->rsndbuf, &p->rrcvbuf);
+	case 'e':
+		ret = parse_uint(val, 1, 3600, &x);
+		if (ret)
+			return err_set(st->err, 2, "option -e %s: %s; accepted: %s",
+				       val, num_why(ret), opt_hint(c, true));
+		p->loss_ms = (uint32_t)(x * 1000);
+		return 0;
 	case 'n':
 		ret = parse_uint(val, 1, TT_MAX_FLOWS, &x);
 		if (ret)

@@ -23,7 +23,6 @@ todo() {
 	tcp_rr-fm) echo "-f m with an RR test (netperf's bits of the transactions) is refused" ;;
 	*-lneg) echo "-l -N (a transaction or byte count) is refused" ;;
 	*-v2) echo "-v 2 (netperf's verbose tables) is refused" ;;
-	flent-udp_rr) echo "test-specific -e (UDP_RR timeout) is refused" ;;
 	esac
 }
 
