@@ -319,9 +319,17 @@ int run_main(int argc, char **argv)
 	ret = options_parse(argc, argv, &o, err);
 	if (ret == 1)
 		return 0;
+	if (ret && o.netperf_mode && o.bad_test[0]) {
+		/* netperf's words for a test it does not know, on stdout */
+		printf("The test you requested (%s) is unknown to this netperf.\n"
+		       "Please verify that you have the correct test name, \n"
+		       "and that test family has been compiled into this netperf.\n", o.bad_test);
+		return 1;
+	}
 	if (ret) {
+		/* netperf exits 1 on bad input; tunetop run 2 */
 		fprintf(stderr, "tunetop run: %s\n", err);
-		return 2;
+		return o.netperf_mode ? 1 : 2;
 	}
 	if (run_ctx_open(&c, &o, "tunetop run"))
 		return 1;

@@ -25,10 +25,14 @@
 
 #define SIZE_HINT "bytes, optionally with K/M/G (x1024) or k/m/g (x1000)"
 #define TYPES_HINT "TCP_RR, TCP_CRR, TCP_STREAM, TCP_MAERTS, UDP_RR, UDP_STREAM"
-#define ALL_OPTS_HINT "-t -H -p -4 -6 -l -T -c -C -D -i -I -P -v -w -F -f -h " \
-	"--json --json-stream --sample-ms --connect-timeout --netserver --lab --loopback " \
-	"--mtu --rate --set --keep --wait --key --capture --db --no-db --netperf --extras; after --: " \
-	"-r -b -D -m -M -s -S -n -o -O -k -H -e -h"
+/* The options, for "unknown" messages: short ones, and long ones (each
+ * message within ERR_MAX; test-options.c checks both lists). */
+#define TEST_OPTS_HINT "-r -b -D -m -M -s -S -n -o -O -k -H -e -h"
+#define ALL_OPTS_HINT "-t -H -p -4 -6 -l -T -c -C -D -i -I -P -v -w -F -f -h; after --: " \
+	TEST_OPTS_HINT "; and long options (tunetop run -h)"
+#define LONG_OPTS_HINT "--json --json-stream --sample-ms --connect-timeout --netserver " \
+	"--lab --loopback --mtu --rate --set --keep --wait --key --capture --db --no-db " \
+	"--netperf --extras"
 
 /* A sample tick no shorter or longer than this (params_validate agrees). */
 #define SAMPLE_MS_MIN 10
@@ -335,9 +339,11 @@ static int global_opt(struct parse_state *st, char c, const char *val)
 	switch (c) {
 	case 't':
 		t = test_type_parse(val);
-		if (t < 0)
+		if (t < 0) {
+			snprintf(o->bad_test, sizeof(o->bad_test), "%s", val);
 			return err_set(st->err, 2, "option -t %s: unknown test type; accepted: %s",
 				       val, TYPES_HINT);
+		}
 		o->so.p.type = (enum test_type)t;
 		return 0;
 	case 'H': {
@@ -605,6 +611,9 @@ static int unknown_opt(struct parse_state *st, char c, bool test)
 	if (test && opt_kind(GLOBAL_SPEC, c))
 		return err_set(st->err, 2, "option -%c: a global option after `--`; accepted: global options before `--`",
 			       c);
+	if (test)
+		return err_set(st->err, 2, "option -%c after `--`: unknown; accepted: %s", c,
+			       TEST_OPTS_HINT);
 	return err_set(st->err, 2, "option -%c: unknown; accepted: %s", c,
 		       ALL_OPTS_HINT);
 }
@@ -613,7 +622,7 @@ static int unknown_opt(struct parse_state *st, char c, bool test)
  * The long options whose value may be the next word: the one list of them
  * (options_takes_next() answers from it for `tunetop ab`, which passes
  * run's options through); tests/unit/test-options checks it against
- * long_opt() for every long option ALL_OPTS_HINT names.
+ * long_opt() for every long option LONG_OPTS_HINT names.
  */
 static const char *const value_longs[] = {
 	"--sample-ms", "--connect-timeout", "--set", "--key", "--db", "--lab", "--mtu", "--rate",
@@ -799,7 +808,7 @@ static int long_opt(struct parse_state *st, int argc, char **argv, int *i)
 		return 0;
 	}
 	return err_set(st->err, 2, "option %.*s: unknown; accepted: %s",
-		       (int)(len > 64 ? 64 : len), a, ALL_OPTS_HINT);
+		       (int)(len > 64 ? 64 : len), a, LONG_OPTS_HINT);
 }
 
 void options_target_opts(const struct run_opts *o, struct target_opts *t)

@@ -63,6 +63,7 @@ struct run_opts {
 	bool no_db;			/* --no-db: do not store the run */
 	bool netperf_mode;		/* --netperf (or run as `netperf`): stdout is netperf's alone */
 	bool extras;			/* --extras: in netperf mode, tunetop's own lines on stderr */
+	char bad_test[64];		/* -t's value when it named no test (netperf mode says so as netperf) */
 };
 
 /*

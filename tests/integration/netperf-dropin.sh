@@ -18,8 +18,6 @@ start_daemon || { done_testing; exit 1; }
 # What is missing for a case, or nothing (docs/netperf.md says each).
 todo() {
 	case $1 in
-	bad-len) echo "netperf waits for ever on -l abc; tunetop refuses it at once (exit 2)" ;;
-	bad-opt|bad-test) echo "netperf's own refusal text and exit code 1 are not printed" ;;
 	tcp_rr-fm) echo "-f m with an RR test (netperf's bits of the transactions) is refused" ;;
 	*-lneg) echo "-l -N (a transaction or byte count) is refused" ;;
 	*-v2) echo "-v 2 (netperf's verbose tables) is refused" ;;
@@ -28,6 +26,15 @@ todo() {
 
 for cmd in "$G"/*.cmd; do
 	name=$(basename "$cmd" .cmd)
+	if [ "$name" = bad-len ]; then
+		# netperf takes "-l abc" as 0 s and runs for ever (its exit 124
+		# is timeout's); tunetop refuses it in one line, exit 1.
+		"$TMP/compat/netperf" -p "$PORT" -H 127.0.0.1 -t TCP_RR -l abc >"$TMP/$name.out" 2>"$TMP/$name.err"
+		rc=$?
+		[ $rc -eq 1 ] && [ ! -s "$TMP/$name.out" ] && [ "$(wc -l <"$TMP/$name.err")" -eq 1 ]
+		ok $? "bad-len: -l abc is refused in one line, exit 1 (netperf hangs: differs on purpose)"
+		continue
+	fi
 	args=$(sed -n '1s/^\$ netperf //p' "$cmd")
 	want=$(sed -n '2s/^exit //p' "$cmd")
 	# shellcheck disable=SC2086
