@@ -88,6 +88,22 @@ static const struct rate_unit *out_unit(const struct run_opts *o)
 }
 
 /*
+ * A rate of the test's own (Trans/s, 10^6bits/s) in -f's unit: an RR
+ * test's transactions in bits are its requests and responses, as
+ * netperf counts the bytes both ways.
+ */
+static double out_scale(const struct run_opts *o)
+{
+	const struct test_params *p = &o->so.p;
+
+	if (!units_rate_flag(o->units))
+		return 1;
+	if (test_is_rr(p->type))
+		return ((double)p->req_size + p->resp_size) * 8 / out_unit(o)->div;
+	return units_rate(p->type)->div / out_unit(o)->div;
+}
+
+/*
  * CSV and keyval values stay on one line whatever a string holds (-o is
  * read a line a run, as netperf's); a CSV field is then quoted as RFC 4180
  * says by csv_put().
@@ -390,7 +406,13 @@ static void print_rr_block(FILE *f, const struct run_opts *o,
 	enum test_type t = r->res.p.type;
 	bool cpu = o->local_cpu || o->remote_cpu;
 
-	if (o->headers && !cpu)
+	if (o->headers && !cpu && units_rate_flag(o->units))
+		/* -f k..G: netperf's titles of the transactions in bits */
+		fprintf(f, "Local /Remote\n"
+			"Socket Size   Request  Resp.   Elapsed  \n"
+			"Send   Recv   Size     Size    Time     Throughput \n"
+			"bytes  Bytes  bytes    bytes   secs.    %s   \n\n", out_unit(o)->title);
+	else if (o->headers && !cpu)
 		fprintf(f, "Local /Remote\n"
 			"Socket Size   Request  Resp.   Elapsed  Trans.\n"
 			"Send   Recv   Size     Size    Time     Rate         \n"
@@ -833,12 +855,9 @@ int output_result(FILE *f, const struct run_opts *o,
 	m = result_doc_masked(r, o->local_cpu, o->remote_cpu);
 	if (!m)
 		return -ENOMEM;
-	if (o->units && !test_is_rr(o->so.p.type)) {
+	if (units_rate_flag(o->units)) {
 		/* -f: the rate as netperf shows it; stored in the test's own unit */
-		double k = units_rate(o->so.p.type)->div / out_unit(o)->div;
-
-		m->res.throughput *= k;
-		m->mean_throughput *= k;
+		m->thr_scale = out_scale(o);
 		m->res.units = out_unit(o)->name;
 	}
 	switch (o->fmt) {
@@ -876,7 +895,8 @@ static void interim_human(FILE *f, const struct run_opts *o,
 	char a[32], c[32];
 
 	fprintf(f, "Interim result: %s %s over %.3f seconds ending at %.3f",
-		num(a, sizeof(a), l->rate / u->div, 2), u->name, l->iv_secs, now);
+		num(a, sizeof(a), units_rate_scaled(o->so.p.type, l->rate) * out_scale(o), 2),
+		u->name, l->iv_secs, now);
 	if (o->netperf_mode) {
 		fputc('\n', f);
 		fflush(f);
@@ -906,7 +926,7 @@ static void interim_selected(FILE *f, const struct run_opts *o,
 {
 	const struct rate_unit *u = out_unit(o);
 	double now = wall_time();
-	double rate = ev->local.rate / u->div;
+	double rate = units_rate_scaled(o->so.p.type, ev->local.rate) * out_scale(o);
 
 	if (o->fmt == OUT_CSV)
 		fprintf(f, "%.2f,%s,%.3f,%.3f\n", rate, u->name, ev->local.iv_secs, now);

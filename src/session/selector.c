@@ -97,7 +97,9 @@ static const char *units_of(const struct run_summary *r)
 static void get_throughput(const struct run_summary *r, int arg,
 			   struct sel_value *v)
 {
-	v_real(v, r->iterating ? r->mean_throughput : r->res.throughput, 2);
+	double k = r->thr_scale > 0 ? r->thr_scale : 1;
+
+	v_real(v, (r->iterating ? r->mean_throughput : r->res.throughput) * k, 2);
 }
 
 static void get_units(const struct run_summary *r, int arg,
@@ -115,7 +117,8 @@ static void get_trans_rate(const struct run_summary *r, int arg,
 	const struct end_result *snd;
 
 	if (test_is_rr(p->type)) {
-		get_throughput(r, arg, v);
+		/* the transactions whatever unit -f shows THROUGHPUT in */
+		v_real(v, r->iterating ? r->mean_throughput : r->res.throughput, 2);
 		return;
 	}
 	if (!(r->res.elapsed > 0)) {

@@ -28,6 +28,7 @@ struct run_summary {
 	struct ci lsd, rsd;		/* the iterations' own service demands */
 	bool ci_reached;
 	double mean_throughput;		/* reported throughput (mean with -i) */
+	double thr_scale;		/* THROUGHPUT shown in -f's unit: times this (0: as measured) */
 	double mean_lcpu, mean_rcpu;
 	bool failed;			/* a run failed: figures are partial */
 	char failure[ERR_MAX];		/* which end failed and why */

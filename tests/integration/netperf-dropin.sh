@@ -18,7 +18,6 @@ start_daemon || { done_testing; exit 1; }
 # What is missing for a case, or nothing (docs/netperf.md says each).
 todo() {
 	case $1 in
-	tcp_rr-fm) echo "-f m with an RR test (netperf's bits of the transactions) is refused" ;;
 	*-lneg) echo "-l -N (a transaction or byte count) is refused" ;;
 	*-v2) echo "-v 2 (netperf's verbose tables) is refused" ;;
 	esac

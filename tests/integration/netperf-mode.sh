@@ -68,6 +68,26 @@ ok $? "-D 0.25 -P 0: $n 'Interim result:' lines as netperf's, then its two rows"
 ok $? "--no-db: the third run is not stored"
 [ $? -eq 0 ] || diag "$TMP/list.txt"
 
+# -f: the rate in netperf's unit on the screen, the run's own in the
+# history (streams: 10^6bits/s; RR with a bit unit: its bytes both ways).
+"$NP" -t TCP_STREAM -l 1 -f K -P 0 >"$TMP/fk.out" 2>"$TMP/fk.err"
+"$NP" -t TCP_RR -l 1 -f k -P 0 -- -r 100,200 >"$TMP/fr.out" 2>>"$TMP/fk.err"
+"$TUNETOP" runs export 3 --json >"$TMP/fk.json" 2>>"$TMP/fk.err"
+"$TUNETOP" runs export 4 --json >"$TMP/fr.json" 2>>"$TMP/fk.err"
+python3 - "$TMP/fk.out" "$TMP/fk.json" "$TMP/fr.out" "$TMP/fr.json" >"$TMP/f.txt" 2>&1 <<'PY'
+import json, sys
+kb = float(open(sys.argv[1]).read().split()[4])
+mbit = json.load(open(sys.argv[2]))["result"]["result"]["throughput"]
+# the stored figure has two decimals: 0.005 10^6bits/s is 0.61 KBytes/s
+assert abs(kb - mbit * 1e6 / 8 / 1024) <= 0.62, (kb, mbit)
+kbit = float(open(sys.argv[3]).read().split("\n")[0].split()[5])
+trans = json.load(open(sys.argv[4]))["result"]["result"]["throughput"]
+assert abs(kbit - trans * 300 * 8 / 1e3) <= 0.02, (kbit, trans)
+print("%.2f KBytes/s of %.2f 10^6bits/s; %.2f 10^3bits/s of %.2f Trans/s" % (kb, mbit, kbit, trans))
+PY
+ok $? "-f K (TCP_STREAM), -f k (TCP_RR -r 100,200): $(tail -1 "$TMP/f.txt")"
+[ $? -eq 0 ] || { diag "$TMP/f.txt"; diag "$TMP/fk.err"; }
+
 # Outside netperf mode tunetop's lines stay on stdout; --extras alone is refused.
 "$TUNETOP" run --loopback --no-db -t TCP_RR -l 1 >"$TMP/t.out" 2>&1
 grep -q "^Target: loopback" "$TMP/t.out"
