@@ -376,10 +376,16 @@ static int nvi(const struct run_summary *r, enum sel_id id)
 	return (int)llround(nv(r, id));
 }
 
-/* netperf's loud warning when -i/-I did not reach the asked-for width. */
-static void print_confidence_warning(FILE *f, const struct run_summary *r)
+/*
+ * netperf's loud warning when -i/-I did not reach the asked-for width; a
+ * CPU not asked for (-c, -C) is 0.000 %, as netperf has no interval of it.
+ */
+static void print_confidence_warning(FILE *f, const struct run_opts *o,
+				     const struct run_summary *r)
 {
-	double t = ci_width(&r->thr), l = ci_width(&r->lcpu), m = ci_width(&r->rcpu);
+	double t = ci_width(&r->thr);
+	double l = o->local_cpu ? ci_width(&r->lcpu) : 0;
+	double m = o->remote_cpu ? ci_width(&r->rcpu) : 0;
 
 	fprintf(f, "!!! WARNING\n"
 		"!!! Desired confidence was not achieved within the specified iterations.\n"
@@ -528,7 +534,7 @@ static void print_netperf_block(FILE *f, const struct run_opts *o,
 	enum test_type t = r->res.p.type;
 
 	if (r->iterating && !r->ci_reached)
-		print_confidence_warning(f, r);
+		print_confidence_warning(f, o, r);
 	if (test_is_rr(t))
 		print_rr_block(f, o, r);
 	else if (t == TEST_UDP_STREAM)
@@ -798,7 +804,7 @@ static void print_side_notes(FILE *err, const struct run_summary *r)
 static void print_terse(FILE *f, const struct run_opts *o, const struct run_summary *r)
 {
 	if (r->iterating && !r->ci_reached)
-		print_confidence_warning(f, r);
+		print_confidence_warning(f, o, r);
 	if (o->local_cpu || o->remote_cpu)
 		fprintf(f, "%6.3f %c %s\n", nv(r, o->local_cpu ? SEL_LOCAL_SD : SEL_REMOTE_SD),
 			'S', "");

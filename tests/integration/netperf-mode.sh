@@ -88,6 +88,15 @@ PY
 ok $? "-f K (TCP_STREAM), -f k (TCP_RR -r 100,200): $(tail -1 "$TMP/f.txt")"
 [ $? -eq 0 ] || { diag "$TMP/f.txt"; diag "$TMP/fk.err"; }
 
+# -i without -c/-C: netperf's warning gives the CPU intervals as 0.000 %
+# (a width of 0.001 % is never reached in 2 iterations).
+"$NP" -t TCP_RR -l 0.5 -i 2,2 -I 99,0.001 --no-db >"$TMP/i.out" 2>&1
+grep -q "^!!! Confidence intervals: Throughput      : [0-9]*\.[0-9][0-9][0-9]%$" "$TMP/i.out" &&
+	grep -q "^!!!                       Local CPU util  : 0\.000%$" "$TMP/i.out" &&
+	grep -q "^!!!                       Remote CPU util : 0\.000%$" "$TMP/i.out"
+ok $? "-i without -c/-C: the CPU confidence intervals are 0.000 %, as netperf's"
+[ $? -eq 0 ] || diag "$TMP/i.out"
+
 # Outside netperf mode tunetop's lines stay on stdout; --extras alone is refused.
 "$TUNETOP" run --loopback --no-db -t TCP_RR -l 1 >"$TMP/t.out" 2>&1
 grep -q "^Target: loopback" "$TMP/t.out"
