@@ -94,11 +94,55 @@ static const struct cmd_entry *cmd_find(const char *name)
 	return NULL;
 }
 
+static const struct cmd_entry *cmd_find(const char *name);
+
+/*
+ * Run as `netperf` (a symlink in $(pkglibexecdir)/netperf-compat, or
+ * any name ending in /netperf), or with no subcommand and --netperf
+ * before `--`: `tunetop run --netperf ARGS`, whose stdout is netperf's
+ * alone (docs/netperf.md).
+ */
+static bool netperf_mode(int argc, char **argv)
+{
+	const char *base = strrchr(argv[0], '/');
+
+	if (!strcmp(base ? base + 1 : argv[0], "netperf"))
+		return true;
+	if (argc > 1 && cmd_find(argv[1]))
+		return false;
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--netperf"))
+			return true;
+	return false;
+}
+
+/* `tunetop run --netperf` with argv's options (its own --netperf kept). */
+static int netperf_main(int argc, char **argv)
+{
+	char **v = calloc((size_t)argc + 2, sizeof(*v));
+	int rc;
+
+	if (!v) {
+		fprintf(stderr, "netperf: out of memory\n");
+		return 1;
+	}
+	v[0] = "run";
+	v[1] = "--netperf";
+	for (int i = 1; i < argc; i++)
+		v[i + 1] = argv[i];
+	rc = run_main(argc + 1, v);
+	free(v);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	const struct cmd_entry *cmd;
 	enum options_help help;
 	int rc;
+
+	if (netperf_mode(argc, argv))
+		return netperf_main(argc, argv);
 
 	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
 			 !strcmp(argv[1], "help"))) {

@@ -550,6 +550,8 @@ static int ab_check_run_opts(const struct run_opts *o, char *err)
 		return err_set(err, 2, "option --set: not with ab; accepted: the knobs in --a and --b");
 	if (o->keep)
 		return err_set(err, 2, "option --keep: not with ab, which always puts the knobs back");
+	if (o->netperf_mode)
+		return err_set(err, 2, "option --netperf: not with ab; accepted: tunetop run --netperf (netperf's output of one run)");
 	if (o->fmt != OUT_HUMAN && o->fmt != OUT_JSON)
 		return err_set(err, 2, "options -o, -k and --json-stream: not with ab; accepted: the table, or --json");
 	if (o->sel.n)

@@ -79,6 +79,30 @@ static const char *num(char *buf, size_t n, double d, int prec)
 	return buf;
 }
 
+/* The unit the rate is shown in: -f's, else the test's own. */
+static const struct rate_unit *out_unit(const struct run_opts *o)
+{
+	const struct rate_unit *u = units_rate_flag(o->units);
+
+	return u ? u : units_rate(o->so.p.type);
+}
+
+/*
+ * A rate of the test's own (Trans/s, 10^6bits/s) in -f's unit: an RR
+ * test's transactions in bits are its requests and responses, as
+ * netperf counts the bytes both ways.
+ */
+static double out_scale(const struct run_opts *o)
+{
+	const struct test_params *p = &o->so.p;
+
+	if (!units_rate_flag(o->units))
+		return 1;
+	if (test_is_rr(p->type))
+		return ((double)p->req_size + p->resp_size) * 8 / out_unit(o)->div;
+	return units_rate(p->type)->div / out_unit(o)->div;
+}
+
 /*
  * CSV and keyval values stay on one line whatever a string holds (-o is
  * read a line a run, as netperf's); a CSV field is then quoted as RFC 4180
@@ -352,10 +376,16 @@ static int nvi(const struct run_summary *r, enum sel_id id)
 	return (int)llround(nv(r, id));
 }
 
-/* netperf's loud warning when -i/-I did not reach the asked-for width. */
-static void print_confidence_warning(FILE *f, const struct run_summary *r)
+/*
+ * netperf's loud warning when -i/-I did not reach the asked-for width; a
+ * CPU not asked for (-c, -C) is 0.000 %, as netperf has no interval of it.
+ */
+static void print_confidence_warning(FILE *f, const struct run_opts *o,
+				     const struct run_summary *r)
 {
-	double t = ci_width(&r->thr), l = ci_width(&r->lcpu), m = ci_width(&r->rcpu);
+	double t = ci_width(&r->thr);
+	double l = o->local_cpu ? ci_width(&r->lcpu) : 0;
+	double m = o->remote_cpu ? ci_width(&r->rcpu) : 0;
 
 	fprintf(f, "!!! WARNING\n"
 		"!!! Desired confidence was not achieved within the specified iterations.\n"
@@ -382,7 +412,13 @@ static void print_rr_block(FILE *f, const struct run_opts *o,
 	enum test_type t = r->res.p.type;
 	bool cpu = o->local_cpu || o->remote_cpu;
 
-	if (o->headers && !cpu)
+	if (o->headers && !cpu && units_rate_flag(o->units))
+		/* -f k..G: netperf's titles of the transactions in bits */
+		fprintf(f, "Local /Remote\n"
+			"Socket Size   Request  Resp.   Elapsed  \n"
+			"Send   Recv   Size     Size    Time     Throughput \n"
+			"bytes  Bytes  bytes    bytes   secs.    %s   \n\n", out_unit(o)->title);
+	else if (o->headers && !cpu)
 		fprintf(f, "Local /Remote\n"
 			"Socket Size   Request  Resp.   Elapsed  Trans.\n"
 			"Send   Recv   Size     Size    Time     Rate         \n"
@@ -422,13 +458,14 @@ static void print_stream_block(FILE *f, const struct run_opts *o,
 		fprintf(f, "Recv   Send    Send                          \n"
 			"Socket Socket  Message  Elapsed              \n"
 			"Size   Size    Size     Time     Throughput  \n"
-			"bytes  bytes   bytes    secs.    10^6bits/sec  \n\n");
+			"bytes  bytes   bytes    secs.    %s  \n\n", out_unit(o)->title);
 	else if (o->headers)
 		fprintf(f, "Recv   Send    Send                          Utilization       Service Demand\n"
 			"Socket Socket  Message  Elapsed              %s\n"
 			"Size   Size    Size     Time     Throughput  local    remote   local   remote\n"
-			"bytes  bytes   bytes    secs.    10^6bits/s  %% S      %% S      us/KB   us/KB\n\n",
-			maerts ? "Recv     Send     Recv    Send" : "Send     Recv     Send    Recv");
+			"bytes  bytes   bytes    secs.    %-10.10s  %% S      %% S      us/KB   us/KB\n\n",
+			maerts ? "Recv     Send     Recv    Send" : "Send     Recv     Send    Recv",
+			out_unit(o)->name);
 	if (!cpu)
 		fprintf(f, "%6d %6d %6d    %-6.2f   %7.2f   \n",
 			nvi(r, maerts ? SEL_LSR_SIZE : SEL_RSR_SIZE),
@@ -445,10 +482,10 @@ static void print_stream_block(FILE *f, const struct run_opts *o,
 			nv(r, SEL_LOCAL_SD), nv(r, SEL_REMOTE_SD));
 }
 
-/* Megabits per second of bytes over secs, or -1. */
-static double mbits(uint64_t bytes, double secs)
+/* The rate of bytes over secs in o's unit, or -1. */
+static double mbits(const struct run_opts *o, uint64_t bytes, double secs)
 {
-	return secs > 0 ? (double)bytes * 8 / secs / 1e6 : -1;
+	return secs > 0 ? (double)bytes * 8 / secs / out_unit(o)->div : -1;
 }
 
 /* netperf's UDP_STREAM table: the sending end's line (datagrams sent and
@@ -463,29 +500,30 @@ static void print_udp_stream_block(FILE *f, const struct run_opts *o,
 	if (o->headers && !cpu)
 		fprintf(f, "Socket  Message  Elapsed      Messages                \n"
 			"Size    Size     Time         Okay Errors   Throughput\n"
-			"bytes   bytes    secs            #      #   10^6bits/sec\n\n");
+			"bytes   bytes    secs            #      #   %s\n\n", out_unit(o)->title);
 	else if (o->headers)
 		fprintf(f, "Socket  Message  Elapsed      Messages                   CPU      Service\n"
 			"Size    Size     Time         Okay Errors   Throughput   Util     Demand\n"
-			"bytes   bytes    secs            #      #   10^6bits/sec %% SS     us/KB\n\n");
+			"bytes   bytes    secs            #      #   %-12.12s %% SS     us/KB\n\n",
+			out_unit(o)->title);
 	if (!cpu) {
 		fprintf(f, "%6d  %6d   %-7.2f   %7" PRIu64 " %6" PRIu64 "    %7.2f\n",
 			nvi(r, SEL_LSS_SIZE), nvi(r, SEL_LOCAL_SEND_SIZE), el,
 			res->local.total.msgs_sent, res->local.send_errors,
-			mbits(res->local.total.bytes_sent, el));
+			mbits(o, res->local.total.bytes_sent, el));
 		fprintf(f, "%6d           %-7.2f   %7" PRIu64 "           %7.2f\n\n",
 			nvi(r, SEL_RSR_SIZE), el, res->remote.total.msgs_recv,
-			mbits(res->remote.total.bytes_recv, el));
+			mbits(o, res->remote.total.bytes_recv, el));
 		return;
 	}
 	fprintf(f, "%6d  %6d   %-7.2f   %7" PRIu64 " %6" PRIu64 "    %7.1f     %-6.2f   %-6.3f\n",
 		nvi(r, SEL_LSS_SIZE), nvi(r, SEL_LOCAL_SEND_SIZE), el,
 		res->local.total.msgs_sent, res->local.send_errors,
-		mbits(res->local.total.bytes_sent, el), cpu_col(o, r, true),
+		mbits(o, res->local.total.bytes_sent, el), cpu_col(o, r, true),
 		nv(r, SEL_LOCAL_SD));
 	fprintf(f, "%6d           %-7.2f   %7" PRIu64 "           %7.1f     %-6.2f   %-6.3f\n\n",
 		nvi(r, SEL_RSR_SIZE), el, res->remote.total.msgs_recv,
-		mbits(res->remote.total.bytes_recv, el), cpu_col(o, r, false),
+		mbits(o, res->remote.total.bytes_recv, el), cpu_col(o, r, false),
 		nv(r, SEL_REMOTE_SD));
 }
 
@@ -496,7 +534,7 @@ static void print_netperf_block(FILE *f, const struct run_opts *o,
 	enum test_type t = r->res.p.type;
 
 	if (r->iterating && !r->ci_reached)
-		print_confidence_warning(f, r);
+		print_confidence_warning(f, o, r);
 	if (test_is_rr(t))
 		print_rr_block(f, o, r);
 	else if (t == TEST_UDP_STREAM)
@@ -740,12 +778,15 @@ static void print_extras(FILE *f, const struct run_opts *o,
 
 /*
  * Where stdout must stay netperf's (-P 0, -o, -O, -k): the target, a
- * failure, the state note and a counts disagreement go to stderr.
+ * failure, the state note and a counts disagreement go to err
+ * (output_notes(): stderr, or nowhere as NULL).
  */
 static void print_side_notes(FILE *err, const struct run_summary *r)
 {
 	const struct session_result *res = &r->res;
 
+	if (!err)
+		return;
 	if (res->target[0])
 		fprintf(err, "Target: %s\n", res->target);
 	print_failure(err, r);
@@ -763,7 +804,7 @@ static void print_side_notes(FILE *err, const struct run_summary *r)
 static void print_terse(FILE *f, const struct run_opts *o, const struct run_summary *r)
 {
 	if (r->iterating && !r->ci_reached)
-		print_confidence_warning(f, r);
+		print_confidence_warning(f, o, r);
 	if (o->local_cpu || o->remote_cpu)
 		fprintf(f, "%6.3f %c %s\n", nv(r, o->local_cpu ? SEL_LOCAL_SD : SEL_REMOTE_SD),
 			'S', "");
@@ -776,21 +817,37 @@ static int output_human(FILE *f, const struct run_opts *o,
 {
 	struct vbufs *b;
 
+	FILE *x = output_extras(o, f);
+
 	if (o->terse) {
 		print_terse(f, o, r);
-		print_side_notes(stderr, r);
+		print_side_notes(output_notes(o), r);
 		return 0;
 	}
 	b = calloc(1, sizeof(*b));
 	if (!b)
 		return -ENOMEM;
 	print_netperf_block(f, o, r);
-	if (o->headers)
-		print_extras(f, o, r, b);
+	if (x)
+		print_extras(x, o, r, b);
 	else
-		print_side_notes(stderr, r);
+		print_side_notes(output_notes(o), r);
 	free(b);
 	return 0;
+}
+
+FILE *output_extras(const struct run_opts *o, FILE *out)
+{
+	if (o->fmt != OUT_HUMAN || !o->headers || o->sel.n || o->terse)
+		return NULL;
+	if (o->netperf_mode)
+		return o->extras ? stderr : NULL;
+	return out;
+}
+
+FILE *output_notes(const struct run_opts *o)
+{
+	return o->netperf_mode && !o->extras ? NULL : stderr;
 }
 
 int output_result(FILE *f, const struct run_opts *o,
@@ -804,6 +861,11 @@ int output_result(FILE *f, const struct run_opts *o,
 	m = result_doc_masked(r, o->local_cpu, o->remote_cpu);
 	if (!m)
 		return -ENOMEM;
+	if (units_rate_flag(o->units)) {
+		/* -f: the rate as netperf shows it; stored in the test's own unit */
+		m->thr_scale = out_scale(o);
+		m->res.units = out_unit(o)->name;
+	}
 	switch (o->fmt) {
 	case OUT_CSV:
 		output_csv(f, o, m);
@@ -819,24 +881,33 @@ int output_result(FILE *f, const struct run_opts *o,
 		break;
 	}
 	if (o->fmt != OUT_HUMAN || o->sel.n)
-		print_side_notes(stderr, m);
+		print_side_notes(output_notes(o), m);
 	free(m);
 	if (fflush(f) && !ret)
 		ret = -EIO;
 	return ret;
 }
 
-/* netperf's "Interim result:" line, with latency and CPU of the tick. */
+/*
+ * netperf's "Interim result:" line, then tunetop's latency and CPU of the
+ * tick (not in netperf mode, whose line is netperf's alone).
+ */
 static void interim_human(FILE *f, const struct run_opts *o,
 			  const struct session_event *ev)
 {
 	const struct end_sample *l = &ev->local;
-	const struct rate_unit *u = units_rate(o->so.p.type);
+	const struct rate_unit *u = out_unit(o);
 	double now = wall_time();
 	char a[32], c[32];
 
 	fprintf(f, "Interim result: %s %s over %.3f seconds ending at %.3f",
-		num(a, sizeof(a), l->rate / u->div, 2), u->name, l->iv_secs, now);
+		num(a, sizeof(a), units_rate_scaled(o->so.p.type, l->rate) * out_scale(o), 2),
+		u->name, l->iv_secs, now);
+	if (o->netperf_mode) {
+		fputc('\n', f);
+		fflush(f);
+		return;
+	}
 	if (l->has_lat && l->lat_iv.count)
 		fprintf(f, ", latency p50 %s us p99 %s us",
 			num(a, sizeof(a), l->lat_iv.p50_us, 2),
@@ -859,9 +930,9 @@ static void interim_human(FILE *f, const struct run_opts *o,
 static void interim_selected(FILE *f, const struct run_opts *o,
 			     const struct session_event *ev, unsigned n)
 {
-	const struct rate_unit *u = units_rate(o->so.p.type);
+	const struct rate_unit *u = out_unit(o);
 	double now = wall_time();
-	double rate = ev->local.rate / u->div;
+	double rate = units_rate_scaled(o->so.p.type, ev->local.rate) * out_scale(o);
 
 	if (o->fmt == OUT_CSV)
 		fprintf(f, "%.2f,%s,%.3f,%.3f\n", rate, u->name, ev->local.iv_secs, now);

@@ -27,6 +27,21 @@ int output_interim(FILE *f, const struct run_opts *o,
  */
 void output_banner(FILE *f, const struct run_opts *o);
 
+/*
+ * Where tunetop's own lines go beside netperf's on out (docs/netperf.md):
+ * the lines after netperf's block (target, buffer growth, latency, CPU,
+ * counts, limits, knobs set) go to out itself in the human form with
+ * titles (-P 1, no -O, no -v 0), else nowhere (NULL); in netperf mode to
+ * stderr with --extras, else nowhere.
+ */
+FILE *output_extras(const struct run_opts *o, FILE *out);
+/*
+ * Where the notes go that are no part of netperf's output (the target, a
+ * failure, a counts disagreement, "Stored as run N"): stderr, or in
+ * netperf mode without --extras nowhere (NULL).
+ */
+FILE *output_notes(const struct run_opts *o);
+
 /* The final result in the format the options chose.  0, -ENOMEM or -EIO. */
 int output_result(FILE *f, const struct run_opts *o,
 		  const struct run_summary *r);

@@ -86,9 +86,10 @@ static int run_once(const struct run_opts *o, int sfd, unsigned *signals,
 		while (session_next_event(s, &ev) == 0) {
 			if (ev.kind == SESSION_EV_END)
 				end = true;
-			else if (ev.kind == SESSION_EV_NOTE)
-				fprintf(stderr, "tunetop: %s\n", ev.note);
-			else {
+			else if (ev.kind == SESSION_EV_NOTE) {
+				if (output_notes(o))
+					fprintf(output_notes(o), "tunetop: %s\n", ev.note);
+			} else {
 				store_series_add_event(series, &ev, o->so.p.type);
 				if (o->interim > 0 || o->fmt == OUT_JSON_STREAM)
 					output_interim(stdout, o, &ev, ticks);
@@ -146,7 +147,7 @@ int run_txn_begin(struct run_ctx *c, const char *who, struct knobs_txn **x)
 }
 
 int run_set_knobs(const struct run_opts *o, const struct catalog *cat, struct knobs_txn *x,
-		  const char *who, const char *note, bool human)
+		  const char *who, const char *note, FILE *human)
 {
 	struct plan_setting s[sizeof(o->set) / sizeof(o->set[0])];
 	char err[ERR_MAX];
@@ -178,7 +179,7 @@ int run_set_knobs(const struct run_opts *o, const struct catalog *cat, struct kn
 				return 1;
 			}
 			if (human)
-				printf("Knob %s on %s: %s -> %s%s\n", s[i].d->name,
+				fprintf(human, "Knob %s on %s: %s -> %s%s\n", s[i].d->name,
 				       knobs_side_name(&t), cur.text, after.text, note ? note : "");
 		}
 	}
@@ -317,9 +318,17 @@ int run_main(int argc, char **argv)
 	ret = options_parse(argc, argv, &o, err);
 	if (ret == 1)
 		return 0;
+	if (ret && o.netperf_mode && o.bad_test[0]) {
+		/* netperf's words for a test it does not know, on stdout */
+		printf("The test you requested (%s) is unknown to this netperf.\n"
+		       "Please verify that you have the correct test name, \n"
+		       "and that test family has been compiled into this netperf.\n", o.bad_test);
+		return 1;
+	}
 	if (ret) {
+		/* netperf exits 1 on bad input; tunetop run 2 */
 		fprintf(stderr, "tunetop run: %s\n", err);
-		return 2;
+		return o.netperf_mode ? 1 : 2;
 	}
 	if (run_ctx_open(&c, &o, "tunetop run"))
 		return 1;
@@ -333,7 +342,7 @@ int run_main(int argc, char **argv)
 		}
 		if (!ret)
 			ret = run_set_knobs(&o, cat, txn, "tunetop run", NULL,
-					    o.fmt == OUT_HUMAN && o.headers && !o.sel.n);
+					    output_extras(&o, stdout));
 		if (ret) {
 			knobs_txn_free(txn);
 			catalog_free(cat);
@@ -363,8 +372,8 @@ int run_main(int argc, char **argv)
 		/* Measured but not stored: a script must see it (3). */
 		if (run_store(&c, &sum, "run", 0, NULL, &id, NULL))
 			ret = ret ? ret : 3;
-		else if (id)	/* a failed run's partial figures are kept, marked so */
-			fprintf(stderr, "Stored as run %" PRId64 "%s\n", id,
+		else if (id && output_notes(&o)) /* a failed run's partial figures are kept, marked so */
+			fprintf(output_notes(&o), "Stored as run %" PRId64 "%s\n", id,
 				sum.failed ? ", marked FAILED (partial figures)" : "");
 	}
 	run_summary_free(&sum);
@@ -373,9 +382,11 @@ int run_main(int argc, char **argv)
 		if (knobs_txn_keep(txn, err)) {
 			fprintf(stderr, "tunetop run: --keep: %s\n", err);
 			ret = 1;
-		} else if (o.fmt == OUT_HUMAN) {
-			/* stdout stays netperf's rows with -P 0 and -O */
-			fprintf(o.headers && !o.sel.n ? stdout : stderr, "Knobs changed with --set are kept (--keep): tunetop knobs restore puts them back\n");
+		} else if (o.fmt == OUT_HUMAN && output_notes(&o)) {
+			FILE *x = output_extras(&o, stdout);
+
+			/* stdout stays netperf's rows with -P 0, -O and -v 0 */
+			fprintf(x ? x : output_notes(&o), "Knobs changed with --set are kept (--keep): tunetop knobs restore puts them back\n");
 		}
 	} else if (run_undo_knobs(txn, "tunetop run")) {
 		ret = 1;

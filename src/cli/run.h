@@ -61,11 +61,11 @@ int run_txn_begin(struct run_ctx *c, const char *who, struct knobs_txn **x);
  * --set [local:|remote:|both:]NAME=VALUE: every setting is checked by the
  * engine (plan_setting_parse) first, then each knob changes through x on
  * its end, both: on each (the lab's side a and b, or this host and the
- * tunetopd's), printed with note when human.  0, or the
- * exit status (what changed is put back).
+ * tunetopd's), each printed with note on human (NULL: not printed).  0,
+ * or the exit status (what changed is put back).
  */
 int run_set_knobs(const struct run_opts *o, const struct catalog *cat, struct knobs_txn *x,
-		  const char *who, const char *note, bool human);
+		  const char *who, const char *note, FILE *human);
 /* Put back what x changed, newest first, naming each failure; 0, or 1. */
 int run_undo_knobs(struct knobs_txn *x, const char *who);
 /* A knobs_txn_undo_cb that names a knob not put back on stderr, arg the program ("tunetop sweep"). */

@@ -92,6 +92,8 @@ static const struct np_sel np_table[] = {
 	{ "P99_LATENCY", { "99th", "Percentile", "Latency", "Microseconds" }, NPF_D },
 	{ "MEAN_LATENCY", { "Mean", "Latency", "Microseconds", "" }, NPF_F2 },
 	{ "STDDEV_LATENCY", { "Stddev", "Latency", "Microseconds", "" }, NPF_F2 },
+	{ "LOCAL_SOCKET_TOS", { "Local", "Socket", "TOS", "" }, NPF_X2 },
+	{ "REMOTE_SOCKET_TOS", { "Remote", "Socket", "TOS", "" }, NPF_X2 },
 	{ "LOCAL_CONG_CONTROL", { "Local", "Congestion", "Control", "Algorithm" }, NPF_S },
 	{ "REMOTE_CONG_CONTROL", { "Remote", "Congestion", "Control", "Algorithm" }, NPF_S },
 };
@@ -146,6 +148,9 @@ static const char *np_placeholder(enum np_fmt f, char *buf, size_t len)
 	case NPF_F6:
 		snprintf(buf, len, "-1.000000");
 		break;
+	case NPF_X2:
+		snprintf(buf, len, "0x%.2x", (unsigned)-1);
+		break;
 	default:
 		buf[0] = '\0';
 		break;
@@ -189,6 +194,9 @@ const char *np_sel_format(const struct selector *s, const struct sel_value *v,
 		break;
 	case NPF_F6:
 		snprintf(buf, len, "%f", d);
+		break;
+	case NPF_X2:
+		snprintf(buf, len, "0x%.2x", (unsigned)llround(d));
 		break;
 	default:
 		sel_value_format(v, buf, len);

@@ -22,6 +22,7 @@ enum np_fmt {
 	NPF_F6,		/* %f */
 	NPF_S,		/* %s */
 	NPF_C,		/* %c */
+	NPF_X2,		/* 0x%.2x of an int (netperf's socket TOS; -1 is 0xffffffff) */
 };
 
 /* A selector as netperf prints it: up to four title lines and a format. */

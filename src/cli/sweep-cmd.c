@@ -349,6 +349,10 @@ static int sweep_setup(struct sweep *sw, int argc, char **argv)
 	if (ret)
 		goto bad;
 	t = sw->o.so.p.type;
+	if (sw->o.netperf_mode) {
+		err_set(err, 2, "option --netperf: not for a sweep; accepted: tunetop run --netperf (netperf's output of one run)");
+		goto bad;
+	}
 	if (sw->o.fmt == OUT_JSON_STREAM) {
 		err_set(err, 2, "option --json-stream: not for a sweep; accepted: --json, -- -o/-O/-k LIST, or the table by default");
 		goto bad;
@@ -493,7 +497,7 @@ static int sweep_knobs_begin(struct sweep *sw)
 				return 1;
 	}
 	return run_set_knobs(&sw->o, sw->cat, sw->txn, WHO, " (--set, for the whole sweep)",
-			     sw->o.fmt == OUT_HUMAN) ? 1 : 0;
+			     sw->o.fmt == OUT_HUMAN ? stdout : NULL) ? 1 : 0;
 }
 
 /* Make the sweep's record; on failure the sweep goes on unstored. */

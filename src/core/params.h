@@ -54,6 +54,8 @@ struct test_params {
 	int lcpu;		/* -T lcpu,rcpu; -1 = not pinned */
 	int rcpu;
 	uint32_t sample_ms;	/* sampler tick */
+	uint32_t loss_ms;	/* -e SECS (UDP_RR, the client alone): a request
+				 * unanswered this long is lost; 0 = 500 ms */
 	enum capture_mode capture;
 };
 

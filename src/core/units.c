@@ -2,21 +2,36 @@
 /* units.c - how a figure is shown: a test's rate unit, an axis top, a time. */
 #include <errno.h>
 #include <math.h>
+#include <string.h>
 #include <time.h>
 
 #include "units.h"
 
 static const struct rate_unit rate_trans = {
-	.name = "Trans/s", .text = "trans/s", .label = "trans/s", .div = 1,
+	.name = "Trans/s", .text = "trans/s", .label = "trans/s", .title = "per sec", .div = 1,
 };
 
-static const struct rate_unit rate_bits = {
-	.name = "10^6bits/s", .text = "10^6bits/s", .label = "Mbit/s", .div = 1e6,
+/* netperf's -f units (its format_units(): titles "...sec", names "...s"). */
+static const struct rate_unit rate_flags[] = {
+	{ .name = "10^3bits/s", .text = "10^3bits/s", .label = "kbit/s", .title = "10^3bits/sec", .div = 1e3 },
+	{ .name = "10^6bits/s", .text = "10^6bits/s", .label = "Mbit/s", .title = "10^6bits/sec", .div = 1e6 },
+	{ .name = "10^9bits/s", .text = "10^9bits/s", .label = "Gbit/s", .title = "10^9bits/sec", .div = 1e9 },
+	{ .name = "KBytes/s", .text = "KBytes/s", .label = "KiB/s", .title = "KBytes/sec", .div = 8.0 * 1024 },
+	{ .name = "MBytes/s", .text = "MBytes/s", .label = "MiB/s", .title = "MBytes/sec", .div = 8.0 * 1024 * 1024 },
+	{ .name = "GBytes/s", .text = "GBytes/s", .label = "GiB/s", .title = "GBytes/sec", .div = 8.0 * 1024 * 1024 * 1024 },
 };
+
+const struct rate_unit *units_rate_flag(char f)
+{
+	static const char letters[] = "kmgKMG";
+	const char *p = f ? strchr(letters, f) : NULL;
+
+	return p ? &rate_flags[p - letters] : NULL;
+}
 
 const struct rate_unit *units_rate(enum test_type t)
 {
-	return test_is_rr(t) ? &rate_trans : &rate_bits;
+	return test_is_rr(t) ? &rate_trans : units_rate_flag('m');
 }
 
 double units_rate_scaled(enum test_type t, double raw)

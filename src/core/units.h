@@ -20,11 +20,19 @@ struct rate_unit {
 	const char *name;
 	const char *text;
 	const char *label;
+	const char *title;	/* netperf's column title ("10^6bits/sec") */
 	double div;
 };
 
 /* The rate unit of a test of type t. */
 const struct rate_unit *units_rate(enum test_type t);
+
+/*
+ * netperf's -f letter f as a stream's unit: k, m, g (10^3, 10^6, 10^9
+ * bits a second), K, M, G (2^10, 2^20, 2^30 bytes a second); NULL for
+ * another letter.  Its div turns bits a second into the unit.
+ */
+const struct rate_unit *units_rate_flag(char f);
 
 /* A raw rate of a test of type t (trans/s, bits/s) in its unit. */
 double units_rate_scaled(enum test_type t, double raw);

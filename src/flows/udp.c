@@ -12,7 +12,8 @@
 
 #include "flows/worker-internal.h"
 
-/* A request with no response this long after it was sent is lost. */
+/* A request with no response this long after it was sent is lost
+ * (netperf's -e, test_params.loss_ms, sets another). */
 #define UDP_LOSS_NS (500ull * 1000 * 1000)
 /* After stop a server drains until its queue has been empty this long. */
 #define UDP_DRAIN_NS (50ull * 1000 * 1000)
@@ -71,7 +72,7 @@ static uint64_t udp_ring_n(const struct test_params *p)
  * UDP_RR client: like TCP_RR, 1 + burst requests in flight, walking up.
  * Requests carry no sequence number, so a response completes the oldest
  * request in flight.  When nothing arrives, requests older than 500 ms
- * are counted lost and replaced, which keeps the burst going.  Limit: in
+ * (-e SECS: SECS) are counted lost and replaced, which keeps the burst going.  Limit: in
  * a burst, a lost datagram is only noticed once the responses to the
  * others have stopped coming; until then the window is one smaller.
  */
@@ -81,6 +82,7 @@ static int udp_rr_client(struct flow *f)
 	struct flow_counters c = { 0 };
 	uint32_t max = 1 + p->burst, target = 1;
 	uint64_t ring_n = udp_ring_n(p), mask, sent = 0, done = 0, t;
+	uint64_t loss_ns = p->loss_ms ? p->loss_ms * 1000000ull : UDP_LOSS_NS;
 	uint64_t *ring;
 	char *sbuf = NULL, *rbuf = NULL;
 	int r;
@@ -131,7 +133,7 @@ static int udp_rr_client(struct flow *f)
 		}
 		if (errno == EAGAIN) {
 			t = now_ns();
-			while (sent != done && t - ring[done & mask] >= UDP_LOSS_NS) {
+			while (sent != done && t - ring[done & mask] >= loss_ns) {
 				done++;
 				c.lost++;
 			}

@@ -20,15 +20,19 @@
  * Option letters as getopt spells them: "x:" takes a value, "x::" takes an
  * optional one (attached, or the next word unless it starts with '-').
  */
-#define GLOBAL_SPEC "t:H:p:46l:T:cCD:i:I:P:v:w:F:h"
-#define TEST_SPEC "r:b:Dm:M:s:S:n:o::O::k::P:H:h"
+#define GLOBAL_SPEC "t:H:p:46l:T:cCD:i:I:P:v:w:F:f:h"
+#define TEST_SPEC "r:b:Dm:M:s:S:n:o::O::k::P:H:e:h"
 
 #define SIZE_HINT "bytes, optionally with K/M/G (x1024) or k/m/g (x1000)"
 #define TYPES_HINT "TCP_RR, TCP_CRR, TCP_STREAM, TCP_MAERTS, UDP_RR, UDP_STREAM"
-#define ALL_OPTS_HINT "-t -H -p -4 -6 -l -T -c -C -D -i -I -P -v -w -F -h " \
-	"--json --json-stream --sample-ms --connect-timeout --netserver --lab --loopback " \
-	"--mtu --rate --set --keep --wait --key --capture --db --no-db; after --: " \
-	"-r -b -D -m -M -s -S -n -o -O -k -H -h"
+/* The options, for "unknown" messages: short ones, and long ones (each
+ * message within ERR_MAX; test-options.c checks both lists). */
+#define TEST_OPTS_HINT "-r -b -D -m -M -s -S -n -o -O -k -H -e -h"
+#define ALL_OPTS_HINT "-t -H -p -4 -6 -l -T -c -C -D -i -I -P -v -w -F -f -h; after --: " \
+	TEST_OPTS_HINT "; and long options (tunetop run -h)"
+#define LONG_OPTS_HINT "--json --json-stream --sample-ms --connect-timeout --netserver " \
+	"--lab --loopback --mtu --rate --set --keep --wait --key --capture --db --no-db " \
+	"--netperf --extras"
 
 /* A sample tick no shorter or longer than this (params_validate agrees). */
 #define SAMPLE_MS_MIN 10
@@ -67,6 +71,7 @@ static const char *opt_hint(char c, bool test)
 		case 's': return "local send[,recv] socket buffer in " SIZE_HINT ", 1 byte to 1G";
 		case 'S': return "remote send[,recv] socket buffer in " SIZE_HINT ", 1 byte to 1G";
 		case 'n': return "1-1024 flows";
+		case 'e': return "seconds 1-3600 a UDP_RR request waits for its response before it is lost (netperf's receive timeout)";
 		case 'H': return "host[,family]: the data connections' host, as netperf's; the control host's (-H) here";
 		default: return "see tunetop run -h";
 		}
@@ -83,6 +88,7 @@ static const char *opt_hint(char c, bool test)
 	case 'P': return "0 (no banner or column titles) or 1";
 	case 'v': return "0 (the rate alone, or the service demand with -c/-C) or 1 (netperf's table)";
 	case 'w': return "a file name for the pcap file of the local end's capture";
+	case 'f': return "k, m, g (10^3, 10^6, 10^9 bits/s), K, M, G (KBytes, MBytes, GBytes/s); x (Trans/s) for RR";
 	case 'F': return "a readable, non-empty file whose bytes the local send buffers hold (netperf's fill file)";
 	default: return "see tunetop run -h";
 	}
@@ -333,9 +339,11 @@ static int global_opt(struct parse_state *st, char c, const char *val)
 	switch (c) {
 	case 't':
 		t = test_type_parse(val);
-		if (t < 0)
+		if (t < 0) {
+			snprintf(o->bad_test, sizeof(o->bad_test), "%s", val);
 			return err_set(st->err, 2, "option -t %s: unknown test type; accepted: %s",
 				       val, TYPES_HINT);
+		}
 		o->so.p.type = (enum test_type)t;
 		return 0;
 	case 'H': {
@@ -398,6 +406,11 @@ static int global_opt(struct parse_state *st, char c, const char *val)
 				       val, opt_hint(c, false));
 		o->headers = val[0] == '1';
 		return 0;
+	case 'f':
+		if (strlen(val) != 1 || !strchr("kmgKMGx", val[0]))
+			return err_set(st->err, 2, "option -f %s: not a unit; accepted: %s", val, opt_hint(c, false));
+		o->units = val[0];
+		return 0;
 	case 'v':
 		/* netperf's -v 2 adds tables of alignments, bytes per call
 		 * and TCP statistics: not printed yet (docs/netperf.md) */
@@ -455,6 +468,9 @@ static const char *opt_misplaced(char c, enum test_type t)
 	case 'D':
 		return !test_is_udp(t) ? NULL :
 		       "TCP_NODELAY applies to TCP tests; accepted: with -t TCP_RR, TCP_CRR, TCP_STREAM or TCP_MAERTS";
+	case 'e':
+		return test_is_udp(t) && test_is_rr(t) ? NULL :
+		       "the receive timeout applies to UDP_RR; accepted: with -t UDP_RR";
 	default:
 		return NULL;
 	}
@@ -482,6 +498,10 @@ static int opt_selectors(struct parse_state *st, char c, const char *val)
 	ret = set_format(st, fmt, name);
 	if (ret)
 		return ret;
+	if (o->netperf_mode && !val[strspn(val, " \t")]) {
+		selectors_netperf_default(o->so.p.type, o->local_cpu || o->remote_cpu, &o->sel);
+		return 0;
+	}
 	if (selectors_parse(val, c, o->so.p.type, st->i_given || st->I_given,
 			    &o->sel, st->err))
 		return 2;
@@ -544,6 +564,13 @@ static int test_opt(struct parse_state *st, char c, const char *val)
 		return opt_sockbufs(st, c, val, &p->lsndbuf, &p->lrcvbuf);
 	case 'S':
 		return opt_sockbufs(st, c, val, &p->rsndbuf, &p->rrcvbuf);
+	case 'e':
+		ret = parse_uint(val, 1, 3600, &x);
+		if (ret)
+			return err_set(st->err, 2, "option -e %s: %s; accepted: %s",
+				       val, num_why(ret), opt_hint(c, true));
+		p->loss_ms = (uint32_t)(x * 1000);
+		return 0;
 	case 'n':
 		ret = parse_uint(val, 1, TT_MAX_FLOWS, &x);
 		if (ret)
@@ -584,6 +611,9 @@ static int unknown_opt(struct parse_state *st, char c, bool test)
 	if (test && opt_kind(GLOBAL_SPEC, c))
 		return err_set(st->err, 2, "option -%c: a global option after `--`; accepted: global options before `--`",
 			       c);
+	if (test)
+		return err_set(st->err, 2, "option -%c after `--`: unknown; accepted: %s", c,
+			       TEST_OPTS_HINT);
 	return err_set(st->err, 2, "option -%c: unknown; accepted: %s", c,
 		       ALL_OPTS_HINT);
 }
@@ -592,7 +622,7 @@ static int unknown_opt(struct parse_state *st, char c, bool test)
  * The long options whose value may be the next word: the one list of them
  * (options_takes_next() answers from it for `tunetop ab`, which passes
  * run's options through); tests/unit/test-options checks it against
- * long_opt() for every long option ALL_OPTS_HINT names.
+ * long_opt() for every long option LONG_OPTS_HINT names.
  */
 static const char *const value_longs[] = {
 	"--sample-ms", "--connect-timeout", "--set", "--key", "--db", "--lab", "--mtu", "--rate",
@@ -723,6 +753,14 @@ static int long_opt(struct parse_state *st, int argc, char **argv, int *i)
 		st->o->no_db = true;
 		return 0;
 	}
+	if (len == 9 && !strncmp(a, "--netperf", len) && !eq) {
+		st->o->netperf_mode = true;
+		return 0;
+	}
+	if (len == 8 && !strncmp(a, "--extras", len) && !eq) {
+		st->o->extras = true;
+		return 0;
+	}
 	if (len == 6 && !strncmp(a, "--keep", len) && !eq) {
 		st->o->keep = true;
 		return 0;
@@ -770,7 +808,7 @@ static int long_opt(struct parse_state *st, int argc, char **argv, int *i)
 		return 0;
 	}
 	return err_set(st->err, 2, "option %.*s: unknown; accepted: %s",
-		       (int)(len > 64 ? 64 : len), a, ALL_OPTS_HINT);
+		       (int)(len > 64 ? 64 : len), a, LONG_OPTS_HINT);
 }
 
 void options_target_opts(const struct run_opts *o, struct target_opts *t)
@@ -848,6 +886,19 @@ static int options_finish(struct parse_state *st)
 	char why[ERR_MAX];
 
 	o->iterating = st->i_given || st->I_given;
+	if (o->extras && !o->netperf_mode)
+		return err_set(st->err, 2, "option --extras: outside netperf mode tunetop's own lines follow netperf's block already; accepted: --extras with --netperf (or tunetop run as netperf)");
+	/* netperf's RR with -f k..G shows the bits of the transactions; its
+	 * CPU table so is not known here (docs/netperf.md). */
+	if (o->units == 'x' && !test_is_rr(p->type))
+		return err_set(st->err, 2, "option -f x: transactions a second are an RR test's unit; accepted: %s",
+			       opt_hint('f', false));
+	if (o->units && o->units != 'x' && test_is_rr(p->type) && (o->local_cpu || o->remote_cpu))
+		return err_set(st->err, 2, "option -f %c: an RR test's rate in bits with -c/-C is not printed; accepted: -f %c without -c/-C, or -f x",
+			       o->units, o->units);
+	/* netperf makes no namespaces: with no -H or --lab, loopback. */
+	if (o->netperf_mode && !o->so.host && !o->lab_name[0] && !o->lab_opts_given)
+		o->loopback = true;
 	/* flent passes the control host again as the data host (-- -H):
 	 * taken when it is that host, by name or by the same address. */
 	if (o->data_host[0] && !same_host(o->data_host, o->so.host))

@@ -43,6 +43,7 @@ struct run_opts {
 	enum out_format fmt;
 	struct selector_list sel;	/* for -o/-k; with OUT_HUMAN, -O columns */
 	bool headers;			/* -P 0/1: print banner and column titles */
+	char units;			/* -f k|m|g|K|M|G (streams), x (RR); 0: the test's own */
 	bool terse;			/* -v 0: the rate alone; false (-v 1, default): netperf's table */
 	enum options_help help;		/* -h, -o help, -o ?: what help was asked for */
 	bool loopback;			/* --loopback: never a lab */
@@ -60,6 +61,9 @@ struct run_opts {
 	bool capture_given;		/* --capture[=MODE] or -w: the user chose */
 	char db_path[4096];		/* --db PATH; "" = the default */
 	bool no_db;			/* --no-db: do not store the run */
+	bool netperf_mode;		/* --netperf (or run as `netperf`): stdout is netperf's alone */
+	bool extras;			/* --extras: in netperf mode, tunetop's own lines on stderr */
+	char bad_test[64];		/* -t's value when it named no test (netperf mode says so as netperf) */
 };
 
 /*

@@ -74,6 +74,19 @@ static void get_cong(const struct run_summary *r, int arg, struct sel_value *v)
 		v_str(v, end_of(r, arg)->cong_control);
 }
 
+/*
+ * An end's IP_TOS as netperf's LOCAL/REMOTE_SOCKET_TOS has it: the value
+ * its -Y set, read back from the socket (set_socket_tos), and -1 (not
+ * set) without -Y.  tunetop takes no -Y (docs/netperf.md), so no TOS is
+ * set: n/a, which netperf's format prints as it prints -1.
+ */
+static void get_socket_tos(const struct run_summary *r, int arg, struct sel_value *v)
+{
+	(void)r;
+	(void)arg;
+	v_na(v);
+}
+
 static const char *units_of(const struct run_summary *r)
 {
 	if (r->res.units && *r->res.units)
@@ -84,7 +97,9 @@ static const char *units_of(const struct run_summary *r)
 static void get_throughput(const struct run_summary *r, int arg,
 			   struct sel_value *v)
 {
-	v_real(v, r->iterating ? r->mean_throughput : r->res.throughput, 2);
+	double k = r->thr_scale > 0 ? r->thr_scale : 1;
+
+	v_real(v, (r->iterating ? r->mean_throughput : r->res.throughput) * k, 2);
 }
 
 static void get_units(const struct run_summary *r, int arg,
@@ -102,7 +117,8 @@ static void get_trans_rate(const struct run_summary *r, int arg,
 	const struct end_result *snd;
 
 	if (test_is_rr(p->type)) {
-		get_throughput(r, arg, v);
+		/* the transactions whatever unit -f shows THROUGHPUT in */
+		v_real(v, r->iterating ? r->mean_throughput : r->res.throughput, 2);
 		return;
 	}
 	if (!(r->res.elapsed > 0)) {
@@ -133,7 +149,7 @@ static void get_direction(const struct run_summary *r, int arg,
 	if (test_is_rr(t))
 		v_str(v, "Send|Recv");
 	else
-		v_str(v, test_client_sends(t) ? "Send" : "Recv");
+		v_str(v, test_client_sends(t) ? "Send" : "Receive");
 }
 
 static void get_test(const struct run_summary *r, int arg,
@@ -158,17 +174,29 @@ static void get_rr(const struct run_summary *r, int arg, struct sel_value *v)
 
 enum { MSG_LOCAL_SEND, MSG_LOCAL_RECV, MSG_REMOTE_SEND, MSG_REMOTE_RECV };
 
-/* The size of one send or receive call on one end: the request and the
- * response in RR tests, -m / -M on the sending and receiving end of streams. */
+/*
+ * The size of one send or receive call on one end: -m / -M on the sending
+ * and receiving end of streams; the remote's request and response in RR
+ * tests.  netperf's local send_size and recv_size are 0 until a stream
+ * sets them (an RR test sends req_size, never send_size), so the local
+ * end says 0 where it makes no such call; the remote's, -1 (n/a).
+ */
 static void get_msg_size(const struct run_summary *r, int arg,
 			 struct sel_value *v)
 {
 	const struct test_params *p = &r->res.p;
 	bool client_sends = test_client_sends(p->type);
+	bool local = arg == MSG_LOCAL_SEND || arg == MSG_LOCAL_RECV;
 
 	if (test_is_rr(p->type)) {
-		v_int(v, arg == MSG_LOCAL_SEND || arg == MSG_REMOTE_RECV ?
-			 p->req_size : p->resp_size);
+		if (local)
+			v_int(v, 0);
+		else
+			v_int(v, arg == MSG_REMOTE_RECV ? p->req_size : p->resp_size);
+		return;
+	}
+	if (local && client_sends != (arg == MSG_LOCAL_SEND)) {
+		v_int(v, 0);
 		return;
 	}
 	switch (arg) {
@@ -766,13 +794,13 @@ static const struct selector sel_table[SEL_NIDS] = {
 	ROW(TRANSACTION_RATE, "transactions/s (RR), send calls/s of the sending end (streams)", get_trans_rate, 0),
 	ROW(ELAPSED_TIME, "length of the measured interval, seconds", get_elapsed, 0),
 	ROW(PROTOCOL, "TCP or UDP", get_protocol, 0),
-	ROW(DIRECTION, "data direction seen from the local end: Send, Recv or Send|Recv", get_direction, 0),
+	ROW(DIRECTION, "data direction seen from the local end: Send, Receive or Send|Recv (netperf's words)", get_direction, 0),
 	ROW(TEST, "test type (TCP_RR, TCP_CRR, TCP_STREAM, TCP_MAERTS, UDP_RR, UDP_STREAM)", get_test, 0),
 	ROW(REQUEST_SIZE, "request size, bytes (RR: -r)", get_rr, RR_REQ),
 	ROW(RESPONSE_SIZE, "response size, bytes (RR: -r)", get_rr, RR_RESP),
 	ROW(BURST_SIZE, "requests in flight beyond the first (RR: -b)", get_rr, RR_BURST),
-	ROW(LOCAL_SEND_SIZE, "bytes per local send call (-m, or the request in RR)", get_msg_size, MSG_LOCAL_SEND),
-	ROW(LOCAL_RECV_SIZE, "bytes per local receive call (-M, or the response in RR)", get_msg_size, MSG_LOCAL_RECV),
+	ROW(LOCAL_SEND_SIZE, "bytes per local send call of a stream (-m); 0 in RR and where the local end does not send, as netperf", get_msg_size, MSG_LOCAL_SEND),
+	ROW(LOCAL_RECV_SIZE, "bytes per local receive call of a stream (-M); 0 in RR and where the local end does not receive, as netperf", get_msg_size, MSG_LOCAL_RECV),
 	ROW(REMOTE_SEND_SIZE, "bytes per remote send call (-m in MAERTS, or the response in RR)", get_msg_size, MSG_REMOTE_SEND),
 	ROW(REMOTE_RECV_SIZE, "bytes per remote receive call (-M, or the request in RR)", get_msg_size, MSG_REMOTE_RECV),
 	ROW(LSS_SIZE_REQ, "local SO_SNDBUF requested with -s; -1 = autotuned", get_sockbuf, L | SB_REQ),
@@ -941,6 +969,8 @@ static const struct selector sel_table[SEL_NIDS] = {
 	ROW(SAMPLE_MS, "sampler tick, milliseconds (--sample-ms, or -D)", get_sample_ms, 0),
 	ROW(LIMIT, "what limits the run, the first verdict of docs/why.md's rules (cpu-local, tbf, ...); n/a none", get_string, STR_LIMIT),
 	ROW(FAILURE, "which end failed and why, when a run failed (figures are then partial)", get_string, STR_FAILURE),
+	ROW(LOCAL_SOCKET_TOS, "the IP_TOS netperf's -Y sets on the local data socket, read back; n/a: tunetop takes no -Y", get_socket_tos, END_LOCAL),
+	ROW(REMOTE_SOCKET_TOS, "the IP_TOS netperf's -Y sets on the remote data socket, read back; n/a: tunetop takes no -Y", get_socket_tos, END_REMOTE),
 };
 
 #undef ROW
@@ -1041,6 +1071,40 @@ void selectors_default(enum test_type t, bool iterating,
 		sel_add_ids(out, (const enum sel_id[]){ SEL_UDP_LOST, SEL_NIDS });
 	if (iterating)
 		sel_add_ids(out, default_iterating);
+}
+
+/*
+ * netperf's own defaults of a bare -o/-k (its set_output_list_by_test():
+ * socket sizes at the end, message sizes, time, throughput; with -c/-C
+ * its CPU figures, less the per-state percentages tunetop does not
+ * measure), for netperf mode.
+ */
+static const enum sel_id np_default_stream[] = {
+	SEL_LSS_SIZE_END, SEL_RSR_SIZE_END, SEL_LOCAL_SEND_SIZE, SEL_NIDS
+};
+static const enum sel_id np_default_maerts[] = {
+	SEL_RSS_SIZE_END, SEL_LSR_SIZE_END, SEL_REMOTE_SEND_SIZE, SEL_NIDS
+};
+static const enum sel_id np_default_rr[] = {
+	SEL_LSS_SIZE_END, SEL_LSR_SIZE_END, SEL_RSR_SIZE_END, SEL_RSS_SIZE_END,
+	SEL_REQUEST_SIZE, SEL_RESPONSE_SIZE, SEL_NIDS
+};
+static const enum sel_id np_default_tput[] = {
+	SEL_ELAPSED_TIME, SEL_THROUGHPUT, SEL_THROUGHPUT_UNITS, SEL_NIDS
+};
+static const enum sel_id np_default_cpu[] = {
+	SEL_LOCAL_CPU_UTIL, SEL_LOCAL_CPU_METHOD, SEL_REMOTE_CPU_UTIL,
+	SEL_REMOTE_CPU_METHOD, SEL_LOCAL_SD, SEL_REMOTE_SD, SEL_SD_UNITS, SEL_NIDS
+};
+
+void selectors_netperf_default(enum test_type t, bool cpu, struct selector_list *out)
+{
+	out->n = 0;
+	sel_add_ids(out, test_is_rr(t) ? np_default_rr :
+			 test_client_sends(t) ? np_default_stream : np_default_maerts);
+	sel_add_ids(out, np_default_tput);
+	if (cpu)
+		sel_add_ids(out, np_default_cpu);
 }
 
 int selectors_parse(const char *list, char opt, enum test_type t,

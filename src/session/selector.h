@@ -28,6 +28,7 @@ struct run_summary {
 	struct ci lsd, rsd;		/* the iterations' own service demands */
 	bool ci_reached;
 	double mean_throughput;		/* reported throughput (mean with -i) */
+	double thr_scale;		/* THROUGHPUT shown in -f's unit: times this (0: as measured) */
 	double mean_lcpu, mean_rcpu;
 	bool failed;			/* a run failed: figures are partial */
 	char failure[ERR_MAX];		/* which end failed and why */
@@ -248,6 +249,8 @@ enum sel_id {
 	SEL_SAMPLE_MS,
 	SEL_LIMIT,
 	SEL_FAILURE,
+	SEL_LOCAL_SOCKET_TOS,
+	SEL_REMOTE_SOCKET_TOS,
 	SEL_NIDS
 };
 
@@ -280,6 +283,10 @@ struct selector_list {
  */
 int selectors_parse(const char *list, char opt, enum test_type t,
 		    bool iterating, struct selector_list *out, char *err);
+
+/* netperf's default set of a bare -o/-k for test type t (cpu: -c or -C):
+ * netperf mode's, docs/netperf.md. */
+void selectors_netperf_default(enum test_type t, bool cpu, struct selector_list *out);
 
 /* The default set for test type t. */
 void selectors_default(enum test_type t, bool iterating,

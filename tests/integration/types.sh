@@ -29,7 +29,7 @@ done
 rc=$?
 n=$(grep -c "^NETPERF_INTERIM_RESULT\[[0-9]*\]=[0-9.]*$" "$TMP/flent.out")
 [ $rc -eq 0 ] && [ "$n" -ge 3 ] && grep -q "^THROUGHPUT=[0-9.]*$" "$TMP/flent.out" &&
-	grep -q "^DIRECTION=Recv$" "$TMP/flent.out" && grep -Eq "^REMOTE_CONG_CONTROL=[a-z0-9_]+$" "$TMP/flent.out" &&
+	grep -q "^DIRECTION=Receive$" "$TMP/flent.out" && grep -Eq "^REMOTE_CONG_CONTROL=[a-z0-9_]+$" "$TMP/flent.out" &&
 	[ "$(grep -cv "^NETPERF_\|^[A-Z_]*=" "$TMP/flent.out")" -eq 0 ]
 ok $? "flent's command line for tcp_download: exit $rc, $n interim results, nothing but NETPERF_* and KEY= lines"
 [ $? -eq 0 ] || { diag "$TMP/flent.out"; diag "$TMP/err"; }

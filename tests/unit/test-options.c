@@ -377,15 +377,26 @@ static void test_params_text_round_trip(void)
 static void test_takes_next(void)
 {
 	struct run_opts o;
-	char err[ERR_MAX], hint[ERR_MAX], *save = NULL, *w;
+	char err[ERR_MAX], hint[2 * ERR_MAX], *save = NULL, *w, *cut;
 	const char *acc;
 	unsigned n = 0, bad = 0;
 
-	parse("--no-such-option", &o, err);
+	/* The short ones (to "after --"), then the long ones. */
+	parse("-Z", &o, err);
 	acc = strstr(err, "accepted: ");
-	if (!ok(acc != NULL, "an unknown option lists the accepted ones: %s", err))
+	if (!ok(acc != NULL && strlen(err) < ERR_MAX - 1,
+		"an unknown option lists the accepted ones, whole: %s", err))
 		return;
 	snprintf(hint, sizeof(hint), "%s", acc + 10);
+	cut = strstr(hint, "; after");
+	if (cut)
+		*cut = '\0';
+	parse("--no-such-option", &o, err);
+	acc = strstr(err, "accepted: ");
+	if (!ok(acc != NULL && strlen(err) < ERR_MAX - 1,
+		"an unknown long option lists the long ones, whole: %s", err))
+		return;
+	snprintf(hint + strlen(hint), sizeof(hint) - strlen(hint), " %s", acc + 10);
 	for (w = strtok_r(hint, " ;", &save); w && strcmp(w, "after");
 	     w = strtok_r(NULL, " ;", &save)) {
 		bool wants;
