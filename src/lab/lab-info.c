@@ -92,6 +92,12 @@ int lab_info(const struct lab *l, struct lab_info *out, char *err)
 			 l->name, s == LAB_A ? 'a' : 'b');
 		snprintf(out->dev[s], sizeof(out->dev[s]), "%s", lab_dev[s]);
 	}
+	/* A missing side first: with side b's namespace gone the kernel
+	 * takes the veth pair with it, so side a's read would fail too,
+	 * naming only its device (racing the namespace's teardown). */
+	for (s = LAB_A; s <= LAB_B; s++)
+		if (!l->nl[s])
+			return lab_side_read(l, s, out, err);
 	for (s = LAB_A; s <= LAB_B; s++) {
 		r = lab_side_read(l, s, out, err);
 		if (r)

@@ -411,6 +411,7 @@ static void test_segments_many_sizes(struct model *m)
 	ok(find_row("waiting for the capture") > 0,
 	   "segments: the receiver without a snapshot yet says so");
 	seg_capture_free(r->cap[END_L]);
+	free(r->cap[END_L]);
 	seghist_init(&cap.dir[CAP_OUT]);
 	for (uint32_t s = 1; s <= 500; s++)
 		seghist_add_n(&cap.dir[CAP_OUT], s, 10);
@@ -422,6 +423,7 @@ static void test_segments_many_sizes(struct model *m)
 	   "segments: the largest size, seen once among 500 commoner ones, is shown above the rest's count");
 	/* Zoomed (a tall column): the largest sizes, one per 4 rows, all shown. */
 	seg_capture_free(r->cap[END_L]);
+	free(r->cap[END_L]);
 	seghist_init(&cap.dir[CAP_OUT]);
 	for (uint32_t s = 1; s <= 500; s++)
 		seghist_add_n(&cap.dir[CAP_OUT], s, 10);
