@@ -238,7 +238,7 @@ static int plan_ab(struct ui *u, struct dash_plan *pl, const char *spec, char *e
 {
 	char copy[400], *w, *save = NULL, *side[2] = { NULL, NULL };
 	struct test_params p[2] = { u->p, u->p };
-	unsigned pairs = 5;
+	unsigned pairs = PLAN_AB_PAIRS;
 	uint64_t seed = 0;
 	double alpha = PLAN_AB_ALPHA;
 	bool seeded = false;
@@ -250,8 +250,11 @@ static int plan_ab(struct ui *u, struct dash_plan *pl, const char *spec, char *e
 
 		if ((!strcmp(w, "--a") || !strcmp(w, "--b")) && (side[w[2] - 'a'] = strtok_r(NULL, " ", &save)))
 			continue;
-		if (!strcmp(w, "-n") && (w = strtok_r(NULL, " ", &save)) && !parse_uint(w, 3, 50, &v)) {
-			pairs = (unsigned)v;
+		if (!strcmp(w, "-n")) {
+			char e[ERR_MAX];
+
+			if (plan_pairs_parse(strtok_r(NULL, " ", &save), &pairs, e))
+				return err_set(err, -EINVAL, "A/B: %s", e);
 			continue;
 		}
 		if (!strcmp(w, "--seed") && (w = strtok_r(NULL, " ", &save)) &&
@@ -267,7 +270,7 @@ static int plan_ab(struct ui *u, struct dash_plan *pl, const char *spec, char *e
 				return err_set(err, -EINVAL, "A/B: %s", e);
 			continue;
 		}
-		return err_set(err, -EINVAL, "A/B: accepted: --a SPEC --b SPEC [-n 3..50] [--seed S] [--alpha A], "
+		return err_set(err, -EINVAL, "A/B: accepted: --a SPEC --b SPEC [-n 3..100] [--seed S] [--alpha A], "
 			       "SPEC " PLAN_SETTING_ACCEPTS "[,...]");
 	}
 	for (int s = 0; s < 2; s++) {

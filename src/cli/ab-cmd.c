@@ -16,8 +16,6 @@
 #include "options.h"
 #include "run.h"
 
-#define AB_MIN_PAIRS 3
-#define AB_DEF_PAIRS 5
 #define AB_MAX_ARGS 512
 
 static const char *const side_names[2] = { "A", "B" };
@@ -55,7 +53,7 @@ static void ab_usage(FILE *f)
 		"Runs are stored with source \"ab\" and point \"a\" or \"b\".\n"
 		"Exit status: 0 compared (whatever the verdict), 1 a run or a knob change\n"
 		"failed or a knob could not be put back, 2 bad options.\n",
-		AB_MIN_PAIRS, AB_MAX_PAIRS, AB_DEF_PAIRS);
+		PLAN_AB_MIN_PAIRS, PLAN_AB_MAX_PAIRS, PLAN_AB_PAIRS);
 }
 
 /* The value of --NAME / --NAME=V at argv[*i]; NULL when missing. */
@@ -81,7 +79,7 @@ static int ab_args(int argc, char **argv, struct ab_state *st, int *rargc, char 
 	uint64_t x;
 	int n = 0;
 
-	st->pairs = AB_DEF_PAIRS;
+	st->pairs = PLAN_AB_PAIRS;
 	st->alpha = PLAN_AB_ALPHA;
 	st->seed = 0;
 	st->side[0].spec = st->side[1].spec = "";
@@ -138,11 +136,11 @@ static int ab_args(int argc, char **argv, struct ab_state *st, int *rargc, char 
 			continue;
 		}
 		if (!strncmp(a, "-n", 2)) {
+			char e[ERR_MAX];
+
 			val = a[2] ? a + 2 : i + 1 < argc ? argv[++i] : NULL;
-			if (!val || parse_uint(val, AB_MIN_PAIRS, AB_MAX_PAIRS, &x))
-				return err_set(err, 2, "option -n %s: accepted: %d-%d pairs (-n before `--`; after it, -n is the flows)",
-					       val ? val : "", AB_MIN_PAIRS, AB_MAX_PAIRS);
-			st->pairs = (unsigned)x;
+			if (plan_pairs_parse(val, &st->pairs, e))
+				return err_set(err, 2, "option %s (-n before `--`; after it, -n is the flows)", e);
 			continue;
 		}
 		rargv[n++] = argv[i];

@@ -14,7 +14,6 @@
 
 #define AB_MAX_ITEMS 32		/* knobs one side may name */
 #define AB_MAX_KNOBS (2 * AB_MAX_ITEMS)
-#define AB_MAX_PAIRS 100
 
 /* One [local:|remote:]NAME=VALUE of a side, checked against the catalog. */
 struct ab_item {
@@ -69,7 +68,7 @@ struct ab_state {
 	unsigned nknobs;
 	struct plan *pl;		/* its steps, knobs and verdict (src/plan/series.h) */
 	struct knobs_txn *txn;		/* every knob a side changes */
-	struct ab_run run[2 * AB_MAX_PAIRS];
+	struct ab_run run[2 * PLAN_AB_MAX_PAIRS];
 	unsigned nruns;
 	unsigned pairs_done;		/* pairs with both runs counted */
 	int64_t ab_id;			/* the A/B in the history; 0 none */

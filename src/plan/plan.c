@@ -114,6 +114,17 @@ int plan_alpha_parse(const char *text, double *alpha, char *err)
 	return 0;
 }
 
+int plan_pairs_parse(const char *text, unsigned *pairs, char *err)
+{
+	uint64_t v;
+
+	if (!text || parse_uint(text, PLAN_AB_MIN_PAIRS, PLAN_AB_MAX_PAIRS, &v))
+		return err_set(err, -EINVAL, "-n %s: accepted: %d-%d pairs", text ? text : "",
+			       PLAN_AB_MIN_PAIRS, PLAN_AB_MAX_PAIRS);
+	*pairs = (unsigned)v;
+	return 0;
+}
+
 int plan_knob_begin(const struct catalog *c, struct plan_knob *k, const char *const *values,
 		    unsigned n, char *err)
 {

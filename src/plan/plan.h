@@ -98,6 +98,16 @@ int plan_knob_set(struct knobs_txn *txn, struct plan_knob *k, const char *want, 
  * 0, or -EINVAL with err "--alpha TEXT: ...; accepted: ...".
  */
 int plan_alpha_parse(const char *text, double *alpha, char *err);
+
+/* An A/B's pairs (-n), the CLI's and the dashboard's. */
+#define PLAN_AB_MIN_PAIRS 3
+#define PLAN_AB_MAX_PAIRS 100
+#define PLAN_AB_PAIRS 5
+/*
+ * An A/B's -n: PLAN_AB_MIN_PAIRS..PLAN_AB_MAX_PAIRS pairs.  0, or -EINVAL
+ * with err "-n TEXT: accepted: 3-100 pairs".
+ */
+int plan_pairs_parse(const char *text, unsigned *pairs, char *err);
 /*
  * The metrics of an A/B, in the order tunetop ab judges them: each has
  * its own bootstrap seed from the A/B's (plan_ab_compare's m), so every

@@ -210,6 +210,21 @@ static void test_alpha(void)
 	   "--alpha without a value is refused: %s", err);
 }
 
+/* -n, the CLI's and the dashboard's (the dashboard took 3..50, the CLI 3..100). */
+static void test_pairs(void)
+{
+	char err[ERR_MAX] = "";
+	unsigned n = 0;
+
+	ok(plan_pairs_parse("3", &n, err) == 0 && n == 3, "-n 3, the fewest (%s)", err);
+	ok(plan_pairs_parse("100", &n, err) == 0 && n == 100, "-n 100, the most (%s)", err);
+	ok(plan_pairs_parse("2", &n, err) == -EINVAL && n == 100 &&
+	   !strcmp(err, "-n 2: accepted: 3-100 pairs"), "-n 2 is refused, n left alone: %s", err);
+	ok(plan_pairs_parse("101", &n, err) == -EINVAL, "-n 101 is refused: %s", err);
+	ok(plan_pairs_parse(NULL, &n, err) == -EINVAL && strstr(err, "accepted"),
+	   "-n without a value is refused: %s", err);
+}
+
 /* An A/B record: one shape written, both shapes read. */
 static void test_ab_record(void)
 {
@@ -291,6 +306,7 @@ int main(void)
 	test_ab();
 	test_ab_judge();
 	test_alpha();
+	test_pairs();
 	test_knob_set_same(c);
 	test_ab_record();
 	test_mss();
