@@ -34,15 +34,18 @@ def blocks_md(path):
 	for n, line in enumerate(open(path), 1):
 		if re.match(r'^( {4,}|\t)', line):
 			yield n, line.strip()
+		else:
+			yield n, None	# a blank or unindented line ends a paragraph
 def blocks_man(path):
 	inside = False
 	for n, line in enumerate(open(path), 1):
 		if line.startswith(('.nf', '.EX')):
 			inside = True
+			yield n, None
 		elif line.startswith(('.fi', '.EE')):
 			inside = False
 		elif inside:
-			yield n, line.strip().replace('\\-', '-')
+			yield n, line.strip().replace('\\-', '-') or None
 files = [('README', blocks_md)] + [(f, blocks_man) for f in
 	('docs/tunetop.1', 'docs/tunetopd.8')] + [(f, blocks_md) for f in
 	sorted(glob.glob(os.path.join(top, 'docs/*.md'))) if not f.endswith('HACKING.md')]
@@ -52,18 +55,27 @@ count = 0
 for name, fn in files:
 	path = name if os.path.isabs(name) else os.path.join(top, name)
 	cmd, start, need, shows, exits = '', 0, '', [], '0'
+	# An example begins a paragraph or follows a comment or another
+	# example: an indented line of prose that wraps to begin with
+	# "tunetop" is not one.
+	prose = False
 	for n, text in fn(path):
+		if text is None:
+			prose = False
+			continue
 		if text.startswith('# needs'):
-			need = text[2:]
+			need, prose = text[2:], False
 			continue
 		if text.startswith('# shows: '):
 			shows.append(text[len('# shows: '):])
+			prose = False
 			continue
 		if re.match(r'^# exits: [0-9]+( [0-9]+)*$', text):
-			exits = text[len('# exits: '):]
+			exits, prose = text[len('# exits: '):], False
 			continue
-		if not cmd and not re.match(r'^(\$ )?(tunetop|tunetopd) [^ ]*[^:] ', text + ' '):
+		if not cmd and (prose or not re.match(r'^(\$ )?(tunetop|tunetopd) [^ ]*[^:] ', text + ' ')):
 			need, shows, exits = '', [], '0'
+			prose = not text.startswith('#')
 			continue
 		if not cmd:
 			start = n
