@@ -39,6 +39,13 @@ last_of() {
 	python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("select max(id) from sweeps where kind = ?", (sys.argv[2],)).fetchone()[0])' "$TUNETOP_DB" "$1"
 }
 last_ab() { last_of ab; }
+# points_of ID, runs_of ID: a sweep's planned points; the runs stored with it.
+points_of() {
+	python3 -c 'import json,sqlite3,sys; print(len(json.loads(sqlite3.connect(sys.argv[1]).execute("select spec from sweeps where id = ?", (sys.argv[2],)).fetchone()[0])["points"]))' "$TUNETOP_DB" "$1" 2>/dev/null || echo 0
+}
+runs_of() {
+	python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("select count(*) from runs where sweep_id = ?", (sys.argv[2],)).fetchone()[0])' "$TUNETOP_DB" "$1" 2>/dev/null
+}
 
 "$TUNETOP" lab up --name "$lab" >"$TMP/lab" 2>&1
 check $? "a lab of the test's own ($lab)" "$TMP/lab"
@@ -106,8 +113,26 @@ same_sweep() {
 	keys S C-u
 	keys -l -- "$kind $*"
 	keys Enter
-	wait_for "sweep $kind done: [0-9]+ points" 200
-	ok $? "the dashboard's S $kind $* runs"
+	# The sweep before's "done" may still be on screen: wait for this
+	# sweep's own record, then for its own count of points on screen
+	# and in the history (a range's count is known after its first point).
+	dsw=$cli_sweep
+	for _ in $(seq 300); do
+		dsw=$(last_of "$kind")
+		[ "$dsw" != "$cli_sweep" ] && break
+		sleep 0.1
+	done
+	done_ok=1
+	for _ in $(seq 600); do
+		n=$(points_of "$dsw")
+		if [ "$n" -gt 0 ] && [ "$(runs_of "$dsw")" = "$n" ] &&
+			screen | grep -qE -- "sweep $kind done: $n points"; then
+			done_ok=0
+			break
+		fi
+		sleep 0.1
+	done
+	ok $done_ok "the dashboard's S $kind $* runs"
 	cs=$(record "$(last_of "$kind")")
 	cs0=$(record "$cli_sweep")
 	[ "$cs" = "$cs0" ] && [ "$(front "$cli_sweep")" = "tunetop sweep" ] &&
@@ -123,8 +148,8 @@ same_sweep size 1,1448,4345
 # dashboard's first point is stored with its sweep like the others.
 same_sweep size 1..3000 --response
 dsw=$(last_of size)
-npts=$(python3 -c 'import json,sqlite3,sys; print(len(json.loads(sqlite3.connect(sys.argv[1]).execute("select spec from sweeps where id = ?", (sys.argv[2],)).fetchone()[0])["points"]))' "$TUNETOP_DB" "$dsw")
-nruns=$(sqlite3 "$TUNETOP_DB" "select count(*) from runs where sweep_id = $dsw" 2>/dev/null)
+npts=$(points_of "$dsw")
+nruns=$(runs_of "$dsw")
 [ "$npts" -gt 3 ] && [ "$nruns" = "$npts" ]
 check $? "the dashboard's size sweep stored every point's run with it ($nruns runs, $npts points)"
 
